@@ -1,0 +1,53 @@
+// Stage: linear blend skinning (LBS) of one primitive, in double precision.
+//
+// Contract:
+// - Inputs: bind-space positions (and optionally normals, tangents) of n vertices; `influences_per_vertex`
+//   (any k >= 1) joint indices and weights per vertex, flattened (see Primitive); the skin's palette.
+// - Blended matrix B(v) = sum_i w_i * JM_{j_i}, summed in influence order (deterministic).
+// - Positions: B(v) * (p, 1). A vertex whose weights sum to exactly 0 keeps its bind position, normal and
+//   tangent (it would otherwise collapse to the origin).
+// - Weight policy: AsStored (default) uses the weights as the file gives them, even when they do not sum to
+//   1 (that is what a GPU shader does); Renormalize divides by their sum first.
+// - Normals (default NormalMode::InverseTransposeOfBlend): normal_matrix(upper 3x3 of B) * n, normalized,
+//   i.e. the inverse transpose of the blended matrix, correct under non-uniform scale. The alternative,
+//   BlendedNormalMatrices, blends the per-joint normal matrices with the same weights (a common GPU
+//   shortcut); both agree for rigid palettes. A zero-length result stays zero.
+// - Tangents: xyz by the upper 3x3 of B, normalized; w (handedness) copied.
+// - Outputs are resized to n (normals/tangents only when given). Bit-identical for any thread count: each
+//   vertex is computed by itself.
+#pragma once
+
+#include "palette.h"
+
+#include <span>
+
+namespace skinref {
+
+enum class WeightPolicy { AsStored, Renormalize };
+enum class NormalMode { InverseTransposeOfBlend, BlendedNormalMatrices };
+
+struct SkinningOptions {
+  WeightPolicy weights = WeightPolicy::AsStored;
+  NormalMode normals = NormalMode::InverseTransposeOfBlend;
+  int threads = 1;  // >= 1; vertex ranges are split evenly, results do not depend on it
+};
+
+struct SkinningInput {
+  std::span<const Vec3> positions;
+  std::span<const Vec3> normals;    // empty or n
+  std::span<const Vec4> tangents;   // empty or n
+  int influences_per_vertex = 0;
+  std::span<const uint32_t> joints;  // n * influences_per_vertex, each < palette size
+  std::span<const double> weights;   // n * influences_per_vertex
+  const JointPalette* palette = nullptr;
+};
+
+struct SkinnedVertices {
+  std::vector<Vec3> positions;
+  std::vector<Vec3> normals;
+  std::vector<Vec4> tangents;
+};
+
+void skin_lbs(const SkinningInput& input, const SkinningOptions& options, SkinnedVertices& output);
+
+}  // namespace skinref

@@ -1,0 +1,23 @@
+// Every tolerance of the project, named, in one place. Tests and tools use these names, never literals.
+#pragma once
+
+namespace skinref::tol {
+
+// A glTF `matrix` is accepted as TRS when its rotation part is orthonormal to this (relative) tolerance;
+// files store matrices in float32, whose products of rounded values are off by a few 1e-7.
+inline constexpr double kMatrixShear = 1e-4;
+
+// Closed-form checks of double-precision stages: a handful of roundings of O(1) values.
+inline constexpr double kClosedForm = 1e-12;
+
+// Results that go through trigonometry of float32-rounded inputs (built-in scenes store float32 values).
+inline constexpr double kFloatInput = 1e-6;
+
+// Skinned positions from two independent double implementations of the same file: both read the same
+// float32 data, so they differ by a few double roundings relative to the model's extent.
+inline constexpr double kIndependentRelative = 1e-9;
+
+// The built-in twist's cross-section radius against its analytic value (geometry stored in float32).
+inline constexpr double kTwistRadius = 1e-6;
+
+}  // namespace skinref::tol
