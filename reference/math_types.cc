@@ -19,6 +19,24 @@ Mat3 rotation_matrix(const Quat& q) {
   return r;
 }
 
+Mat4 multiply_affine(const Mat4& a, const Mat4& b) {
+  Mat4 m;
+  for (int row = 0; row < 3; ++row) {
+    for (int col = 0; col < 4; ++col) {
+      double sum = a(row, 0) * b(0, col);
+      sum += a(row, 1) * b(1, col);
+      sum += a(row, 2) * b(2, col);
+      if (col == 3) sum += a(row, 3);
+      m(row, col) = sum;
+    }
+  }
+  m(3, 0) = 0.0;
+  m(3, 1) = 0.0;
+  m(3, 2) = 0.0;
+  m(3, 3) = 1.0;
+  return m;
+}
+
 Mat4 compose_trs(const Transform& trs) {
   const Mat3 r = rotation_matrix(trs.rotation);
   Mat4 m = Mat4::Zero();

@@ -42,6 +42,10 @@ bool decompose_trs(const Mat4& matrix, Transform* trs, double tolerance);
 // |det| so that it stays finite; the caller normalizes. Sign-correct for mirrored transforms.
 Mat3 normal_matrix(const Mat3& linear);
 
+// a * b for affine matrices (last row (0, 0, 0, 1)), with an explicit summation order so that the bits do
+// not depend on Eigen's kernels or on FMA availability. The result's last row is exactly (0, 0, 0, 1).
+Mat4 multiply_affine(const Mat4& a, const Mat4& b);
+
 // Quaternion rotation through the same expansion the skinning kernels use (no Eigen temporaries), so
 // results do not depend on how Eigen evaluates an expression.
 Mat3 rotation_matrix(const Quat& q);
