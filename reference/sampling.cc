@@ -48,7 +48,11 @@ void sample_sampler(const AnimationSampler& s, ChannelPath path, double t, std::
       if (path == ChannelPath::Rotation) {
         const double* a = value(k);
         const double* b = value(k + 1);
-        const Quat q = slerp_short(quat_from_xyzw(a[0], a[1], a[2], a[3]), quat_from_xyzw(b[0], b[1], b[2], b[3]), u);
+        // Keys are unit quaternions by the specification, but files store them rounded (to 2e-4 in the
+        // sample models); slerp is only a rotation interpolation between unit keys, so normalize first.
+        const Quat qa = quat_from_xyzw(a[0], a[1], a[2], a[3]).normalized();
+        const Quat qb = quat_from_xyzw(b[0], b[1], b[2], b[3]).normalized();
+        const Quat q = slerp_short(qa, qb, u);
         const auto xyzw = quat_to_xyzw(q);
         std::copy(xyzw.begin(), xyzw.end(), out.begin());
         return;

@@ -7,7 +7,8 @@
 //   key's own value is used (for STEP too). Between keys k and k+1, with u = (t - t_k) / (t_k+1 - t_k):
 //     STEP         value of key k;
 //     LINEAR       lerp for translation, scale and weights; slerp along the short path for rotations
-//                  (the second key's sign flipped when the dot product is negative);
+//                  (both keys normalized first, the second key's sign flipped when the dot product is
+//                  negative);
 //     CUBICSPLINE  Hermite: (2u^3-3u^2+1) v_k + d(u^3-2u^2+u) b_k + (-2u^3+3u^2) v_k+1 + d(u^3-u^2) a_k+1,
 //                  d = t_k+1 - t_k, a = in-tangent, b = out-tangent; rotations renormalized afterwards.
 // - Rotations are always returned normalized.

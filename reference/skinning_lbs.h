@@ -11,7 +11,9 @@
 // - Normals (default NormalMode::InverseTransposeOfBlend): normal_matrix(upper 3x3 of B) * n, normalized,
 //   i.e. the inverse transpose of the blended matrix, correct under non-uniform scale. The alternative,
 //   BlendedNormalMatrices, blends the per-joint normal matrices with the same weights (a common GPU
-//   shortcut); both agree for rigid palettes. A zero-length result stays zero.
+//   shortcut); they agree where a vertex's influences share one linear part (e.g. a single influence) and
+//   differ otherwise, even for rigid joints (a blend of two rotations is not a rotation). A zero-length
+//   result stays zero.
 // - Tangents: xyz by the upper 3x3 of B, normalized; w (handedness) copied.
 // - Outputs are resized to n (normals/tangents only when given). Bit-identical for any thread count: each
 //   vertex is computed by itself.

@@ -20,4 +20,8 @@ inline constexpr double kIndependentRelative = 1e-9;
 // The built-in twist's cross-section radius against its analytic value (geometry stored in float32).
 inline constexpr double kTwistRadius = 1e-6;
 
+// Per-vertex weights stored as float32 (built-in scenes, exported files) sum to 1 within one float32 ulp
+// of 1 (2^-23): each weight is rounded to float32 and one of them adjusted to absorb the rest.
+inline constexpr double kStoredWeightSum = 0x1p-23;
+
 }  // namespace skinref::tol

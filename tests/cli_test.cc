@@ -1,0 +1,361 @@
+// The skinref command line, run as a separate process: exit statuses, one-line error messages that name the
+// problem, no output file after any failure, deterministic dumps (also across thread counts), the pose
+// and info outputs, and export followed by skinning of the exported file.
+#include "builtin_scenes.h"
+#include "tolerances.h"
+#include "vertex_dump.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef SKINREF_CLI
+#error "SKINREF_CLI must name the skinref executable (set by CMakeLists.txt)"
+#endif
+
+namespace skinref {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kExitOk = 0;
+constexpr int kExitBadInput = 2;
+
+// Joints of builtin:twist (builtin_scenes.h: joint 0 at the origin, joint 1 at the middle).
+constexpr size_t kTwistJointCount = 2;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string shell_quoted(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted.push_back(c);
+    }
+  }
+  return quoted + "'";
+}
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const fs::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    root_ = fs::temp_directory_path() /
+            ("skinref-cli-" + std::to_string(::getpid()) + "-" + info->test_suite_name() + "-" + info->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "work");
+    fs::create_directories(root_ / "captures");
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::remove_all(root_, ignored);
+  }
+
+  // A path in the directory the commands write into (captured output lives elsewhere).
+  std::string work(const std::string& name) const { return (root_ / "work" / name).string(); }
+
+  std::vector<std::string> work_entries() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(root_ / "work")) {
+      names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  RunResult run(const std::vector<std::string>& args) const {
+    const fs::path out = root_ / "captures" / "stdout.txt";
+    const fs::path err = root_ / "captures" / "stderr.txt";
+    std::string command = shell_quoted(SKINREF_CLI);
+    for (const std::string& arg : args) command += " " + shell_quoted(arg);
+    command += " >" + shell_quoted(out.string()) + " 2>" + shell_quoted(err.string());
+    const int status = std::system(command.c_str());
+    RunResult result;
+    result.exit_code = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
+    result.out = read_bytes(out);
+    result.err = read_bytes(err);
+    return result;
+  }
+
+  // Exit 2, exactly one stderr line "skinref: ..." mentioning every string in `mentions`, and the work
+  // directory holding only `inputs` (no output, no leftover temporary).
+  void expect_bad_input(const std::vector<std::string>& args, const std::vector<std::string>& mentions,
+                        std::vector<std::string> inputs = {}) const {
+    std::string line;
+    for (const std::string& arg : args) line += " " + arg;
+    SCOPED_TRACE("skinref" + line);
+    const RunResult result = run(args);
+    EXPECT_EQ(result.exit_code, kExitBadInput) << result.err;
+    EXPECT_EQ(result.err.rfind("skinref: ", 0), 0u) << result.err;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    EXPECT_FALSE(result.err.empty() || result.err.back() != '\n') << result.err;
+    for (const std::string& mention : mentions) {
+      EXPECT_NE(result.err.find(mention), std::string::npos) << "stderr does not mention " << mention << ": "
+                                                             << result.err;
+    }
+    std::sort(inputs.begin(), inputs.end());
+    EXPECT_EQ(work_entries(), inputs);
+  }
+
+  void expect_ok(const std::vector<std::string>& args, RunResult* result_out = nullptr) const {
+    std::string line;
+    for (const std::string& arg : args) line += " " + arg;
+    SCOPED_TRACE("skinref" + line);
+    const RunResult result = run(args);
+    EXPECT_EQ(result.exit_code, kExitOk) << result.err;
+    EXPECT_TRUE(result.err.empty()) << result.err;
+    if (result_out != nullptr) *result_out = result;
+  }
+
+  // A glTF whose only accessor claims 4 VEC3 floats (48 bytes) from a 36-byte bufferView; everything else
+  // in it is valid (POSITION min/max given, buffer length matching the .bin file).
+  void write_accessor_overflow_gltf(const std::string& gltf_name, const std::string& bin_name) const {
+    const std::vector<float> triangle{0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
+    std::string bin(triangle.size() * sizeof(float), '\0');
+    for (size_t i = 0; i < triangle.size(); ++i) {
+      const uint32_t bits = std::bit_cast<uint32_t>(triangle[i]);
+      for (size_t b = 0; b < 4; ++b) bin[4 * i + b] = static_cast<char>((bits >> (8 * b)) & 0xffu);
+    }
+    write_bytes(work(bin_name), bin);
+    const nlohmann::json gltf = {
+        {"asset", {{"version", "2.0"}}},
+        {"buffers", {{{"uri", bin_name}, {"byteLength", bin.size()}}}},
+        {"bufferViews", {{{"buffer", 0}, {"byteOffset", 0}, {"byteLength", bin.size()}}}},
+        {"accessors",
+         {{{"bufferView", 0},
+           {"componentType", 5126},
+           {"count", 4},
+           {"type", "VEC3"},
+           {"min", {0.0, 0.0, 0.0}},
+           {"max", {1.0, 1.0, 0.0}}}}},
+        {"meshes", {{{"primitives", {{{"attributes", {{"POSITION", 0}}}}}}}}},
+        {"nodes", {{{"mesh", 0}}}},
+        {"scenes", {{{"nodes", {0}}}}},
+        {"scene", 0}};
+    write_bytes(work(gltf_name), gltf.dump(2));
+  }
+
+  fs::path root_;
+};
+
+// ---- success paths -----------------------------------------------------------------------------------------
+
+TEST_F(CliTest, InfoReportsTheTwistJointCount) {
+  RunResult text;
+  expect_ok({"info", "builtin:twist"}, &text);
+  EXPECT_NE(text.out.find(std::to_string(kTwistJointCount) + " joints"), std::string::npos) << text.out;
+
+  RunResult json_run;
+  expect_ok({"info", "builtin:twist", "--json"}, &json_run);
+  const nlohmann::json info = nlohmann::json::parse(json_run.out);
+  ASSERT_EQ(info.at("skins").size(), 1u);
+  EXPECT_EQ(info.at("skins")[0].at("joint_count"), kTwistJointCount);
+  ASSERT_EQ(info.at("animations").size(), 1u);
+  EXPECT_EQ(info.at("animations")[0].at("name"), "main");
+  EXPECT_EQ(info.at("animations")[0].at("duration").get<double>(), kTwistDuration);
+  EXPECT_EQ(work_entries(), std::vector<std::string>{});
+}
+
+TEST_F(CliTest, SkinWritesEveryFormat) {
+  for (const std::string extension : {"json", "skv", "ply"}) {
+    const std::string out = work("twist." + extension);
+    expect_ok({"skin", "builtin:twist", "--time", "0.5", "--out", out});
+    ASSERT_TRUE(fs::exists(out)) << out;
+    EXPECT_GT(fs::file_size(out), 0u) << out;
+  }
+  const nlohmann::json json = nlohmann::json::parse(read_bytes(work("twist.json")));
+  EXPECT_EQ(json.at("format"), "skinref-vertices");
+  EXPECT_EQ(json.at("precision"), "f64");
+  EXPECT_EQ(read_bytes(work("twist.ply")).rfind("ply\nformat binary_little_endian 1.0\n", 0), 0u);
+  const VertexDump dump = read_vertices_skv(work("twist.skv"));
+  EXPECT_EQ(dump.precision, DumpPrecision::F64);
+  ASSERT_EQ(dump.primitives.size(), 1u);
+  EXPECT_TRUE(dump.primitives[0].skinned);
+  // The JSON and the .skv of the same evaluation hold the same doubles.
+  const nlohmann::json& positions = json.at("primitives")[0].at("positions");
+  ASSERT_EQ(positions.size(), 3 * dump.primitives[0].vertices.positions.size());
+  for (size_t v = 0; v < dump.primitives[0].vertices.positions.size(); ++v) {
+    for (int c = 0; c < 3; ++c) {
+      ASSERT_EQ(positions[3 * v + static_cast<size_t>(c)].get<double>(),
+                dump.primitives[0].vertices.positions[v][c]);
+    }
+  }
+}
+
+TEST_F(CliTest, SkinHonoursTimeAndPrecision) {
+  expect_ok({"skin", "builtin:twist", "--time", "0", "--out", work("rest.skv")});
+  expect_ok({"skin", "builtin:twist", "--time", "0.5", "--out", work("half.skv")});
+  expect_ok({"skin", "builtin:twist", "--time", "0.5", "--precision", "f32", "--out", work("half32.skv")});
+  const VertexDump rest = read_vertices_skv(work("rest.skv"));
+  const VertexDump half = read_vertices_skv(work("half.skv"));
+  const VertexDump half32 = read_vertices_skv(work("half32.skv"));
+  ASSERT_EQ(rest.primitives.size(), 1u);
+  ASSERT_EQ(half.primitives.size(), 1u);
+  ASSERT_EQ(half32.primitives.size(), 1u);
+  EXPECT_EQ(half32.precision, DumpPrecision::F32);
+  const std::vector<Vec3>& at_rest = rest.primitives[0].vertices.positions;
+  const std::vector<Vec3>& twisted = half.primitives[0].vertices.positions;
+  ASSERT_EQ(at_rest.size(), twisted.size());
+  ASSERT_EQ(half32.primitives[0].vertices.positions.size(), twisted.size());
+  // Twisting about +X through points on the X axis keeps every x and never moves a vertex away from the
+  // axis (weights sum to 1), while at t = 0.5 (90 degrees) the mid-cylinder vertices have moved.
+  double largest_move = 0.0;
+  for (size_t v = 0; v < twisted.size(); ++v) {
+    EXPECT_NEAR(twisted[v].x(), at_rest[v].x(), tol::kFloatInput) << "vertex " << v;
+    EXPECT_NEAR(at_rest[v].tail<2>().norm(), kTwistRadius, tol::kTwistRadius) << "vertex " << v;
+    EXPECT_LE(twisted[v].tail<2>().norm(), kTwistRadius + tol::kTwistRadius) << "vertex " << v;
+    largest_move = std::max(largest_move, (twisted[v] - at_rest[v]).norm());
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_EQ(half32.primitives[0].vertices.positions[v][c],
+                static_cast<double>(static_cast<float>(twisted[v][c])));
+    }
+  }
+  EXPECT_GT(largest_move, kTwistRadius);
+}
+
+TEST_F(CliTest, SkinDumpsAreDeterministicAndIndependentOfThreads) {
+  for (const std::string extension : {"skv", "json", "ply"}) {
+    const std::string first = work("first." + extension);
+    const std::string second = work("second." + extension);
+    expect_ok({"skin", "builtin:twist", "--time", "0.37", "--out", first});
+    expect_ok({"skin", "builtin:twist", "--time", "0.37", "--out", second});
+    EXPECT_EQ(read_bytes(first), read_bytes(second)) << extension;
+  }
+  expect_ok({"skin", "builtin:chain64", "--time", "0.8", "--threads", "1", "--out", work("one.skv")});
+  expect_ok({"skin", "builtin:chain64", "--time", "0.8", "--threads", "2", "--out", work("two.skv")});
+  EXPECT_FALSE(read_bytes(work("one.skv")).empty());
+  EXPECT_EQ(read_bytes(work("one.skv")), read_bytes(work("two.skv")));
+}
+
+TEST_F(CliTest, PoseWritesTheDocumentedJson) {
+  expect_ok({"pose", "builtin:twist", "--anim", "main", "--time", "0.5", "--out", work("pose.json")});
+  const nlohmann::json pose = nlohmann::json::parse(read_bytes(work("pose.json")));
+  EXPECT_EQ(pose.at("format"), "skinref-pose");
+  EXPECT_EQ(pose.at("animation"), 0);
+  EXPECT_EQ(pose.at("time").get<double>(), 0.5);
+  ASSERT_EQ(pose.at("skins").size(), 1u);
+  EXPECT_EQ(pose.at("skins")[0].at("joints").size(), kTwistJointCount);
+  EXPECT_EQ(pose.at("skins")[0].at("palette").size(), kTwistJointCount);
+  EXPECT_EQ(pose.at("skins")[0].at("palette")[0].size(), 16u);
+  EXPECT_EQ(pose.at("nodes")[0].at("global").size(), 16u);
+
+  // Index 0 names the same animation as "main".
+  expect_ok({"pose", "builtin:twist", "--anim", "0", "--time", "0.5", "--out", work("pose0.json")});
+  EXPECT_EQ(read_bytes(work("pose.json")), read_bytes(work("pose0.json")));
+}
+
+TEST_F(CliTest, ExportedGlbSkinsLikeTheBuiltin) {
+  expect_ok({"export", "builtin:bend", "--out", work("bend.glb")});
+  ASSERT_TRUE(fs::exists(work("bend.glb")));
+  EXPECT_EQ(read_bytes(work("bend.glb")).substr(0, 4), "glTF");
+  expect_ok({"skin", work("bend.glb"), "--time", "0.25", "--out", work("exported.skv")});
+  expect_ok({"skin", "builtin:bend", "--time", "0.25", "--out", work("builtin.skv")});
+  // Built-in scenes are float32-representable, so export and reload reproduce them exactly
+  // (builtin_scenes.h), and so does everything evaluated from them.
+  EXPECT_EQ(read_bytes(work("exported.skv")), read_bytes(work("builtin.skv")));
+
+  expect_ok({"export", "builtin:bend", "--out", work("bend.gltf")});
+  expect_ok({"info", work("bend.gltf")});
+}
+
+TEST_F(CliTest, HelpAndVersionExitZero) {
+  RunResult result;
+  expect_ok({"--help"}, &result);
+  EXPECT_NE(result.out.find("usage"), std::string::npos);
+  expect_ok({"help"}, &result);
+  EXPECT_NE(result.out.find("skin"), std::string::npos);
+  expect_ok({"help", "skin"}, &result);
+  EXPECT_NE(result.out.find("--threads"), std::string::npos);
+  expect_ok({"skin", "--help"}, &result);
+  EXPECT_NE(result.out.find("--precision"), std::string::npos);
+  expect_ok({"pose", "--help"}, &result);
+  EXPECT_NE(result.out.find("--anim"), std::string::npos);
+  expect_ok({"--version"}, &result);
+  EXPECT_EQ(result.out.rfind("skinref ", 0), 0u);
+}
+
+// ---- failures: exit 2, one line naming the problem, no output -------------------------------------------
+
+TEST_F(CliTest, UsageErrorsNameTheProblem) {
+  const std::string out = work("out.skv");
+  expect_bad_input({}, {"command"});
+  expect_bad_input({"frobnicate", "builtin:twist", "--out", out}, {"frobnicate"});
+  expect_bad_input({"skin", "builtin:twist", "--bogus", "1", "--out", out}, {"--bogus"});
+  expect_bad_input({"skin", "builtin:twist", "--time", "abc", "--out", out}, {"--time", "abc"});
+  expect_bad_input({"skin", "builtin:twist", "--time", "1.5x", "--out", out}, {"--time", "1.5x"});
+  expect_bad_input({"skin", "builtin:twist", "--time", "inf", "--out", out}, {"--time", "inf"});
+  expect_bad_input({"skin", "builtin:twist"}, {"--out"});
+  expect_bad_input({"skin", "builtin:twist", "--out"}, {"--out"});
+  expect_bad_input({"skin", "--out", out}, {"MODEL"});
+  expect_bad_input({"skin", "builtin:twist", "builtin:bend", "--out", out}, {"builtin:bend"});
+  expect_bad_input({"skin", "builtin:twist", "--time", "0.1", "--time", "0.2", "--out", out}, {"--time"});
+  expect_bad_input({"skin", "builtin:twist", "--threads", "0", "--out", out}, {"--threads", "0"});
+  expect_bad_input({"skin", "builtin:twist", "--threads", "two", "--out", out}, {"--threads", "two"});
+  expect_bad_input({"skin", "builtin:twist", "--precision", "f16", "--out", out}, {"--precision", "f16"});
+  expect_bad_input({"skin", "builtin:twist", "--weights", "sum", "--out", out}, {"--weights", "sum"});
+  expect_bad_input({"skin", "builtin:twist", "--normals", "raw", "--out", out}, {"--normals", "raw"});
+  expect_bad_input({"skin", "builtin:twist", "--out", work("out.txt")}, {"--out", "out.txt"});
+  expect_bad_input({"pose", "builtin:twist", "--out", work("pose.skv")}, {"--out", "pose.skv"});
+  expect_bad_input({"export", "builtin:twist", "--out", work("twist.obj")}, {"--out", "twist.obj"});
+  expect_bad_input({"info", "builtin:twist", "--out", out}, {"--out"});
+  expect_bad_input({"help", "frobnicate"}, {"frobnicate"});
+}
+
+TEST_F(CliTest, BadModelsAndAnimationsNameTheProblem) {
+  const std::string out = work("out.skv");
+  expect_bad_input({"skin", "builtin:no_such_scene", "--out", out}, {"no_such_scene"});
+  expect_bad_input({"info", "builtin:no_such_scene"}, {"no_such_scene"});
+  expect_bad_input({"skin", "builtin:twist", "--anim", "99", "--out", out}, {"--anim", "99"});
+  expect_bad_input({"skin", "builtin:twist", "--anim", "-1", "--out", out}, {"--anim", "-1"});
+  // The message lists the animations that do exist (builtin:twist has one, "main").
+  expect_bad_input({"pose", "builtin:twist", "--anim", "nosuchclip", "--out", work("pose.json")},
+                   {"--anim", "nosuchclip", "main"});
+  expect_bad_input({"skin", work("absent.gltf"), "--out", out}, {"absent.gltf"});
+  expect_bad_input({"export", work("absent.glb"), "--out", work("copy.glb")}, {"absent.glb"});
+}
+
+TEST_F(CliTest, MalformedGltfReportsTheJsonPath) {
+  write_accessor_overflow_gltf("overflow.gltf", "overflow.bin");
+  const std::vector<std::string> inputs{"overflow.bin", "overflow.gltf"};
+  expect_bad_input({"skin", work("overflow.gltf"), "--out", work("out.skv")},
+                   {"overflow.gltf", "/accessors/0/count"}, inputs);
+  expect_bad_input({"pose", work("overflow.gltf"), "--out", work("pose.json")}, {"/accessors/0/count"}, inputs);
+  expect_bad_input({"info", work("overflow.gltf")}, {"/accessors/0/count"}, inputs);
+  expect_bad_input({"export", work("overflow.gltf"), "--out", work("copy.glb")}, {"/accessors/0/count"}, inputs);
+}
+
+TEST_F(CliTest, UnwritableOutputIsBadInputAndLeavesNothing) {
+  const std::string out = work("missing-directory/out.skv");
+  expect_bad_input({"skin", "builtin:twist", "--out", out}, {out});
+}
+
+}  // namespace
+}  // namespace skinref

@@ -1,0 +1,357 @@
+// Tests of linear blend skinning (skinning_lbs.h) against closed forms: one rigid influence, a 0.5/0.5 blend,
+// all-zero weights keeping the bind attributes, AsStored versus Renormalize, normals under non-uniform scale
+// and the two normal modes, tangents, 8 and 12 influences per vertex, and bit-identical output for any thread
+// count.
+#include "palette.h"
+#include "skinning_lbs.h"
+#include "tolerances.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <numbers>
+#include <vector>
+
+namespace skinref {
+namespace {
+
+void expect_vec3_near(const Vec3& actual, const Vec3& expected, double tolerance) {
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(actual[i], expected[i], tolerance) << "component " << i << ": actual " << actual.transpose()
+                                                   << ", expected " << expected.transpose();
+  }
+}
+
+Mat4 affine(const Mat3& linear, const Vec3& translation) {
+  Mat4 m = Mat4::Identity();
+  m.topLeftCorner<3, 3>() = linear;
+  m.block<3, 1>(0, 3) = translation;
+  return m;
+}
+
+Mat3 rotation(double radians, const Vec3& axis) { return Eigen::AngleAxisd(radians, axis.normalized()).toRotationMatrix(); }
+
+// A palette as compute_palette would produce it: normal matrices from the skinning matrices' linear parts.
+JointPalette make_palette(const std::vector<Mat4>& skinning) {
+  JointPalette palette;
+  palette.skinning = skinning;
+  for (const Mat4& m : skinning) palette.normal.push_back(normal_matrix(m.topLeftCorner<3, 3>()));
+  return palette;
+}
+
+// Owns the vertex data that a SkinningInput points into.
+struct VertexData {
+  std::vector<Vec3> positions;
+  std::vector<Vec3> normals;
+  std::vector<Vec4> tangents;
+  int influences_per_vertex = 0;
+  std::vector<uint32_t> joints;
+  std::vector<double> weights;
+
+  SkinningInput input(const JointPalette& palette) const {
+    SkinningInput in;
+    in.positions = positions;
+    in.normals = normals;
+    in.tangents = tangents;
+    in.influences_per_vertex = influences_per_vertex;
+    in.joints = joints;
+    in.weights = weights;
+    in.palette = &palette;
+    return in;
+  }
+};
+
+SkinnedVertices skin(const VertexData& data, const JointPalette& palette, const SkinningOptions& options = {}) {
+  SkinnedVertices out;
+  skin_lbs(data.input(palette), options, out);
+  return out;
+}
+
+TEST(SkinLbs, SingleInfluenceIsPaletteTimesPosition) {
+  // Joint 1: 90 degrees about Z then translation (1,2,3). Joint 0 is a decoy with weight 0.
+  const JointPalette palette = make_palette({affine(5.0 * Mat3::Identity(), Vec3(9.0, 9.0, 9.0)),
+                                             affine(rotation(std::numbers::pi / 2.0, Vec3::UnitZ()), Vec3(1.0, 2.0, 3.0))});
+  VertexData data;
+  data.positions = {Vec3(1.0, 0.0, 0.0), Vec3(0.0, 2.0, -1.0)};
+  data.normals = {Vec3(1.0, 0.0, 0.0), Vec3(0.0, 0.0, 1.0)};
+  data.tangents = {Vec4(0.0, 1.0, 0.0, 1.0), Vec4(1.0, 0.0, 0.0, -1.0)};
+  data.influences_per_vertex = 4;
+  data.joints = {1, 0, 0, 0, 1, 0, 0, 0};
+  data.weights = {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0};
+  const SkinnedVertices out = skin(data, palette);
+  ASSERT_EQ(out.positions.size(), 2u);
+  ASSERT_EQ(out.normals.size(), 2u);
+  ASSERT_EQ(out.tangents.size(), 2u);
+
+  // Rz90 maps (x,y,z) to (-y,x,z).
+  expect_vec3_near(out.positions[0], Vec3(1.0, 3.0, 3.0), tol::kClosedForm);  // (0,1,0) + (1,2,3)
+  expect_vec3_near(out.positions[1], Vec3(-1.0, 2.0, 2.0), tol::kClosedForm);  // (-2,0,-1) + (1,2,3)
+  expect_vec3_near(out.normals[0], Vec3(0.0, 1.0, 0.0), tol::kClosedForm);
+  expect_vec3_near(out.normals[1], Vec3(0.0, 0.0, 1.0), tol::kClosedForm);
+  expect_vec3_near(out.tangents[0].head<3>(), Vec3(-1.0, 0.0, 0.0), tol::kClosedForm);
+  expect_vec3_near(out.tangents[1].head<3>(), Vec3(0.0, 1.0, 0.0), tol::kClosedForm);
+}
+
+TEST(SkinLbs, HalfAndHalfOfIdentityAndTranslation) {
+  const JointPalette palette = make_palette({Mat4::Identity(), affine(Mat3::Identity(), Vec3(2.0, -4.0, 6.0))});
+  VertexData data;
+  data.positions = {Vec3(0.5, 0.25, -1.0)};
+  data.normals = {Vec3(0.0, 1.0, 0.0)};
+  data.influences_per_vertex = 4;
+  data.joints = {0, 1, 0, 0};
+  data.weights = {0.5, 0.5, 0.0, 0.0};
+  const SkinnedVertices out = skin(data, palette);
+  // Half the translation: (1,-2,3); a pure translation leaves the normal alone.
+  expect_vec3_near(out.positions[0], Vec3(1.5, -1.75, 2.0), tol::kClosedForm);
+  expect_vec3_near(out.normals[0], Vec3(0.0, 1.0, 0.0), tol::kClosedForm);
+  EXPECT_TRUE(out.tangents.empty());
+}
+
+TEST(SkinLbs, AllZeroWeightsKeepBindAttributes) {
+  const JointPalette palette = make_palette({affine(rotation(1.0, Vec3(1.0, 1.0, 0.0)), Vec3(3.0, 0.0, 0.0))});
+  VertexData data;
+  data.positions = {Vec3(0.3, -0.7, 1.9)};
+  data.normals = {Vec3(0.0, 0.6, 0.8)};
+  data.tangents = {Vec4(0.8, 0.0, -0.6, -1.0)};
+  data.influences_per_vertex = 4;
+  data.joints = {0, 0, 0, 0};
+  data.weights = {0.0, 0.0, 0.0, 0.0};
+  for (WeightPolicy policy : {WeightPolicy::AsStored, WeightPolicy::Renormalize}) {
+    SCOPED_TRACE(static_cast<int>(policy));
+    SkinningOptions options;
+    options.weights = policy;
+    const SkinnedVertices out = skin(data, palette, options);
+    EXPECT_EQ(out.positions[0], data.positions[0]);
+    EXPECT_EQ(out.normals[0], data.normals[0]);
+    EXPECT_EQ(out.tangents[0], data.tangents[0]);
+  }
+}
+
+TEST(SkinLbs, AsStoredVersusRenormalizeForWeightsSummingToHalf) {
+  // Weights 0.25 / 0.25 on translations (2,0,0) and (0,2,0): B = 0.5 [I | (1,1,0)].
+  const JointPalette palette = make_palette({affine(Mat3::Identity(), Vec3(2.0, 0.0, 0.0)),
+                                             affine(Mat3::Identity(), Vec3(0.0, 2.0, 0.0))});
+  VertexData data;
+  data.positions = {Vec3(4.0, -2.0, 6.0)};
+  data.normals = {Vec3(0.0, 0.0, 1.0)};
+  data.influences_per_vertex = 4;
+  data.joints = {0, 1, 0, 0};
+  data.weights = {0.25, 0.25, 0.0, 0.0};
+
+  SkinningOptions as_stored;
+  as_stored.weights = WeightPolicy::AsStored;
+  const SkinnedVertices stored = skin(data, palette, as_stored);
+  // 0.5 p + 0.25 (2,0,0) + 0.25 (0,2,0) = (2,-1,3) + (0.5,0.5,0): pulled halfway toward the origin.
+  expect_vec3_near(stored.positions[0], Vec3(2.5, -0.5, 3.0), tol::kClosedForm);
+  // The normal is normalized after the (uniform) 0.5 scale.
+  expect_vec3_near(stored.normals[0], Vec3(0.0, 0.0, 1.0), tol::kClosedForm);
+
+  SkinningOptions renormalize;
+  renormalize.weights = WeightPolicy::Renormalize;
+  const SkinnedVertices renormalized = skin(data, palette, renormalize);
+  // Weights become 0.5 / 0.5: p + (1,1,0).
+  expect_vec3_near(renormalized.positions[0], Vec3(5.0, -1.0, 6.0), tol::kClosedForm);
+  expect_vec3_near(renormalized.normals[0], Vec3(0.0, 0.0, 1.0), tol::kClosedForm);
+}
+
+TEST(SkinLbs, NormalsUnderNonUniformScaleUseInverseTranspose) {
+  // Plane x + y = 0 scaled by diag(2,1,1): its normal (1,1,0)/sqrt(2) becomes (1,2,0)/sqrt(5), not (2,1,0).
+  const JointPalette palette = make_palette({affine(Vec3(2.0, 1.0, 1.0).asDiagonal(), Vec3::Zero())});
+  VertexData data;
+  data.positions = {Vec3(1.0, -1.0, 0.0)};
+  data.normals = {Vec3(1.0, 1.0, 0.0).normalized()};
+  data.tangents = {Vec4(1.0, -1.0, 0.0, -1.0) / std::sqrt(2.0)};
+  data.tangents[0].w() = -1.0;
+  data.influences_per_vertex = 4;
+  data.joints = {0, 0, 0, 0};
+  data.weights = {1.0, 0.0, 0.0, 0.0};
+  for (NormalMode mode : {NormalMode::InverseTransposeOfBlend, NormalMode::BlendedNormalMatrices}) {
+    SCOPED_TRACE(static_cast<int>(mode));
+    SkinningOptions options;
+    options.normals = mode;
+    const SkinnedVertices out = skin(data, palette, options);
+    // One influence: both modes use the joint's inverse transpose.
+    expect_vec3_near(out.normals[0], Vec3(1.0, 2.0, 0.0) / std::sqrt(5.0), tol::kClosedForm);
+    expect_vec3_near(out.positions[0], Vec3(2.0, -1.0, 0.0), tol::kClosedForm);
+    // Tangent xyz by the matrix itself, (2,-1,0), normalized; handedness copied.
+    expect_vec3_near(out.tangents[0].head<3>(), Vec3(2.0, -1.0, 0.0) / std::sqrt(5.0), tol::kClosedForm);
+    EXPECT_EQ(out.tangents[0].w(), -1.0);
+  }
+}
+
+TEST(SkinLbs, NormalModesAgreeForRigidPalettes) {
+  // Rigid joints. Vertex 0 has a single influence; vertex 1 blends two joints with the same rotation and
+  // different translations (the blended linear part is then a rotation). For both, inverse transpose of the
+  // blend and blend of the normal matrices give the same direction.
+  const Mat3 shared = rotation(0.7, Vec3(1.0, -2.0, 0.5));
+  const JointPalette palette = make_palette({affine(rotation(1.2, Vec3(0.0, 1.0, 1.0)), Vec3(1.0, 0.0, 0.0)),
+                                             affine(shared, Vec3(0.0, 3.0, 0.0)), affine(shared, Vec3(-2.0, 0.0, 1.0))});
+  VertexData data;
+  data.positions = {Vec3(0.1, 0.2, 0.3), Vec3(-0.4, 0.5, 0.6)};
+  data.normals = {Vec3(0.36, 0.48, 0.8), Vec3(0.0, -0.6, 0.8)};
+  data.influences_per_vertex = 4;
+  data.joints = {0, 0, 0, 0, 1, 2, 0, 0};
+  data.weights = {1.0, 0.0, 0.0, 0.0, 0.3, 0.7, 0.0, 0.0};
+
+  SkinningOptions inverse_transpose;
+  inverse_transpose.normals = NormalMode::InverseTransposeOfBlend;
+  SkinningOptions blended;
+  blended.normals = NormalMode::BlendedNormalMatrices;
+  const SkinnedVertices a = skin(data, palette, inverse_transpose);
+  const SkinnedVertices b = skin(data, palette, blended);
+  const Mat3 first = palette.skinning[0].topLeftCorner<3, 3>();
+  expect_vec3_near(a.normals[0], first * data.normals[0], tol::kClosedForm);
+  expect_vec3_near(b.normals[0], first * data.normals[0], tol::kClosedForm);
+  expect_vec3_near(a.normals[1], shared * data.normals[1], tol::kClosedForm);
+  expect_vec3_near(b.normals[1], shared * data.normals[1], tol::kClosedForm);
+}
+
+TEST(SkinLbs, NormalModesDifferWhenBlendingDistinctRotations) {
+  // Identity and a quarter turn about X at 0.5 / 0.5: B = [[1,0,0],[0,0.5,-0.5],[0,0.5,0.5]], a non-uniform
+  // blend. With n = (1,1,0)/sqrt(2): B^-T n ~ (1,1,1), so InverseTransposeOfBlend gives (1,1,1)/sqrt(3);
+  // the blended normal matrices equal B here, B n ~ (1,0.5,0.5), i.e. (2,1,1)/sqrt(6).
+  const JointPalette palette =
+      make_palette({Mat4::Identity(), affine(rotation(std::numbers::pi / 2.0, Vec3::UnitX()), Vec3::Zero())});
+  VertexData data;
+  data.positions = {Vec3(0.0, 1.0, 0.0)};
+  data.normals = {Vec3(1.0, 1.0, 0.0).normalized()};
+  data.influences_per_vertex = 4;
+  data.joints = {0, 1, 0, 0};
+  data.weights = {0.5, 0.5, 0.0, 0.0};
+
+  SkinningOptions inverse_transpose;
+  inverse_transpose.normals = NormalMode::InverseTransposeOfBlend;
+  expect_vec3_near(skin(data, palette, inverse_transpose).normals[0], Vec3(1.0, 1.0, 1.0) / std::sqrt(3.0),
+                   tol::kClosedForm);
+  SkinningOptions blended;
+  blended.normals = NormalMode::BlendedNormalMatrices;
+  expect_vec3_near(skin(data, palette, blended).normals[0], Vec3(2.0, 1.0, 1.0) / std::sqrt(6.0),
+                   tol::kClosedForm);
+}
+
+TEST(SkinLbs, TangentsNormalizedWithHandednessKept) {
+  // Joint: 3 x (rotation by 90 degrees about Y), translated; tangent (0,0,2) -> 3 Ry90 (0,0,2) = (6,0,0).
+  const JointPalette palette =
+      make_palette({affine(3.0 * rotation(std::numbers::pi / 2.0, Vec3::UnitY()), Vec3(1.0, 1.0, 1.0))});
+  VertexData data;
+  data.positions = {Vec3(0.0, 0.0, 0.0)};
+  data.tangents = {Vec4(0.0, 0.0, 2.0, -1.0)};
+  data.influences_per_vertex = 4;
+  data.joints = {0, 0, 0, 0};
+  data.weights = {1.0, 0.0, 0.0, 0.0};
+  const SkinnedVertices out = skin(data, palette);
+  ASSERT_EQ(out.tangents.size(), 1u);
+  expect_vec3_near(out.tangents[0].head<3>(), Vec3(1.0, 0.0, 0.0), tol::kClosedForm);
+  EXPECT_EQ(out.tangents[0].w(), -1.0);
+  EXPECT_TRUE(out.normals.empty());
+  expect_vec3_near(out.positions[0], Vec3(1.0, 1.0, 1.0), tol::kClosedForm);
+}
+
+TEST(SkinLbs, EightInfluencesPerVertex) {
+  // Joint i translates by (i, 2i, 0) with weight (i+1)/36 (the weights sum to 1). The blended translation is
+  // sum (i+1) i / 36 (1, 2, 0) = (sum i^2 + sum i) / 36 = (140 + 28) / 36 = 14/3 times (1, 2, 0).
+  // Dropping influences 4..7 would give 20/36 instead.
+  std::vector<Mat4> matrices;
+  VertexData data;
+  data.influences_per_vertex = 8;
+  for (int i = 0; i < 8; ++i) {
+    matrices.push_back(affine(Mat3::Identity(), Vec3(i, 2.0 * i, 0.0)));
+    data.joints.push_back(static_cast<uint32_t>(i));
+    data.weights.push_back((i + 1) / 36.0);
+  }
+  const JointPalette palette = make_palette(matrices);
+  data.positions = {Vec3(1.0, -1.0, 0.5)};
+  const SkinnedVertices out = skin(data, palette);
+  expect_vec3_near(out.positions[0], Vec3(1.0 + 14.0 / 3.0, -1.0 + 28.0 / 3.0, 0.5), tol::kClosedForm);
+}
+
+TEST(SkinLbs, TwelveInfluencesPerVertex) {
+  // Twelve joints translating by (0, 0, i), each with weight 1/12: the mean translation is (0, 0, 5.5).
+  std::vector<Mat4> matrices;
+  VertexData data;
+  data.influences_per_vertex = 12;
+  for (int i = 0; i < 12; ++i) {
+    matrices.push_back(affine(Mat3::Identity(), Vec3(0.0, 0.0, i)));
+    // Listed in reverse joint order: the influence slot, not the joint index, carries the weight.
+    data.joints.push_back(static_cast<uint32_t>(11 - i));
+    data.weights.push_back(1.0 / 12.0);
+  }
+  const JointPalette palette = make_palette(matrices);
+  data.positions = {Vec3(2.0, 3.0, -4.0), Vec3(0.0, 0.0, 0.0)};
+  // The second vertex uses the same influences as the first.
+  const std::vector<uint32_t> first_joints = data.joints;
+  const std::vector<double> first_weights = data.weights;
+  data.joints.insert(data.joints.end(), first_joints.begin(), first_joints.end());
+  data.weights.insert(data.weights.end(), first_weights.begin(), first_weights.end());
+  const SkinnedVertices out = skin(data, palette);
+  ASSERT_EQ(out.positions.size(), 2u);
+  expect_vec3_near(out.positions[0], Vec3(2.0, 3.0, 1.5), tol::kClosedForm);
+  expect_vec3_near(out.positions[1], Vec3(0.0, 0.0, 5.5), tol::kClosedForm);
+}
+
+TEST(SkinLbs, OutputIsBitIdenticalForAnyThreadCount) {
+  // 10,007 vertices (not a multiple of 3, so the thread ranges are uneven), 4 influences over 5 joints with
+  // rotations, non-uniform scales and translations. Data from fixed formulas: no randomness.
+  constexpr int kVertexCount = 10007;
+  constexpr int kJointCount = 5;
+  std::vector<Mat4> matrices;
+  for (int j = 0; j < kJointCount; ++j) {
+    const Mat3 linear = rotation(0.3 + 0.4 * j, Vec3(1.0, j, 2.0 - j)) * Vec3(1.0 + 0.1 * j, 1.0, 0.8).asDiagonal();
+    matrices.push_back(affine(linear, Vec3(0.5 * j, -0.25 * j, 1.0)));
+  }
+  const JointPalette palette = make_palette(matrices);
+
+  VertexData data;
+  data.influences_per_vertex = 4;
+  for (int v = 0; v < kVertexCount; ++v) {
+    const double s = static_cast<double>(v);
+    data.positions.push_back(Vec3(std::sin(s * 0.37), std::cos(s * 0.11), 0.001 * s));
+    data.normals.push_back(Vec3(std::cos(s * 0.5), std::sin(s * 0.5), 0.3).normalized());
+    Vec4 tangent(std::sin(s * 0.5), -std::cos(s * 0.5), 0.0, (v % 2 == 0) ? 1.0 : -1.0);
+    data.tangents.push_back(tangent);
+    const double w0 = 0.1 + 0.5 * (v % 7) / 7.0;
+    const double w1 = 0.2 * (v % 3) / 3.0;
+    const double w2 = 0.05 * (v % 5);
+    const double w3 = 1.0 - w0 - w1 - w2;
+    for (int i = 0; i < 4; ++i) data.joints.push_back(static_cast<uint32_t>((v + 2 * i) % kJointCount));
+    data.weights.insert(data.weights.end(), {w0, w1, w2, w3});
+  }
+
+  for (NormalMode mode : {NormalMode::InverseTransposeOfBlend, NormalMode::BlendedNormalMatrices}) {
+    SCOPED_TRACE(static_cast<int>(mode));
+    SkinningOptions one_thread;
+    one_thread.threads = 1;
+    one_thread.normals = mode;
+    SkinningOptions three_threads = one_thread;
+    three_threads.threads = 3;
+    const SkinnedVertices serial = skin(data, palette, one_thread);
+    const SkinnedVertices parallel = skin(data, palette, three_threads);
+    ASSERT_EQ(serial.positions.size(), static_cast<size_t>(kVertexCount));
+    ASSERT_EQ(parallel.positions.size(), static_cast<size_t>(kVertexCount));
+    ASSERT_EQ(parallel.normals.size(), static_cast<size_t>(kVertexCount));
+    ASSERT_EQ(parallel.tangents.size(), static_cast<size_t>(kVertexCount));
+    EXPECT_EQ(std::memcmp(serial.positions.data(), parallel.positions.data(), kVertexCount * sizeof(Vec3)), 0);
+    EXPECT_EQ(std::memcmp(serial.normals.data(), parallel.normals.data(), kVertexCount * sizeof(Vec3)), 0);
+    EXPECT_EQ(std::memcmp(serial.tangents.data(), parallel.tangents.data(), kVertexCount * sizeof(Vec4)), 0);
+  }
+}
+
+TEST(SkinLbs, OutputBuffersAreResizedAndReused) {
+  // The caller may pass buffers from a previous, larger call: they are resized to n, not appended to.
+  const JointPalette palette = make_palette({affine(Mat3::Identity(), Vec3(0.0, 0.0, 1.0))});
+  VertexData data;
+  data.positions = {Vec3(1.0, 0.0, 0.0)};
+  data.influences_per_vertex = 4;
+  data.joints = {0, 0, 0, 0};
+  data.weights = {1.0, 0.0, 0.0, 0.0};
+  SkinnedVertices out;
+  out.positions.assign(5, Vec3(7.0, 7.0, 7.0));
+  skin_lbs(data.input(palette), SkinningOptions{}, out);
+  ASSERT_EQ(out.positions.size(), 1u);
+  expect_vec3_near(out.positions[0], Vec3(1.0, 0.0, 1.0), tol::kClosedForm);
+}
+
+}  // namespace
+}  // namespace skinref

@@ -1,0 +1,29 @@
+// Entry points of the skinref subcommands, each in its own cmd_*.cc, and the tool's exit statuses.
+//
+// Contract: a command receives the arguments after its name, writes its output file atomically (never a
+// partial file), prints its usage and returns kExitOk for --help, and reports every problem by throwing
+// (cli::UsageError, skinref::InputError or another std::exception); main() turns those into one stderr
+// line "skinref: <message>" and kExitBadInput.
+#pragma once
+
+#include <span>
+#include <string>
+
+namespace skinref::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitComparisonFailed = 1;
+inline constexpr int kExitBadInput = 2;
+
+int run_info(std::span<const std::string> args);
+int run_pose(std::span<const std::string> args);
+int run_skin(std::span<const std::string> args);
+int run_export(std::span<const std::string> args);
+
+// Usage text of each command (several lines, ending in a newline).
+const char* info_usage();
+const char* pose_usage();
+const char* skin_usage();
+const char* export_usage();
+
+}  // namespace skinref::cli
