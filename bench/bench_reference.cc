@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -58,7 +59,8 @@ const Scene& chain64_scene() {
   return scene;
 }
 
-void run_lbs(benchmark::State& state, int threads) {
+// Skins the first `vertex_limit` vertices (0: all) of builtin:million's skinned primitive per iteration.
+void run_lbs(benchmark::State& state, int threads, size_t vertex_limit, SkinningKernel kernel) {
   const SkinnedFixture* fixture = nullptr;
   try {
     fixture = &million_fixture();
@@ -71,16 +73,23 @@ void run_lbs(benchmark::State& state, int threads) {
     return;
   }
   const Primitive& primitive = fixture->scene.meshes[fixture->mesh].primitives[fixture->primitive];
+  const size_t vertices = vertex_limit == 0 ? primitive.vertex_count() : std::min(vertex_limit, primitive.vertex_count());
+  const size_t influences = vertices * static_cast<size_t>(primitive.influences_per_vertex);
 
   SkinningInput input;
-  input.positions = primitive.positions;
-  input.normals = primitive.normals;
+  input.positions = std::span<const Vec3>(primitive.positions).first(vertices);
+  input.normals = std::span<const Vec3>(primitive.normals).first(vertices);
   input.influences_per_vertex = primitive.influences_per_vertex;
-  input.joints = primitive.joints;
-  input.weights = primitive.weights;
+  input.joints = std::span<const uint32_t>(primitive.joints).first(influences);
+  input.weights = std::span<const double>(primitive.weights).first(influences);
   input.palette = &fixture->pose.palettes[fixture->skin];
   SkinningOptions options;
   options.threads = threads;
+  options.kernel = kernel;
+  if (!skinning_kernel_available(kernel)) {
+    state.SkipWithError("kernel not available on this CPU");
+    return;
+  }
 
   // Allocated once: skin_lbs resizes to the same size on every later iteration, which costs nothing.
   SkinnedVertices output;
@@ -90,21 +99,32 @@ void run_lbs(benchmark::State& state, int threads) {
     benchmark::DoNotOptimize(output.normals.data());
     benchmark::ClobberMemory();
   }
-  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(primitive.vertex_count()));
-  state.SetLabel("vertices=" + std::to_string(primitive.vertex_count()) +
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(vertices));
+  state.SetLabel(std::string(skinning_kernel_name(kernel)) +
+                 " vertices=" + std::to_string(vertices) +
                  " influences=" + std::to_string(primitive.influences_per_vertex) +
                  " threads=" + std::to_string(threads));
 }
 
-void BM_ReferenceLbs_Million(benchmark::State& state) { run_lbs(state, 1); }
+void BM_ReferenceLbs_Million(benchmark::State& state) { run_lbs(state, 1, 0, SkinningKernel::Auto); }
+BENCHMARK(BM_ReferenceLbs_Million)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-void BM_ReferenceLbs_Million_AllThreads(benchmark::State& state) {
-  run_lbs(state, std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
-}
+// Each kernel alone (they give identical bits): what CPUs without AVX-512 or AVX2 run.
+void BM_ReferenceLbs_Million_Avx2(benchmark::State& state) { run_lbs(state, 1, 0, SkinningKernel::Avx2); }
+BENCHMARK(BM_ReferenceLbs_Million_Avx2)->Unit(benchmark::kMillisecond)->UseRealTime();
+void BM_ReferenceLbs_Million_Scalar(benchmark::State& state) { run_lbs(state, 1, 0, SkinningKernel::Scalar); }
+BENCHMARK(BM_ReferenceLbs_Million_Scalar)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The first 16,384 vertices only (about 2.4 MB of inputs and outputs, resident in L2/L3): the kernel's
+// arithmetic throughput without main-memory traffic, to tell compute limits from bandwidth limits.
+void BM_ReferenceLbs_CacheResident(benchmark::State& state) { run_lbs(state, 1, 16384, SkinningKernel::Auto); }
+BENCHMARK(BM_ReferenceLbs_CacheResident)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 // Wall-clock time: the threaded variant's work happens on worker threads, which the main thread's CPU time
 // would not count.
-BENCHMARK(BM_ReferenceLbs_Million)->Unit(benchmark::kMillisecond)->UseRealTime();
+void BM_ReferenceLbs_Million_AllThreads(benchmark::State& state) {
+  run_lbs(state, std::max(1, static_cast<int>(std::thread::hardware_concurrency())), 0, SkinningKernel::Auto);
+}
 BENCHMARK(BM_ReferenceLbs_Million_AllThreads)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_EvaluatePose_Chain64(benchmark::State& state) {

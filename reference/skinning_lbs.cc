@@ -1,139 +1,141 @@
-// LBS kernel. The palette is repacked once per call into row-major 3x4 blocks (12 doubles per joint), so
-// the per-vertex blend is a fixed-length loop the compiler vectorizes; the influence count is a template
-// parameter for the common cases so the blend unrolls. Every vertex is computed alone, in a fixed order:
-// results are bit-identical for any thread count.
+// LBS kernel. The palette is repacked once per call into column-major 3x4 blocks padded to 4x4
+// (16 doubles per joint: columns c0, c1, c2 of the linear part and the translation c3, each (x, y, z, 0)).
+// In that layout every step is a lane-wise operation on columns:
+//   blend         C_k = sum_i w_i * JM_i.c_k                       (influence order)
+//   position      p'  = ((C0 * px + C1 * py) + C2 * pz) + C3
+//   normal        K0 = C1 x C2, K1 = C2 x C0, K2 = C0 x C1 (the cofactor matrix, = det * inverse transpose)
+//                 n'  = ((K0 * nx + K1 * ny) + K2 * nz) * sign(det),  det = ((c0x K0x + c1x K1x) + c2x K2x)
+//   tangent       t'  = (C0 * tx + C1 * ty) + C2 * tz
+// and then n' * (1 / |n'|), |n'| = sqrt((x*x + y*y) + z*z). The SIMD kernels and the scalar kernel perform exactly
+// these IEEE operations in exactly this order, so they give identical bits (tested), whichever the CPU runs.
+// The SIMD kernels are in skinning_simd.inc, compiled once per instruction set.
+// Every vertex is computed alone: results are bit-identical for any thread count.
 #include "skinning_lbs.h"
 
-#include <cmath>
+#include "skinning_kernels.h"
+
 #include <stdexcept>
 #include <thread>
 
 namespace skinref {
+namespace lbs_detail {
 namespace {
 
-struct PackedPalette {
-  std::vector<double> affine;  // per joint: rows 0..2 of JM, 4 doubles each
-  std::vector<double> normal;  // per joint: the 3x3 normal matrix, row-major
-};
-
-PackedPalette pack(const JointPalette& palette) {
-  PackedPalette p;
-  p.affine.resize(palette.skinning.size() * 12);
-  p.normal.resize(palette.normal.size() * 9);
-  for (size_t j = 0; j < palette.skinning.size(); ++j) {
-    for (int r = 0; r < 3; ++r) {
-      for (int c = 0; c < 4; ++c) p.affine[j * 12 + size_t(r * 4 + c)] = palette.skinning[j](r, c);
-      for (int c = 0; c < 3; ++c) p.normal[j * 9 + size_t(r * 3 + c)] = palette.normal[j](r, c);
-    }
-  }
-  return p;
+// a x b as the SIMD kernels compute it, lane for lane.
+inline void cross(const double* a, const double* b, double* out) {
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-// n' = cofactor(A) * n with the sign of det(A): the inverse transpose up to a positive factor.
-inline void transform_normal_by_blend(const double* m, const Vec3& n, Vec3& out) {
-  const double c00 = m[5] * m[10] - m[6] * m[9];
-  const double c01 = m[6] * m[8] - m[4] * m[10];
-  const double c02 = m[4] * m[9] - m[5] * m[8];
-  const double c10 = m[2] * m[9] - m[1] * m[10];
-  const double c11 = m[0] * m[10] - m[2] * m[8];
-  const double c12 = m[1] * m[8] - m[0] * m[9];
-  const double c20 = m[1] * m[6] - m[2] * m[5];
-  const double c21 = m[2] * m[4] - m[0] * m[6];
-  const double c22 = m[0] * m[5] - m[1] * m[4];
-  const double det = m[0] * c00 + m[1] * c01 + m[2] * c02;
-  const double sign = det < 0.0 ? -1.0 : 1.0;
-  out = Vec3((c00 * n[0] + c01 * n[1] + c02 * n[2]) * sign, (c10 * n[0] + c11 * n[1] + c12 * n[2]) * sign,
-             (c20 * n[0] + c21 * n[1] + c22 * n[2]) * sign);
-}
-
-inline void normalize_in_place(double* v) {
-  const double len = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  if (len > 0.0) {
-    v[0] /= len;
-    v[1] /= len;
-    v[2] /= len;
-  }
-}
-
-template <int kFixed>  // > 0: the influence count, known at compile time; 0: read from `runtime_k`
-void skin_range(const SkinningInput& in, const SkinningOptions& options, const PackedPalette& palette, int runtime_k,
-                size_t begin, size_t end, SkinnedVertices& out) {
-  const int k = kFixed > 0 ? kFixed : runtime_k;
-  const bool has_normals = !in.normals.empty();
-  const bool has_tangents = !in.tangents.empty();
-  const bool renormalize = options.weights == WeightPolicy::Renormalize;
-  const bool blend_normals = options.normals == NormalMode::BlendedNormalMatrices;
-  const uint32_t* joints = in.joints.data();
-  const double* weights = in.weights.data();
-  const double* affine = palette.affine.data();
+template <int kFixed, bool kRenormalize>  // kFixed > 0: the influence count at compile time; 0: a.influences
+size_t skin_range_scalar(const KernelArgs& a, size_t begin, size_t end) {
+  const int k = kFixed > 0 ? kFixed : a.influences;
   for (size_t v = begin; v < end; ++v) {
-    const uint32_t* jv = joints + v * size_t(k);
-    const double* wv = weights + v * size_t(k);
-    double sum = wv[0];
-    for (int i = 1; i < k; ++i) sum += wv[i];
-    if (sum == 0.0) {  // no influence at all: keep the bind-space vertex
-      out.positions[v] = in.positions[v];
-      if (has_normals) out.normals[v] = in.normals[v];
-      if (has_tangents) out.tangents[v] = in.tangents[v];
+    double sum;
+    bool bad;
+    if (!weight_sum(a, v, &sum, &bad)) {
+      if (bad) return v;
+      copy_bind(a, v);
       continue;
     }
-    double m[12];
+    const uint32_t* jv = a.joints + v * size_t(k);
+    const double* wv = a.weights + v * size_t(k);
+    double c[kBlock];
     {
-      const double w = renormalize ? wv[0] / sum : wv[0];
-      const double* p = affine + size_t(jv[0]) * 12;
-      for (int e = 0; e < 12; ++e) m[e] = w * p[e];
+      const double w = kRenormalize ? wv[0] / sum : wv[0];
+      const double* p = a.columns + size_t(jv[0]) * kBlock;
+      for (int e = 0; e < kBlock; ++e) c[e] = w * p[e];
     }
     for (int i = 1; i < k; ++i) {
-      const double w = renormalize ? wv[i] / sum : wv[i];
-      const double* p = affine + size_t(jv[i]) * 12;
-      for (int e = 0; e < 12; ++e) m[e] += w * p[e];
+      const double w = kRenormalize ? wv[i] / sum : wv[i];
+      const double* p = a.columns + size_t(jv[i]) * kBlock;
+      for (int e = 0; e < kBlock; ++e) c[e] = c[e] + w * p[e];
     }
-    const Vec3& p = in.positions[v];
-    out.positions[v] = Vec3(m[0] * p[0] + m[1] * p[1] + m[2] * p[2] + m[3],
-                            m[4] * p[0] + m[5] * p[1] + m[6] * p[2] + m[7],
-                            m[8] * p[0] + m[9] * p[1] + m[10] * p[2] + m[11]);
-    if (has_normals) {
-      Vec3& n = out.normals[v];
-      if (blend_normals) {
-        double nm[9];
-        for (int e = 0; e < 9; ++e) nm[e] = 0.0;
-        for (int i = 0; i < k; ++i) {
-          const double w = renormalize ? wv[i] / sum : wv[i];
-          const double* q = palette.normal.data() + size_t(jv[i]) * 9;
-          for (int e = 0; e < 9; ++e) nm[e] += w * q[e];
-        }
-        const Vec3& s = in.normals[v];
-        n = Vec3(nm[0] * s[0] + nm[1] * s[1] + nm[2] * s[2], nm[3] * s[0] + nm[4] * s[1] + nm[5] * s[2],
-                 nm[6] * s[0] + nm[7] * s[1] + nm[8] * s[2]);
+    const double* c0 = c;
+    const double* c1 = c + 4;
+    const double* c2 = c + 8;
+    const double* c3 = c + 12;
+    const double* p = a.positions + v * 3;
+    double* op = a.out_positions + v * 3;
+    for (int r = 0; r < 3; ++r) op[r] = ((c0[r] * p[0] + c1[r] * p[1]) + c2[r] * p[2]) + c3[r];
+    if (a.normals) {
+      double* on = a.out_normals + v * 3;
+      if (a.blend_normal_matrices) {
+        blended_normal(a, v, sum, kRenormalize, on);
       } else {
-        transform_normal_by_blend(m, in.normals[v], n);
+        double k0[3], k1[3], k2[3];
+        cross(c1, c2, k0);
+        cross(c2, c0, k1);
+        cross(c0, c1, k2);
+        const double det = (c0[0] * k0[0] + c1[0] * k1[0]) + c2[0] * k2[0];
+        const double* n = a.normals + v * 3;
+        for (int r = 0; r < 3; ++r) {
+          const double value = (k0[r] * n[0] + k1[r] * n[1]) + k2[r] * n[2];
+          on[r] = det < 0.0 ? -value : value;
+        }
+        normalize3(on);
       }
-      normalize_in_place(n.data());
     }
-    if (has_tangents) {
-      const Vec4& t = in.tangents[v];
-      Vec4& o = out.tangents[v];
-      o = Vec4(m[0] * t[0] + m[1] * t[1] + m[2] * t[2], m[4] * t[0] + m[5] * t[1] + m[6] * t[2],
-               m[8] * t[0] + m[9] * t[1] + m[10] * t[2], t[3]);
-      normalize_in_place(o.data());
+    if (a.tangents) {
+      const double* t = a.tangents + v * 4;
+      double* ot = a.out_tangents + v * 4;
+      for (int r = 0; r < 3; ++r) ot[r] = (c0[r] * t[0] + c1[r] * t[1]) + c2[r] * t[2];
+      ot[3] = t[3];
+      normalize3(ot);
     }
   }
+  return end;
 }
 
-using RangeKernel = void (*)(const SkinningInput&, const SkinningOptions&, const PackedPalette&, int, size_t, size_t,
-                             SkinnedVertices&);
-
-RangeKernel kernel_for(int k) {
-  switch (k) {
-    case 1: return &skin_range<1>;
-    case 2: return &skin_range<2>;
-    case 4: return &skin_range<4>;
-    case 8: return &skin_range<8>;
-    default: return &skin_range<0>;
+template <bool kRenormalize>
+RangeKernel select_scalar(int influences) {
+  switch (influences) {
+    case 1: return &skin_range_scalar<1, kRenormalize>;
+    case 2: return &skin_range_scalar<2, kRenormalize>;
+    case 4: return &skin_range_scalar<4, kRenormalize>;
+    case 8: return &skin_range_scalar<8, kRenormalize>;
+    default: return &skin_range_scalar<0, kRenormalize>;
   }
 }
 
 }  // namespace
+
+RangeKernel scalar_kernel(int influences, bool renormalize) {
+  return renormalize ? select_scalar<true>(influences) : select_scalar<false>(influences);
+}
+
+}  // namespace lbs_detail
+
+namespace {
+
+using lbs_detail::kBlock;
+using lbs_detail::RangeKernel;
+
+RangeKernel find_kernel(SkinningKernel which, int influences, bool renormalize) {
+  switch (which) {
+    case SkinningKernel::Scalar: return lbs_detail::scalar_kernel(influences, renormalize);
+    case SkinningKernel::Avx2: return lbs_detail::avx2_kernel(influences, renormalize);
+    case SkinningKernel::Avx512: return lbs_detail::avx512_kernel(influences, renormalize);
+    case SkinningKernel::Auto: break;
+  }
+  for (SkinningKernel k : {SkinningKernel::Avx512, SkinningKernel::Avx2, SkinningKernel::Scalar})
+    if (RangeKernel kernel = find_kernel(k, influences, renormalize)) return kernel;
+  return nullptr;
+}
+
+}  // namespace
+
+bool skinning_kernel_available(SkinningKernel kernel) { return find_kernel(kernel, 4, false) != nullptr; }
+
+const char* skinning_kernel_name(SkinningKernel kernel) {
+  if (kernel == SkinningKernel::Auto) {
+    for (SkinningKernel k : {SkinningKernel::Avx512, SkinningKernel::Avx2})
+      if (skinning_kernel_available(k)) return skinning_kernel_name(k);
+    return "scalar";
+  }
+  return kernel == SkinningKernel::Avx512 ? "avx512" : kernel == SkinningKernel::Avx2 ? "avx2" : "scalar";
+}
 
 void skin_lbs(const SkinningInput& in, const SkinningOptions& options, SkinnedVertices& out) {
   const size_t n = in.positions.size();
@@ -142,29 +144,55 @@ void skin_lbs(const SkinningInput& in, const SkinningOptions& options, SkinnedVe
       (!in.normals.empty() && in.normals.size() != n) || (!in.tangents.empty() && in.tangents.size() != n) ||
       options.threads < 1)
     throw std::invalid_argument("skin_lbs: inconsistent input sizes or options");
-  const size_t joint_count = in.palette->skinning.size();
-  for (uint32_t j : in.joints)
-    if (j >= joint_count) throw std::invalid_argument("skin_lbs: joint index outside the palette");
+  const RangeKernel kernel = find_kernel(options.kernel, k, options.weights == WeightPolicy::Renormalize);
+  if (kernel == nullptr)
+    throw std::invalid_argument(std::string("skin_lbs: the ") + skinning_kernel_name(options.kernel) +
+                                " kernel is not available on this CPU or build");
+
+  // The palette, repacked once: columns c0..c3 of each JM as (x, y, z, 0); normal matrices row-major.
+  const JointPalette& palette = *in.palette;
+  std::vector<double> columns(palette.skinning.size() * kBlock, 0.0);
+  std::vector<double> normal_matrices(palette.normal.size() * 9);
+  for (size_t j = 0; j < palette.skinning.size(); ++j) {
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 3; ++r) columns[j * kBlock + size_t(c * 4 + r)] = palette.skinning[j](r, c);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) normal_matrices[j * 9 + size_t(r * 3 + c)] = palette.normal[j](r, c);
+  }
 
   out.positions.resize(n);
   out.normals.resize(in.normals.empty() ? 0 : n);
   out.tangents.resize(in.tangents.empty() ? 0 : n);
-  const PackedPalette palette = pack(*in.palette);
-  const RangeKernel kernel = kernel_for(k);
+  // Eigen's fixed-size vectors of 3 and 4 doubles hold exactly their doubles, contiguously.
+  static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(Vec4) == 4 * sizeof(double));
+  const lbs_detail::KernelArgs args{in.positions.data()->data(),
+                                    in.normals.empty() ? nullptr : in.normals.data()->data(),
+                                    in.tangents.empty() ? nullptr : in.tangents.data()->data(),
+                                    in.joints.data(),
+                                    in.weights.data(),
+                                    k,
+                                    columns.data(),
+                                    normal_matrices.data(),
+                                    palette.skinning.size(),
+                                    options.normals == NormalMode::BlendedNormalMatrices,
+                                    out.positions.data()->data(),
+                                    out.normals.empty() ? nullptr : out.normals.data()->data(),
+                                    out.tangents.empty() ? nullptr : out.tangents.data()->data()};
 
+  // Contiguous vertex ranges, one per thread; each thread writes only its own range.
   const size_t threads = std::min<size_t>(size_t(options.threads), std::max<size_t>(1, n / 4096));
-  if (threads <= 1) {
-    kernel(in, options, palette, k, 0, n, out);
-    return;
-  }
-  std::vector<std::thread> workers;
   const size_t chunk = (n + threads - 1) / threads;
-  for (size_t t = 1; t < threads; ++t) {
+  std::vector<char> complete(threads, 0);
+  auto run = [&](size_t t) {
     const size_t begin = std::min(n, t * chunk), end = std::min(n, begin + chunk);
-    workers.emplace_back([&, begin, end] { kernel(in, options, palette, k, begin, end, out); });
-  }
-  kernel(in, options, palette, k, 0, std::min(n, chunk), out);
+    complete[t] = kernel(args, begin, end) == end;
+  };
+  std::vector<std::thread> workers;
+  for (size_t t = 1; t < threads; ++t) workers.emplace_back(run, t);
+  run(0);
   for (std::thread& w : workers) w.join();
+  for (char c : complete)
+    if (!c) throw std::invalid_argument("skin_lbs: joint index outside the palette");
 }
 
 }  // namespace skinref

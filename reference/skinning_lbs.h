@@ -15,8 +15,9 @@
 //   differ otherwise, even for rigid joints (a blend of two rotations is not a rotation). A zero-length
 //   result stays zero.
 // - Tangents: xyz by the upper 3x3 of B, normalized; w (handedness) copied.
-// - Outputs are resized to n (normals/tangents only when given). Bit-identical for any thread count: each
-//   vertex is computed by itself.
+// - Outputs are resized to n (normals/tangents only when given). Bit-identical for any thread count (each
+//   vertex is computed by itself) and with or without SIMD (both kernels perform the same IEEE operations
+//   in the same order; see skinning_lbs.cc).
 #pragma once
 
 #include "palette.h"
@@ -26,12 +27,16 @@
 namespace skinref {
 
 enum class WeightPolicy { AsStored, Renormalize };
+// Which kernel runs. Auto picks the widest the CPU has. All give identical bits; the choice exists for
+// benchmarks and for the test that proves the bits identical.
+enum class SkinningKernel { Auto, Scalar, Avx2, Avx512 };
 enum class NormalMode { InverseTransposeOfBlend, BlendedNormalMatrices };
 
 struct SkinningOptions {
   WeightPolicy weights = WeightPolicy::AsStored;
   NormalMode normals = NormalMode::InverseTransposeOfBlend;
   int threads = 1;  // >= 1; vertex ranges are split evenly, results do not depend on it
+  SkinningKernel kernel = SkinningKernel::Auto;
 };
 
 struct SkinningInput {
@@ -50,6 +55,11 @@ struct SkinnedVertices {
   std::vector<Vec4> tangents;
 };
 
+// Throws std::invalid_argument on inconsistent sizes, a joint index outside the palette, or a kernel this
+// CPU or build cannot run.
 void skin_lbs(const SkinningInput& input, const SkinningOptions& options, SkinnedVertices& output);
+
+bool skinning_kernel_available(SkinningKernel kernel);
+const char* skinning_kernel_name(SkinningKernel kernel);  // "scalar", "avx2", "avx512"; Auto: the one chosen
 
 }  // namespace skinref

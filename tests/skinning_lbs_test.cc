@@ -10,7 +10,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <numbers>
 #include <vector>
 
@@ -291,34 +293,51 @@ TEST(SkinLbs, TwelveInfluencesPerVertex) {
   expect_vec3_near(out.positions[1], Vec3(0.0, 0.0, 5.5), tol::kClosedForm);
 }
 
-TEST(SkinLbs, OutputIsBitIdenticalForAnyThreadCount) {
-  // 10,007 vertices (not a multiple of 3, so the thread ranges are uneven), 4 influences over 5 joints with
-  // rotations, non-uniform scales and translations. Data from fixed formulas: no randomness.
-  constexpr int kVertexCount = 10007;
+// Varied skinning input from fixed formulas (no randomness): `vertex_count` vertices, `influences` per vertex
+// over 5 joints with rotations, non-uniform scales, translations and one mirrored joint (negative
+// determinant); every 97th vertex has all-zero weights, and weights do not always sum to 1.
+struct VariedInput {
+  JointPalette palette;
+  VertexData data;
+};
+
+VariedInput make_varied_input(int vertex_count, int influences) {
   constexpr int kJointCount = 5;
   std::vector<Mat4> matrices;
   for (int j = 0; j < kJointCount; ++j) {
-    const Mat3 linear = rotation(0.3 + 0.4 * j, Vec3(1.0, j, 2.0 - j)) * Vec3(1.0 + 0.1 * j, 1.0, 0.8).asDiagonal();
+    const double mirror = j == 3 ? -1.0 : 1.0;
+    const Mat3 linear = rotation(0.3 + 0.4 * j, Vec3(1.0, j, 2.0 - j)) * Vec3(mirror * (1.0 + 0.1 * j), 1.0, 0.8).asDiagonal();
     matrices.push_back(affine(linear, Vec3(0.5 * j, -0.25 * j, 1.0)));
   }
-  const JointPalette palette = make_palette(matrices);
-
-  VertexData data;
-  data.influences_per_vertex = 4;
-  for (int v = 0; v < kVertexCount; ++v) {
+  VariedInput input{make_palette(matrices), {}};
+  VertexData& data = input.data;
+  data.influences_per_vertex = influences;
+  for (int v = 0; v < vertex_count; ++v) {
     const double s = static_cast<double>(v);
     data.positions.push_back(Vec3(std::sin(s * 0.37), std::cos(s * 0.11), 0.001 * s));
     data.normals.push_back(Vec3(std::cos(s * 0.5), std::sin(s * 0.5), 0.3).normalized());
-    Vec4 tangent(std::sin(s * 0.5), -std::cos(s * 0.5), 0.0, (v % 2 == 0) ? 1.0 : -1.0);
-    data.tangents.push_back(tangent);
-    const double w0 = 0.1 + 0.5 * (v % 7) / 7.0;
-    const double w1 = 0.2 * (v % 3) / 3.0;
-    const double w2 = 0.05 * (v % 5);
-    const double w3 = 1.0 - w0 - w1 - w2;
-    for (int i = 0; i < 4; ++i) data.joints.push_back(static_cast<uint32_t>((v + 2 * i) % kJointCount));
-    data.weights.insert(data.weights.end(), {w0, w1, w2, w3});
+    data.tangents.push_back(Vec4(std::sin(s * 0.5), -std::cos(s * 0.5), 0.0, (v % 2 == 0) ? 1.0 : -1.0));
+    for (int i = 0; i < influences; ++i) {
+      data.joints.push_back(static_cast<uint32_t>((v + 2 * i) % kJointCount));
+      data.weights.push_back(v % 97 == 0 ? 0.0 : (0.1 + 0.5 * ((v + i) % 7) / 7.0) / influences);
+    }
   }
+  return input;
+}
 
+void expect_bit_identical(const SkinnedVertices& a, const SkinnedVertices& b) {
+  ASSERT_EQ(a.positions.size(), b.positions.size());
+  ASSERT_EQ(a.normals.size(), b.normals.size());
+  ASSERT_EQ(a.tangents.size(), b.tangents.size());
+  EXPECT_EQ(std::memcmp(a.positions.data(), b.positions.data(), a.positions.size() * sizeof(Vec3)), 0);
+  EXPECT_EQ(std::memcmp(a.normals.data(), b.normals.data(), a.normals.size() * sizeof(Vec3)), 0);
+  EXPECT_EQ(std::memcmp(a.tangents.data(), b.tangents.data(), a.tangents.size() * sizeof(Vec4)), 0);
+}
+
+TEST(SkinLbs, OutputIsBitIdenticalForAnyThreadCount) {
+  // 10,007 vertices (not a multiple of 3, so the thread ranges are uneven).
+  constexpr int kVertexCount = 10007;
+  const VariedInput input = make_varied_input(kVertexCount, 4);
   for (NormalMode mode : {NormalMode::InverseTransposeOfBlend, NormalMode::BlendedNormalMatrices}) {
     SCOPED_TRACE(static_cast<int>(mode));
     SkinningOptions one_thread;
@@ -326,16 +345,43 @@ TEST(SkinLbs, OutputIsBitIdenticalForAnyThreadCount) {
     one_thread.normals = mode;
     SkinningOptions three_threads = one_thread;
     three_threads.threads = 3;
-    const SkinnedVertices serial = skin(data, palette, one_thread);
-    const SkinnedVertices parallel = skin(data, palette, three_threads);
+    const SkinnedVertices serial = skin(input.data, input.palette, one_thread);
+    const SkinnedVertices parallel = skin(input.data, input.palette, three_threads);
     ASSERT_EQ(serial.positions.size(), static_cast<size_t>(kVertexCount));
-    ASSERT_EQ(parallel.positions.size(), static_cast<size_t>(kVertexCount));
-    ASSERT_EQ(parallel.normals.size(), static_cast<size_t>(kVertexCount));
-    ASSERT_EQ(parallel.tangents.size(), static_cast<size_t>(kVertexCount));
-    EXPECT_EQ(std::memcmp(serial.positions.data(), parallel.positions.data(), kVertexCount * sizeof(Vec3)), 0);
-    EXPECT_EQ(std::memcmp(serial.normals.data(), parallel.normals.data(), kVertexCount * sizeof(Vec3)), 0);
-    EXPECT_EQ(std::memcmp(serial.tangents.data(), parallel.tangents.data(), kVertexCount * sizeof(Vec4)), 0);
+    expect_bit_identical(serial, parallel);
   }
+}
+
+TEST(SkinLbs, EveryKernelGivesTheScalarKernelsBits) {
+  // The SIMD kernels promise the scalar kernel's IEEE operations in its order. Checked for the specialized
+  // influence counts (1, 2, 4, 8) and the generic path (3, 5), both weight policies and both normal modes.
+  int compared = 0;
+  for (SkinningKernel kernel : {SkinningKernel::Avx2, SkinningKernel::Avx512, SkinningKernel::Auto}) {
+    if (!skinning_kernel_available(kernel)) {
+      std::printf("[ kernel   ] %s not available on this CPU: not compared\n", skinning_kernel_name(kernel));
+      continue;
+    }
+    for (int influences : {1, 2, 3, 4, 5, 8}) {
+      const VariedInput input = make_varied_input(2003, influences);
+      for (WeightPolicy policy : {WeightPolicy::AsStored, WeightPolicy::Renormalize}) {
+        for (NormalMode mode : {NormalMode::InverseTransposeOfBlend, NormalMode::BlendedNormalMatrices}) {
+          SCOPED_TRACE(std::string(skinning_kernel_name(kernel)) + " influences=" + std::to_string(influences) +
+                       " renormalize=" + std::to_string(policy == WeightPolicy::Renormalize) +
+                       " mode=" + std::to_string(static_cast<int>(mode)));
+          SkinningOptions scalar;
+          scalar.weights = policy;
+          scalar.normals = mode;
+          scalar.kernel = SkinningKernel::Scalar;
+          SkinningOptions simd = scalar;
+          simd.kernel = kernel;
+          expect_bit_identical(skin(input.data, input.palette, scalar), skin(input.data, input.palette, simd));
+          ++compared;
+        }
+      }
+    }
+  }
+  // Auto always resolves to some kernel, so at least its comparisons ran.
+  EXPECT_GE(compared, 24);
 }
 
 TEST(SkinLbs, OutputBuffersAreResizedAndReused) {
