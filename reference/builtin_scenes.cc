@@ -108,6 +108,19 @@ void add_child(Scene& scene, int parent, int child) {
   scene.nodes[child].parent = parent;
 }
 
+// A chain of `count` joints "joint0".."joint<count-1>" along +Y: joint0 is a new scene root at the origin,
+// each further joint the child of the previous one, `spacing` above it. Returns the nodes in chain order.
+std::vector<int> add_joint_chain(Scene& scene, int count, double spacing) {
+  std::vector<int> joints;
+  for (int k = 0; k < count; ++k) {
+    const Transform rest = k == 0 ? Transform() : make_trs(Vec3(0.0, spacing, 0.0));
+    joints.push_back(add_node(scene, "joint" + std::to_string(k), rest));
+    if (k > 0) add_child(scene, joints[k - 1], joints[k]);
+  }
+  scene.roots.push_back(joints[0]);
+  return joints;
+}
+
 // Rest global transforms, one forward pass. Every scene here creates parents before their children.
 std::vector<Mat4> bind_globals(const Scene& scene) {
   std::vector<Mat4> global(scene.nodes.size());
@@ -406,13 +419,7 @@ Scene make_chain64() {
   scene.source = "builtin:chain64";
   constexpr int kJoints = 64;
   constexpr double kSpacing = 0.1;
-  std::vector<int> joints;
-  for (int k = 0; k < kJoints; ++k) {
-    const Transform rest = k == 0 ? Transform() : make_trs(Vec3(0.0, kSpacing, 0.0));
-    joints.push_back(add_node(scene, "joint" + std::to_string(k), rest));
-    if (k > 0) add_child(scene, joints[k - 1], joints[k]);
-  }
-  scene.roots.push_back(joints[0]);
+  const std::vector<int> joints = add_joint_chain(scene, kJoints, kSpacing);
   const int skin = add_skin(scene, "chain_skin", joints, joints[0]);
   const int material = add_material(scene, "chain_material", Vec4(0.3, 0.75, 0.35, 1.0));
 
@@ -590,13 +597,7 @@ Scene make_million() {
   constexpr double kSpacing = 0.2;
   constexpr int kRings = 1001;
   constexpr int kSegments = 1000;
-  std::vector<int> joints;
-  for (int k = 0; k < kJoints; ++k) {
-    const Transform rest = k == 0 ? Transform() : make_trs(Vec3(0.0, kSpacing, 0.0));
-    joints.push_back(add_node(scene, "joint" + std::to_string(k), rest));
-    if (k > 0) add_child(scene, joints[k - 1], joints[k]);
-  }
-  scene.roots.push_back(joints[0]);
+  const std::vector<int> joints = add_joint_chain(scene, kJoints, kSpacing);
   const int skin = add_skin(scene, "million_skin", joints, joints[0]);
   const int material = add_material(scene, "million_material", Vec4(0.7, 0.7, 0.75, 1.0));
 

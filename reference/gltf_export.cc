@@ -51,25 +51,6 @@ std::string lower_case_extension(const std::string& path) {
   return ext;
 }
 
-const char* interpolation_name(Interpolation interpolation) {
-  switch (interpolation) {
-    case Interpolation::Step: return "STEP";
-    case Interpolation::Linear: return "LINEAR";
-    case Interpolation::CubicSpline: return "CUBICSPLINE";
-  }
-  return "LINEAR";
-}
-
-const char* path_name(ChannelPath path) {
-  switch (path) {
-    case ChannelPath::Translation: return "translation";
-    case ChannelPath::Rotation: return "rotation";
-    case ChannelPath::Scale: return "scale";
-    case ChannelPath::Weights: return "weights";
-  }
-  return "translation";
-}
-
 int primitive_mode(Topology topology) {
   switch (topology) {
     case Topology::Points: return TINYGLTF_MODE_POINTS;
@@ -349,7 +330,7 @@ class ModelBuilder {
         tinygltf::AnimationChannel channel;
         channel.sampler = src_channel.sampler;
         channel.target_node = src_channel.node;
-        channel.target_path = path_name(src_channel.path);
+        channel.target_path = channel_path_name(src_channel.path);
         animation.channels.push_back(std::move(channel));
       }
       model_.animations.push_back(std::move(animation));

@@ -248,4 +248,23 @@ class SceneChecker {
 
 void finalize_scene(Scene& scene) { SceneChecker(scene).run(); }
 
+const char* interpolation_name(Interpolation interpolation) {
+  switch (interpolation) {
+    case Interpolation::Step: return "STEP";
+    case Interpolation::Linear: return "LINEAR";
+    case Interpolation::CubicSpline: return "CUBICSPLINE";
+  }
+  return "LINEAR";
+}
+
+const char* channel_path_name(ChannelPath path) {
+  switch (path) {
+    case ChannelPath::Translation: return "translation";
+    case ChannelPath::Rotation: return "rotation";
+    case ChannelPath::Scale: return "scale";
+    case ChannelPath::Weights: return "weights";
+  }
+  return "translation";
+}
+
 }  // namespace skinref

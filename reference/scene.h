@@ -153,6 +153,10 @@ struct Scene {
   std::vector<Camera> cameras;
 };
 
+// glTF's spelling: "STEP", "LINEAR", "CUBICSPLINE"; "translation", "rotation", "scale", "weights".
+const char* interpolation_name(Interpolation interpolation);
+const char* channel_path_name(ChannelPath path);
+
 // Recomputes parents, `node_order` and `in_active_scene` from children lists and `roots`, and checks
 // every index and count of an in-memory Scene (built-ins and tests construct Scenes by hand). Throws
 // InputError naming `scene.source` and the offending element (same paths as the glTF spelling).

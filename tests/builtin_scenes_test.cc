@@ -9,16 +9,14 @@
 #include "gltf_export.h"
 #include "gltf_load.h"
 #include "input_error.h"
+#include "temp_dir.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -31,6 +29,8 @@
 
 namespace skinref {
 namespace {
+
+using test::TempDir;
 
 constexpr double kPi = std::numbers::pi;
 
@@ -242,28 +242,6 @@ void expect_same_vertices(const std::vector<WorldPrimitive>& expected, const std
     EXPECT_TRUE(same_doubles(expected[i].vertices.normals, actual[i].vertices.normals, "skinned normals"));
   }
 }
-
-// A fresh directory for this test's files, removed afterwards.
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag) {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "_" + info->name() + "_" + tag;
-    std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
-    path_ = std::filesystem::path(::testing::TempDir()) /
-            ("skinref_" + name + "_" + std::to_string(static_cast<long long>(::getpid())));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 // ---- the list of scenes and unknown names ----------------------------------------------------------------
 

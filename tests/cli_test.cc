@@ -2,6 +2,7 @@
 // problem, no output file after any failure, deterministic dumps (also across thread counts), the pose
 // and info outputs, and export followed by skinning of the exported file.
 #include "builtin_scenes.h"
+#include "temp_dir.h"
 #include "tolerances.h"
 #include "vertex_dump.h"
 
@@ -13,13 +14,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 #include <sys/wait.h>
-#include <unistd.h>
 
 #ifndef SKINREF_CLI
 #error "SKINREF_CLI must name the skinref executable (set by CMakeLists.txt)"
@@ -29,6 +27,8 @@ namespace skinref {
 namespace {
 
 namespace fs = std::filesystem;
+using test::read_bytes;
+using test::write_bytes;
 
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 2;
@@ -54,46 +54,16 @@ std::string shell_quoted(const std::string& text) {
   return quoted + "'";
 }
 
-std::string read_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-void write_bytes(const fs::path& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
 class CliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::temp_directory_path() /
-            ("skinref-cli-" + std::to_string(::getpid()) + "-" + info->test_suite_name() + "-" + info->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "work");
-    fs::create_directories(root_ / "captures");
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(root_, ignored);
-  }
-
   // A path in the directory the commands write into (captured output lives elsewhere).
-  std::string work(const std::string& name) const { return (root_ / "work" / name).string(); }
+  std::string work(const std::string& name) const { return work_dir_.file(name); }
 
-  std::vector<std::string> work_entries() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(root_ / "work")) {
-      names.push_back(entry.path().filename().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
-  }
+  std::vector<std::string> work_entries() const { return work_dir_.entries(); }
 
   RunResult run(const std::vector<std::string>& args) const {
-    const fs::path out = root_ / "captures" / "stdout.txt";
-    const fs::path err = root_ / "captures" / "stderr.txt";
+    const fs::path out = captures_dir_.file("stdout.txt");
+    const fs::path err = captures_dir_.file("stderr.txt");
     std::string command = shell_quoted(SKINREF_CLI);
     for (const std::string& arg : args) command += " " + shell_quoted(arg);
     command += " >" + shell_quoted(out.string()) + " 2>" + shell_quoted(err.string());
@@ -163,7 +133,9 @@ class CliTest : public ::testing::Test {
     write_bytes(work(gltf_name), gltf.dump(2));
   }
 
-  fs::path root_;
+  // Separate directories, so that a command's captured stdout and stderr never show among its outputs.
+  test::TempDir work_dir_{"work"};
+  test::TempDir captures_dir_{"captures"};
 };
 
 // ---- success paths -----------------------------------------------------------------------------------------

@@ -131,4 +131,7 @@ struct SkinnedModel {
 
 GltfBuilder make_skinned_model();
 
+// Primitive 0 of mesh 0 (the skinned model's only primitive), for a test to mutate before serializing.
+inline nlohmann::json& primitive0(GltfBuilder& model) { return model.json["meshes"][0]["primitives"][0]; }
+
 }  // namespace skinref::test

@@ -17,6 +17,7 @@ namespace {
 
 using test::GltfBuilder;
 using test::make_skinned_model;
+using test::primitive0;
 using M = test::SkinnedModel;
 using nlohmann::json;
 
@@ -59,8 +60,6 @@ void expect_refused_by_parser(const std::string& bytes) {
   }
   ADD_FAILURE() << "loaded without error; expected tinygltf's refusal";
 }
-
-json& primitive0(GltfBuilder& model) { return model.json["meshes"][0]["primitives"][0]; }
 
 // ---- the base model itself is valid: every refusal below is caused by its one mutation ----------------------
 

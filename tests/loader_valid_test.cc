@@ -25,14 +25,13 @@ namespace {
 
 using test::GltfBuilder;
 using test::make_skinned_model;
+using test::primitive0;
 using M = test::SkinnedModel;
 using nlohmann::json;
 
 const std::string kFile = "test.gltf";
 
 Scene load(const GltfBuilder& model) { return load_gltf_memory(model.to_gltf_string(), kFile, ""); }
-
-json& primitive0(GltfBuilder& model) { return model.json["meshes"][0]["primitives"][0]; }
 
 // The positions make_skinned_model() writes, as doubles.
 const std::vector<Vec3> kBasePositions = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0),

@@ -3,6 +3,7 @@
 // than its parent, the identity pose, that the pose (not the rest TRS) is used, and that every matrix has the
 // exact affine last row.
 #include "local_to_model.h"
+#include "math_expect.h"
 #include "pose.h"
 #include "scene.h"
 #include "tolerances.h"
@@ -18,17 +19,8 @@
 namespace skinref {
 namespace {
 
-void expect_matrix_near(const Mat4& actual, const Mat4& expected, double tolerance) {
-  for (int row = 0; row < 4; ++row) {
-    for (int col = 0; col < 4; ++col) {
-      EXPECT_NEAR(actual(row, col), expected(row, col), tolerance) << "element (" << row << ", " << col << ")\n"
-                                                                    << "actual:\n" << actual << "\nexpected:\n"
-                                                                    << expected;
-    }
-  }
-}
-
-Quat z_rotation(double radians) { return Quat(Eigen::AngleAxisd(radians, Vec3::UnitZ())); }
+using test::expect_matrix_near;
+using test::z_rotation;
 
 Node make_node(const std::string& name, const Vec3& translation, const Quat& rotation, const Vec3& scale,
                std::vector<int> children) {

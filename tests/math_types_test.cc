@@ -1,6 +1,7 @@
 // Tests of the shared math helpers (math_types.h): TRS composition against hand-written matrices, TRS
 // decomposition (round trip, mirrored matrices, refusal of shear and of non-affine or singular input), and
 // the normal matrix under non-uniform scale and mirroring.
+#include "math_expect.h"
 #include "math_types.h"
 #include "tolerances.h"
 
@@ -12,22 +13,8 @@
 namespace skinref {
 namespace {
 
-void expect_matrix_near(const Mat4& actual, const Mat4& expected, double tolerance) {
-  for (int row = 0; row < 4; ++row) {
-    for (int col = 0; col < 4; ++col) {
-      EXPECT_NEAR(actual(row, col), expected(row, col), tolerance) << "element (" << row << ", " << col << ")\n"
-                                                                    << "actual:\n" << actual << "\nexpected:\n"
-                                                                    << expected;
-    }
-  }
-}
-
-void expect_vec3_near(const Vec3& actual, const Vec3& expected, double tolerance) {
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_NEAR(actual[i], expected[i], tolerance) << "component " << i << ": actual " << actual.transpose()
-                                                   << ", expected " << expected.transpose();
-  }
-}
+using test::expect_matrix_near;
+using test::expect_vec3_near;
 
 Quat axis_angle(double radians, const Vec3& axis) { return Quat(Eigen::AngleAxisd(radians, axis.normalized())); }
 

@@ -1,6 +1,7 @@
 // Tests of morph targets (morph.h): p0 + sum_k w_k dP_k with two targets and hand values, zero weights leave
 // the bind attributes bit for bit, a target without normal deltas contributes nothing to normals, tangent w is
 // kept, attributes the primitive lacks stay empty, and normals are not renormalized by this stage.
+#include "math_expect.h"
 #include "morph.h"
 #include "scene.h"
 #include "tolerances.h"
@@ -13,12 +14,7 @@
 namespace skinref {
 namespace {
 
-void expect_vec3_near(const Vec3& actual, const Vec3& expected, double tolerance) {
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_NEAR(actual[i], expected[i], tolerance) << "component " << i << ": actual " << actual.transpose()
-                                                   << ", expected " << expected.transpose();
-  }
-}
+using test::expect_vec3_near;
 
 // Two vertices, two targets. Target 0 moves positions, normals and tangents; target 1 moves only positions
 // and tangents (no normal deltas).

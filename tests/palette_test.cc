@@ -2,6 +2,7 @@
 // pose when IBM is the inverse bind global (with a non-joint scaled ancestor), independence from the skinned
 // mesh node's own transform, and the per-joint normal matrices under uniform and non-uniform scale.
 #include "local_to_model.h"
+#include "math_expect.h"
 #include "palette.h"
 #include "pose.h"
 #include "scene.h"
@@ -18,46 +19,17 @@
 namespace skinref {
 namespace {
 
-void expect_matrix_near(const Mat4& actual, const Mat4& expected, double tolerance) {
-  for (int row = 0; row < 4; ++row) {
-    for (int col = 0; col < 4; ++col) {
-      EXPECT_NEAR(actual(row, col), expected(row, col), tolerance) << "element (" << row << ", " << col << ")\n"
-                                                                    << "actual:\n" << actual << "\nexpected:\n"
-                                                                    << expected;
-    }
-  }
-}
-
-void expect_matrix3_near(const Mat3& actual, const Mat3& expected, double tolerance) {
-  for (int row = 0; row < 3; ++row) {
-    for (int col = 0; col < 3; ++col) {
-      EXPECT_NEAR(actual(row, col), expected(row, col), tolerance) << "element (" << row << ", " << col << ")\n"
-                                                                    << "actual:\n" << actual << "\nexpected:\n"
-                                                                    << expected;
-    }
-  }
-}
-
-void expect_vec3_near(const Vec3& actual, const Vec3& expected, double tolerance) {
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_NEAR(actual[i], expected[i], tolerance) << "component " << i << ": actual " << actual.transpose()
-                                                   << ", expected " << expected.transpose();
-  }
-}
+using test::affine;
+using test::expect_matrix3_near;
+using test::expect_matrix_near;
+using test::expect_vec3_near;
+using test::rotation;
 
 Mat4 translation_matrix(const Vec3& t) {
   Mat4 m = Mat4::Identity();
   m.block<3, 1>(0, 3) = t;
   return m;
 }
-
-Mat4 linear_matrix(const Mat3& linear, const Vec3& t) {
-  Mat4 m = translation_matrix(t);
-  m.topLeftCorner<3, 3>() = linear;
-  return m;
-}
-
-Mat3 z_rotation_matrix(double radians) { return Eigen::AngleAxisd(radians, Vec3::UnitZ()).toRotationMatrix(); }
 
 Node make_node(const std::string& name, const Transform& rest, std::vector<int> children) {
   Node node;
@@ -100,15 +72,15 @@ TEST(Palette, GlobalTimesInverseBindInSkinJointOrder) {
   const Scene scene = flat_joint_scene(3, {2, 0}, {ibm_for_node2, ibm_for_node0});
 
   ModelPose model;
-  model.global = {linear_matrix(z_rotation_matrix(std::numbers::pi / 2.0), Vec3(1.0, 0.0, 0.0)),
-                  linear_matrix(7.0 * Mat3::Identity(), Vec3(50.0, 60.0, 70.0)),
-                  linear_matrix(2.0 * Mat3::Identity(), Vec3::Zero())};
+  model.global = {affine(rotation(std::numbers::pi / 2.0, Vec3::UnitZ()), Vec3(1.0, 0.0, 0.0)),
+                  affine(7.0 * Mat3::Identity(), Vec3(50.0, 60.0, 70.0)),
+                  affine(2.0 * Mat3::Identity(), Vec3::Zero())};
   const JointPalette palette = compute_palette(scene, model, 0);
   ASSERT_EQ(palette.skinning.size(), 2u);
   ASSERT_EQ(palette.normal.size(), 2u);
 
   // Joint 0 (node 2): 2 I * T(0,0,-1) = 2 I with translation (0,0,-2).
-  Mat4 expected0 = linear_matrix(2.0 * Mat3::Identity(), Vec3(0.0, 0.0, -2.0));
+  Mat4 expected0 = affine(2.0 * Mat3::Identity(), Vec3(0.0, 0.0, -2.0));
   expect_matrix_near(palette.skinning[0], expected0, tol::kClosedForm);
   // Joint 1 (node 0): [Rz90 | (1,0,0)] * T(0,-1,0): translation Rz90 (0,-1,0) + (1,0,0) = (2,0,0).
   Mat4 expected1;
@@ -121,7 +93,7 @@ TEST(Palette, GlobalTimesInverseBindInSkinJointOrder) {
   const Vec4 moved = palette.skinning[1] * Vec4(0.0, 1.0, 0.0, 1.0);
   expect_vec3_near(moved.head<3>(), Vec3(1.0, 0.0, 0.0), tol::kClosedForm);
   // A rotation's normal matrix is the rotation itself (cofactor of a determinant-1 matrix).
-  expect_matrix3_near(palette.normal[1], z_rotation_matrix(std::numbers::pi / 2.0), tol::kClosedForm);
+  expect_matrix3_near(palette.normal[1], rotation(std::numbers::pi / 2.0, Vec3::UnitZ()), tol::kClosedForm);
 }
 
 // Mesh node 0 (skinned, its own transform given), then a non-joint armature root scaled by 2 and moved, with
@@ -206,7 +178,7 @@ TEST(Palette, UniformlyScaledJointNormalMatrixIsParallelToRotation) {
   const Mat3 rotation = Eigen::AngleAxisd(0.8, Vec3(1.0, 1.0, 1.0).normalized()).toRotationMatrix();
   const Scene scene = flat_joint_scene(1, {0}, {Mat4::Identity()});
   ModelPose model;
-  model.global = {linear_matrix(3.0 * rotation, Vec3(1.0, 2.0, 3.0))};
+  model.global = {affine(3.0 * rotation, Vec3(1.0, 2.0, 3.0))};
   const JointPalette palette = compute_palette(scene, model, 0);
   // normal_matrix(3R) = 9R (cofactor): a positive multiple of R. Divide by the length of a column.
   const Mat3& normal = palette.normal[0];
@@ -219,8 +191,8 @@ TEST(Palette, NonUniformlyScaledJoint) {
   // Rz90 diag(1/2,1,1) (1,1,0) ~ Rz90 (1,2,0) = (-2,1,0), normalized by sqrt(5).
   const Scene scene = flat_joint_scene(1, {0}, {Mat4::Identity()});
   ModelPose model;
-  const Mat3 linear = z_rotation_matrix(std::numbers::pi / 2.0) * Vec3(2.0, 1.0, 1.0).asDiagonal();
-  model.global = {linear_matrix(linear, Vec3(0.0, 0.0, 4.0))};
+  const Mat3 linear = rotation(std::numbers::pi / 2.0, Vec3::UnitZ()) * Vec3(2.0, 1.0, 1.0).asDiagonal();
+  model.global = {affine(linear, Vec3(0.0, 0.0, 4.0))};
   const JointPalette palette = compute_palette(scene, model, 0);
 
   Mat4 expected;
@@ -240,10 +212,10 @@ TEST(Palette, NormalMatrixIsOfTheSkinningMatrixNotTheGlobal) {
   ibm(0, 0) = 0.5;
   const Scene scene = flat_joint_scene(1, {0}, {ibm});
   ModelPose model;
-  const Mat3 rotation = z_rotation_matrix(std::numbers::pi / 2.0);
-  model.global = {linear_matrix(rotation * Vec3(2.0, 1.0, 1.0).asDiagonal(), Vec3::Zero())};
+  const Mat3 rotation = test::rotation(std::numbers::pi / 2.0, Vec3::UnitZ());
+  model.global = {affine(rotation * Vec3(2.0, 1.0, 1.0).asDiagonal(), Vec3::Zero())};
   const JointPalette palette = compute_palette(scene, model, 0);
-  expect_matrix_near(palette.skinning[0], linear_matrix(rotation, Vec3::Zero()), tol::kClosedForm);
+  expect_matrix_near(palette.skinning[0], affine(rotation, Vec3::Zero()), tol::kClosedForm);
   expect_matrix3_near(palette.normal[0], rotation, tol::kClosedForm);
 }
 

@@ -3,6 +3,7 @@
 // Hermite with tangents scaled by the key interval (numbers derived by hand below), renormalized cubic
 // rotations, the morph weights channel, slerp_short end points, and that sample_animation writes only the
 // animated properties.
+#include "math_expect.h"
 #include "pose.h"
 #include "sampling.h"
 #include "scene.h"
@@ -19,6 +20,8 @@
 
 namespace skinref {
 namespace {
+
+using test::z_rotation;
 
 AnimationSampler make_sampler(Interpolation interpolation, std::vector<double> times, std::vector<double> values,
                               int components) {
@@ -41,8 +44,6 @@ Quat sample_rotation(const AnimationSampler& sampler, double t) {
   sample_sampler(sampler, ChannelPath::Rotation, t, out);
   return quat_from_xyzw(out[0], out[1], out[2], out[3]);
 }
-
-Quat z_rotation(double radians) { return Quat(Eigen::AngleAxisd(radians, Vec3::UnitZ())); }
 
 void append_xyzw(std::vector<double>& values, const Quat& q) {
   const std::array<double, 4> xyzw = quat_to_xyzw(q);

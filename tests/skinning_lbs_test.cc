@@ -2,6 +2,7 @@
 // all-zero weights keeping the bind attributes, AsStored versus Renormalize, normals under non-uniform scale
 // and the two normal modes, tangents, 8 and 12 influences per vertex, and bit-identical output for any thread
 // count.
+#include "math_expect.h"
 #include "palette.h"
 #include "skinning_lbs.h"
 #include "tolerances.h"
@@ -19,21 +20,9 @@
 namespace skinref {
 namespace {
 
-void expect_vec3_near(const Vec3& actual, const Vec3& expected, double tolerance) {
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_NEAR(actual[i], expected[i], tolerance) << "component " << i << ": actual " << actual.transpose()
-                                                   << ", expected " << expected.transpose();
-  }
-}
-
-Mat4 affine(const Mat3& linear, const Vec3& translation) {
-  Mat4 m = Mat4::Identity();
-  m.topLeftCorner<3, 3>() = linear;
-  m.block<3, 1>(0, 3) = translation;
-  return m;
-}
-
-Mat3 rotation(double radians, const Vec3& axis) { return Eigen::AngleAxisd(radians, axis.normalized()).toRotationMatrix(); }
+using test::affine;
+using test::expect_vec3_near;
+using test::rotation;
 
 // A palette as compute_palette would produce it: normal matrices from the skinning matrices' linear parts.
 JointPalette make_palette(const std::vector<Mat4>& skinning) {

@@ -3,6 +3,7 @@
 // size, and that a failing writer leaves no file behind.
 #include "atomic_file.h"
 #include "input_error.h"
+#include "temp_dir.h"
 #include "vertex_dump.h"
 
 #include <gtest/gtest.h>
@@ -12,21 +13,20 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 namespace skinref {
 namespace {
 
 namespace fs = std::filesystem;
+using test::read_bytes;
+using test::TempDir;
+using test::write_bytes;
 
 // Byte offsets and values of the .skv layout documented in vertex_dump.h.
 constexpr size_t kHeaderBytes = 32;
@@ -49,41 +49,6 @@ constexpr uint32_t kAttributeTangents = 4;
 // PLY record sizes: six float32 per vertex; a uchar count and three int32 indices per face.
 constexpr size_t kPlyVertexBytes = 24;
 constexpr size_t kPlyFaceBytes = 13;
-
-// A directory of its own per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() / ("skinref-vertex-dump-" + std::to_string(::getpid()) + "-" +
-                                         info->test_suite_name() + "-" + info->name());
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path_)) names.push_back(entry.path().filename().string());
-    return names;
-  }
-
- private:
-  fs::path path_;
-};
-
-std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-void write_bytes(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
 uint32_t le_u32(const std::string& bytes, size_t offset) {
   uint32_t value = 0;

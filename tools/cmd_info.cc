@@ -25,25 +25,6 @@ const char* topology_name(Topology topology) {
   return "unknown";
 }
 
-const char* interpolation_name(Interpolation interpolation) {
-  switch (interpolation) {
-    case Interpolation::Step: return "STEP";
-    case Interpolation::Linear: return "LINEAR";
-    case Interpolation::CubicSpline: return "CUBICSPLINE";
-  }
-  return "unknown";
-}
-
-const char* path_name(ChannelPath path) {
-  switch (path) {
-    case ChannelPath::Translation: return "translation";
-    case ChannelPath::Rotation: return "rotation";
-    case ChannelPath::Scale: return "scale";
-    case ChannelPath::Weights: return "weights";
-  }
-  return "unknown";
-}
-
 std::vector<std::string> attribute_names(const Primitive& primitive) {
   std::vector<std::string> names{"POSITION"};
   if (!primitive.normals.empty()) names.emplace_back("NORMAL");
@@ -68,7 +49,7 @@ std::vector<std::string> paths_used(const Animation& animation) {
   std::set<ChannelPath> used;
   for (const AnimationChannel& channel : animation.channels) used.insert(channel.path);
   std::vector<std::string> names;
-  for (ChannelPath path : used) names.emplace_back(path_name(path));
+  for (ChannelPath path : used) names.emplace_back(channel_path_name(path));
   return names;
 }
 
