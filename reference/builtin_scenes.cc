@@ -68,6 +68,7 @@ constexpr double kPi = std::numbers::pi;
 // The double nearest to `value` that a float32 can hold: the one rounding every stored value goes through.
 // The float goes through a volatile: GCC 12.2 at -O2 miscompiles a pair of adjacent (double)(float) casts
 // that its SLP vectorizer merges, dropping the rounding altogether (the stored values then are not float32).
+// CMakeLists.txt also turns that vectorizer off; the volatile keeps this right wherever it is compiled.
 double f32(double value) {
   const volatile float rounded = static_cast<float>(value);
   return static_cast<double>(rounded);

@@ -375,6 +375,26 @@ TEST(VertexDumpJson, ContentsMatchTheFormatAndRoundTrip) {
   }
 }
 
+TEST(VertexDumpJson, F32ValuesAreTheFloat32Roundings) {
+  // Expected values are the compiler's own float constants (0.1f, 0.2f, 1.0f / 3.0f widened at compile
+  // time), not a (double)(float) conversion at run time, which GCC 12.2 can miscompile (CMakeLists.txt).
+  VertexDump dump;
+  dump.precision = DumpPrecision::F32;
+  WorldPrimitive primitive;
+  primitive.node = 0;
+  primitive.mesh = 0;
+  primitive.primitive = 0;
+  primitive.vertices.positions = {Vec3(0.1, 0.2, 1.0 / 3.0)};
+  dump.primitives.push_back(primitive);
+  std::ostringstream out;
+  write_vertices_json(dump, out);
+  const nlohmann::json positions = nlohmann::json::parse(out.str()).at("primitives").at(0).at("positions");
+  constexpr double kExpected[3] = {static_cast<double>(0.1f), static_cast<double>(0.2f), static_cast<double>(1.0f / 3.0f)};
+  ASSERT_EQ(positions.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(positions[i].get<double>(), kExpected[i]) << "component " << i;
+  EXPECT_NE(positions[0].get<double>(), 0.1);  // the rounding is visible
+}
+
 TEST(VertexDumpJson, NonFiniteValueThrowsAndLeavesNoFile) {
   TempDir dir;
   VertexDump dump = sample_dump(DumpPrecision::F64);
