@@ -605,6 +605,7 @@ class GltfReader {
           if (c >= 0 && size_t(c) < has_parent.size()) has_parent[c] = true;
       for (size_t i = 0; i < m_.nodes.size(); ++i)
         if (!has_parent[i]) scene_.roots.push_back(int(i));
+      scene_.active_scene = -1;
       return;
     }
     int active = m_.defaultScene;
@@ -614,6 +615,7 @@ class GltfReader {
     for (size_t i = 0; i < nodes.size(); ++i)
       check_index(nodes[i], m_.nodes.size(), "/scenes/" + std::to_string(active) + "/nodes/" + str(i), "node");
     scene_.roots = nodes;
+    scene_.active_scene = active;
   }
 
   const tinygltf::Model& m_;

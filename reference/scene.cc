@@ -35,6 +35,11 @@ class SceneChecker {
     if (index < 0 || size_t(index) >= size)
       fail(path, std::string("a ") + what + " index < " + str(size) + ", got " + std::to_string(index));
   }
+  // Where root r came from: the active scene's node list (or, without scenes, the parentless nodes).
+  std::string roots_path(size_t r) const {
+    return s_.active_scene < 0 ? "/nodes/" + std::to_string(s_.roots[r])
+                               : "/scenes/" + std::to_string(s_.active_scene) + "/nodes/" + str(r);
+  }
   size_t target_count(int mesh) const {
     return s_.meshes[mesh].primitives.empty() ? 0 : s_.meshes[mesh].primitives[0].targets.size();
   }
@@ -54,7 +59,7 @@ class SceneChecker {
         check_index(node.children[c], s_.nodes.size(), path + "/children/" + str(c), "node", false);
     }
     for (size_t r = 0; r < s_.roots.size(); ++r)
-      check_index(s_.roots[r], s_.nodes.size(), "/scenes/0/nodes/" + str(r), "node", false);
+      check_index(s_.roots[r], s_.nodes.size(), roots_path(r), "node", false);
   }
 
   // Parents from children lists, then a parent-before-child order by an explicit-stack depth-first walk
@@ -108,7 +113,7 @@ class SceneChecker {
     for (size_t r = 0; r < s_.roots.size(); ++r) {
       const int root = s_.roots[r];
       if (s_.nodes[root].parent != -1)
-        fail("/scenes/0/nodes/" + str(r), "root nodes only; node " + std::to_string(root) + " is a child of node " +
+        fail(roots_path(r), "root nodes only; node " + std::to_string(root) + " is a child of node " +
                                               std::to_string(s_.nodes[root].parent));
       stack.push_back(root);
       while (!stack.empty()) {

@@ -144,6 +144,7 @@ struct Scene {
   std::vector<Node> nodes;
   std::vector<int> node_order;        // parent before child, every node once
   std::vector<int> roots;             // roots of the active scene
+  int active_scene = 0;               // its index in the file's `scenes` (-1: the file has none)
   std::vector<Mesh> meshes;
   std::vector<Skin> skins;
   std::vector<Animation> animations;

@@ -667,6 +667,15 @@ TEST(LoaderInvalid, SceneNodeOutOfRange) {
   expect_refused(model, "/scenes/0/nodes/1");
 }
 
+TEST(LoaderInvalid, SceneNodeThatIsNotARootNamesTheActiveScene) {
+  // A second scene, made the default, lists the child joint as a root: the path points into scenes[1].
+  GltfBuilder model = make_skinned_model();
+  model.add("scenes", {{"nodes", json::array({M::kMeshNode, M::kChildJointNode})}});
+  model.json["scene"] = 1;
+  const InputError error = expect_refused(model, "/scenes/1/nodes/1");
+  EXPECT_NE(std::string(error.what()).find("root nodes only"), std::string::npos) << error.what();
+}
+
 TEST(LoaderInvalid, TextureSourceOutOfRange) {
   GltfBuilder model = make_skinned_model();
   model.add("textures", {{"source", 3}});  // the model has no images
