@@ -36,13 +36,16 @@ RangeKernel avx2_kernel(int influences, bool renormalize);
 RangeKernel avx512_kernel(int influences, bool renormalize);
 
 // Sums the vertex's weights in influence order; false when they sum to 0 or a joint index is out of range
-// (`bad_joint` then says which).
+// (`bad_joint` then says which). kFixed > 0: the influence count, known at compile time.
+template <int kFixed>
 inline bool weight_sum(const KernelArgs& a, size_t v, double* sum, bool* bad_joint) {
-  const uint32_t* jv = a.joints + v * size_t(a.influences);
-  const double* wv = a.weights + v * size_t(a.influences);
+  const int k = kFixed > 0 ? kFixed : a.influences;
+  const uint32_t* jv = a.joints + v * size_t(k);
+  const double* wv = a.weights + v * size_t(k);
   double s = wv[0];
   bool bad = jv[0] >= a.joint_count;
-  for (int i = 1; i < a.influences; ++i) {
+#pragma GCC unroll 8
+  for (int i = 1; i < k; ++i) {
     s += wv[i];
     bad |= jv[i] >= a.joint_count;
   }

@@ -34,7 +34,7 @@ size_t skin_range_scalar(const KernelArgs& a, size_t begin, size_t end) {
   for (size_t v = begin; v < end; ++v) {
     double sum;
     bool bad;
-    if (!weight_sum(a, v, &sum, &bad)) {
+    if (!weight_sum<kFixed>(a, v, &sum, &bad)) {
       if (bad) return v;
       copy_bind(a, v);
       continue;
@@ -47,6 +47,7 @@ size_t skin_range_scalar(const KernelArgs& a, size_t begin, size_t end) {
       const double* p = a.columns + size_t(jv[0]) * kBlock;
       for (int e = 0; e < kBlock; ++e) c[e] = w * p[e];
     }
+#pragma GCC unroll 8
     for (int i = 1; i < k; ++i) {
       const double w = kRenormalize ? wv[i] / sum : wv[i];
       const double* p = a.columns + size_t(jv[i]) * kBlock;
