@@ -32,7 +32,10 @@ enum class WeightPolicy { AsStored, Renormalize };
 enum class SkinningKernel { Auto, Scalar, Avx2, Avx512 };
 enum class NormalMode { InverseTransposeOfBlend, BlendedNormalMatrices };
 
+enum class SkinningMethod { Lbs, Dqs };
+
 struct SkinningOptions {
+  SkinningMethod method = SkinningMethod::Lbs;  // evaluate_vertices() dispatches on it; skin_lbs ignores it
   WeightPolicy weights = WeightPolicy::AsStored;
   NormalMode normals = NormalMode::InverseTransposeOfBlend;
   int threads = 1;  // >= 1; vertex ranges are split evenly, results do not depend on it

@@ -1,0 +1,24 @@
+// Stage: dual quaternion skinning (DQS) of one primitive, in double precision.
+//
+// Contract (Kavan et al. 2008, "Geometric skinning with approximate dual quaternion blending", including its
+// two-phase treatment of scale and shear):
+// - Each palette matrix JM_i = [A_i | t_i] is split into a rigid part C_i = [Q_i | t_i] and a non-rigid part
+//   S_i = Q_i^T A_i (polar decomposition A_i = Q_i S_i, Q_i a proper rotation, S_i symmetric; a reflection
+//   stays in S_i), so JM_i p = C_i (S_i p).
+// - Phase 1 (non-rigid, linear): S(v) = sum_i w_i S_i, p_s = S(v) p, n_s = normal_matrix(S(v)) n,
+//   t_s = S(v) t.xyz. For rigid palettes S_i = I (to rounding) and this phase does nothing.
+// - Phase 2 (rigid, dual quaternions): C_i as a unit dual quaternion (real part q_i from Q_i, dual part
+//   0.5 * (0, t_i) * q_i); each q_i sign-aligned with the first influence's (antipodality: dot < 0 flips
+//   both parts); b = sum_i w_i dq_i, normalized by |b.real|; p' = b applied to p_s (rotation then
+//   translation), n' and t' rotated by b.real and normalized; tangent w kept.
+// - Weights, zero-weight vertices, threads and output sizes: as skin_lbs (skinning_lbs.h). The normal mode
+//   option does not apply (normals always use the inverse transpose of the blended non-rigid part).
+#pragma once
+
+#include "skinning_lbs.h"
+
+namespace skinref {
+
+void skin_dqs(const SkinningInput& input, const SkinningOptions& options, SkinnedVertices& output);
+
+}  // namespace skinref
