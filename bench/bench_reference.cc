@@ -1,14 +1,22 @@
 // Throughput of the double-precision reference: LBS of builtin:million's skinned primitive (vertices/s, one
-// thread and all hardware threads) and full pose evaluation (sampling + local-to-model + palette) of
-// builtin:chain64 (poses/s). Scenes are built once, outside the timed loops.
+// thread and all hardware threads), DQS of the same (one thread), full pose evaluation (sampling +
+// local-to-model + palette) of builtin:chain64 (poses/s), and sample + 50/50 blend + local-to-model of two
+// clips on hand-built chains (poses/s). Scenes are built once, outside the timed loops.
+#include "blending.h"
 #include "builtin_scenes.h"
 #include "evaluate.h"
+#include "local_to_model.h"
+#include "pose.h"
+#include "sampling.h"
 #include "scene.h"
+#include "skinning_dqs.h"
 #include "skinning_lbs.h"
+#include "time_mapping.h"
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <exception>
 #include <span>
@@ -127,6 +135,44 @@ void BM_ReferenceLbs_Million_AllThreads(benchmark::State& state) {
 }
 BENCHMARK(BM_ReferenceLbs_Million_AllThreads)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// DQS of the same primitive (one scalar kernel; the per-joint polar decompositions run once per call, inside
+// the timed loop, as in every real use).
+void BM_ReferenceDqs_Million(benchmark::State& state) {
+  const SkinnedFixture* fixture = nullptr;
+  try {
+    fixture = &million_fixture();
+  } catch (const std::exception& error) {
+    state.SkipWithError(error.what());
+    return;
+  }
+  if (fixture->primitive < 0) {
+    state.SkipWithError("builtin:million has no skinned primitive");
+    return;
+  }
+  const Primitive& primitive = fixture->scene.meshes[fixture->mesh].primitives[fixture->primitive];
+  SkinningInput input;
+  input.positions = primitive.positions;
+  input.normals = primitive.normals;
+  input.influences_per_vertex = primitive.influences_per_vertex;
+  input.joints = primitive.joints;
+  input.weights = primitive.weights;
+  input.palette = &fixture->pose.palettes[fixture->skin];
+  SkinningOptions options;
+  options.method = SkinningMethod::Dqs;
+  options.threads = 1;
+  SkinnedVertices output;
+  for (auto _ : state) {
+    skin_dqs(input, options, output);
+    benchmark::DoNotOptimize(output.positions.data());
+    benchmark::DoNotOptimize(output.normals.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(primitive.vertex_count()));
+  state.SetLabel("dqs vertices=" + std::to_string(primitive.vertex_count()) +
+                 " influences=" + std::to_string(primitive.influences_per_vertex) + " threads=1");
+}
+BENCHMARK(BM_ReferenceDqs_Million)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void BM_EvaluatePose_Chain64(benchmark::State& state) {
   const Scene* scene = nullptr;
   try {
@@ -155,6 +201,78 @@ void BM_EvaluatePose_Chain64(benchmark::State& state) {
 }
 
 BENCHMARK(BM_EvaluatePose_Chain64)->Unit(benchmark::kMicrosecond);
+
+// A chain of `joints` nodes (each 0.1 along its parent's y) with two looping clips of different lengths:
+// LINEAR rotation channels on every joint, 4 keys over 1 s and 5 keys over 1.6 s, angles from fixed formulas.
+Scene blend_chain_scene(int joints) {
+  Scene scene;
+  scene.source = "bench:blend-chain" + std::to_string(joints);
+  for (int j = 0; j < joints; ++j) {
+    Node node;
+    node.name = "joint" + std::to_string(j);
+    node.rest.translation = Vec3(0.0, 0.1, 0.0);
+    if (j + 1 < joints) node.children = {j + 1};
+    scene.nodes.push_back(node);
+  }
+  scene.roots = {0};
+  const auto add_clip = [&](const char* name, int keys, double duration, double axis_twist) {
+    Animation animation;
+    animation.name = name;
+    for (int j = 0; j < joints; ++j) {
+      AnimationSampler sampler;
+      sampler.interpolation = Interpolation::Linear;
+      sampler.components = 4;
+      const Vec3 axis = Vec3(std::sin(axis_twist * j), 1.0, std::cos(axis_twist * j)).normalized();
+      for (int k = 0; k < keys; ++k) {
+        sampler.times.push_back(duration * k / (keys - 1));
+        const Quat q(Eigen::AngleAxisd(0.6 * std::sin(0.7 * k + 0.11 * j), axis));
+        const auto xyzw = quat_to_xyzw(q);
+        sampler.values.insert(sampler.values.end(), xyzw.begin(), xyzw.end());
+      }
+      animation.samplers.push_back(std::move(sampler));
+      animation.channels.push_back(AnimationChannel{j, j, ChannelPath::Rotation});
+    }
+    animation.end_time = duration;
+    scene.animations.push_back(std::move(animation));
+  };
+  add_clip("sway", 4, 1.0, 0.3);
+  add_clip("twist", 5, 1.6, 0.17);
+  finalize_scene(scene);
+  return scene;
+}
+
+// Per iteration: both clips sampled (looping, at a global time stepping by a fixed increment), blended
+// 50/50 and taken to model space. Poses and the rest pose are allocated once; each iteration copies the
+// prepared rest pose into the clip poses (same sizes, so no allocation there).
+void BM_SampleBlendLocalToModel(benchmark::State& state) {
+  const int joints = static_cast<int>(state.range(0));
+  const Scene scene = blend_chain_scene(joints);
+  const LocalPose rest = rest_pose(scene);
+  LocalPose sway = rest, twist = rest;
+  Playback sway_playback, twist_playback;
+  sway_playback.animation = 0;
+  sway_playback.mode = PlaybackMode::Loop;
+  twist_playback.animation = 1;
+  twist_playback.mode = PlaybackMode::Loop;
+  const BlendLayer layers[2] = {{&sway, 0.5, {}}, {&twist, 0.5, {}}};
+  int64_t step = 0;
+  for (auto _ : state) {
+    const double tau = 0.0137 * static_cast<double>(step % 1000);
+    sway = rest;
+    twist = rest;
+    sample_animation(scene, 0, clip_local_time(sway_playback, scene.animations[0].end_time, tau), sway);
+    sample_animation(scene, 1, clip_local_time(twist_playback, scene.animations[1].end_time, tau), twist);
+    const LocalPose blended = blend_poses(layers, rest);
+    const ModelPose model = local_to_model(scene, blended);
+    benchmark::DoNotOptimize(model.global.data());
+    benchmark::ClobberMemory();
+    ++step;
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel("poses; joints=" + std::to_string(joints));
+}
+
+BENCHMARK(BM_SampleBlendLocalToModel)->Arg(64)->Arg(200)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace skinref

@@ -3,6 +3,7 @@
 #include "local_to_model.h"
 #include "morph.h"
 #include "sampling.h"
+#include "skinning_dqs.h"
 
 namespace skinref {
 
@@ -73,7 +74,9 @@ std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const Evaluate
         in.weights = rigid_weights;
         in.palette = &rigid;
       }
-      skin_lbs(in, options, out.vertices);
+      // DQS applies to skinned nodes only; a rigid node's one-joint palette is the same under either method.
+      if (out.skinned && options.method == SkinningMethod::Dqs) skin_dqs(in, options, out.vertices);
+      else skin_lbs(in, options, out.vertices);
       result.push_back(std::move(out));
     }
   }

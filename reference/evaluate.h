@@ -5,9 +5,10 @@
 // - `animation` is an index into scene.animations, or -1 for the rest pose.
 // - Primitives are listed in scene order: a depth-first walk of the active scene's roots (children in file
 //   order), each node's mesh primitives in order. Nodes outside the active scene are not listed.
-// - A node with a skin is skinned (LBS) with its skin's palette; its own transform is ignored (glTF). A
-//   node with a mesh and no skin is transformed rigidly by its global matrix (normals by normal_matrix,
-//   tangents by the linear part, both normalized). Morph targets apply before either.
+// - A node with a skin is skinned (LBS, or DQS with SkinningOptions::method) with its skin's palette; its
+//   own transform is ignored (glTF). A node with a mesh and no skin is transformed rigidly by its global
+//   matrix (normals by normal_matrix, tangents by the linear part, both normalized). Morph targets apply
+//   before either.
 #pragma once
 
 #include "palette.h"

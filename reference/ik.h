@@ -40,7 +40,10 @@ struct AimIk {
 };
 
 // Throw InputError(scene.source, "", ...) for invalid node indices, a broken chain, weights outside [0, 1],
-// or degenerate axes.
+// or degenerate axes (also: soft outside (0, 1], non-finite vectors, a zero-length bone, an aim target at the
+// joint itself, a parent with a singular global matrix, poses not sized to the scene). Fallbacks, not
+// errors: a pole on the root-target line (or along the aim direction) keeps the current bend side (current
+// up); failing that, a fixed perpendicular is used.
 void apply_two_bone_ik(const Scene& scene, const TwoBoneIk& ik, LocalPose& local, ModelPose& model);
 void apply_aim_ik(const Scene& scene, const AimIk& ik, LocalPose& local, ModelPose& model);
 

@@ -20,20 +20,21 @@ Mat3 rotation_matrix(const Quat& q) {
 }
 
 Mat4 multiply_affine(const Mat4& a, const Mat4& b) {
+  // Column by column on the raw column-major storage: m(r, c) = ((a(r,0) b(0,c) + a(r,1) b(1,c)) +
+  // a(r,2) b(2,c)) [+ a(r,3) for c = 3]. b's last row is (0, 0, 0, 1) by contract, so it is not read.
   Mat4 m;
-  for (int row = 0; row < 3; ++row) {
-    for (int col = 0; col < 4; ++col) {
-      double sum = a(row, 0) * b(0, col);
-      sum += a(row, 1) * b(1, col);
-      sum += a(row, 2) * b(2, col);
-      if (col == 3) sum += a(row, 3);
-      m(row, col) = sum;
-    }
+  const double* A = a.data();
+  const double* B = b.data();
+  double* M = m.data();
+#pragma GCC unroll 4
+  for (int c = 0; c < 4; ++c) {
+    const double b0 = B[c * 4], b1 = B[c * 4 + 1], b2 = B[c * 4 + 2];
+#pragma GCC unroll 3
+    for (int r = 0; r < 3; ++r) M[c * 4 + r] = (A[r] * b0 + A[4 + r] * b1) + A[8 + r] * b2;
+    M[c * 4 + 3] = 0.0;
   }
-  m(3, 0) = 0.0;
-  m(3, 1) = 0.0;
-  m(3, 2) = 0.0;
-  m(3, 3) = 1.0;
+  for (int r = 0; r < 3; ++r) M[12 + r] = M[12 + r] + A[12 + r];
+  M[15] = 1.0;
   return m;
 }
 

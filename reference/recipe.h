@@ -26,9 +26,12 @@
 //              "repetitions": 0 }                     (all but "animation" optional; see time_mapping.h)
 // MASK     = { "joint": NODE, "subtree": true } | [per-node weights]     (optional; default: everywhere)
 // NODE     = a node name or index.
-// Defaults: weight 1, sync false, soft 1, IK weight 1. With "sync": true the incoming clip plays at the
-// outgoing clip's normalized time. When the summed weight of the layers at a node is 0, the node keeps its
-// rest pose.
+// Defaults: weight 1, sync false, soft 1, IK weight 1, mask "subtree" true (false: the joint alone),
+// reference "time" 0. Every other key shown is required, except the top-level ones but "format" and
+// "version", "mask", and PLAYBACK's but "animation". With "sync": true the incoming clip plays at the
+// outgoing clip's normalized time (its own start, rate, mode and repetitions are unused). Before a
+// cross-fade only "from" plays, from its end only "to". When the summed weight of the layers at a node is 0,
+// the node keeps its rest pose. A repeated key is an error too.
 //
 // Errors: InputError(recipe path, JSON pointer of the offending key, e.g. "/layers/1/weight", expected).
 #pragma once

@@ -10,9 +10,12 @@ Quat slerp_short(const Quat& a, const Quat& b_in, double u) {
   const Quat b = dot < 0.0 ? Quat(-b_in.coeffs()) : b_in;
   if (u == 0.0) return a;
   if (u == 1.0) return b;
-  // The angle from atan2 of the chord lengths stays accurate near 0 and pi, unlike acos(dot).
-  const double theta = 2.0 * std::atan2((a.coeffs() - b.coeffs()).norm(), (a.coeffs() + b.coeffs()).norm());
-  const double sin_theta = std::sin(theta);
+  // For unit a, b at angle phi (in 4D): |a - b| = 2 sin(phi/2), |a + b| = 2 cos(phi/2). The angle from atan2
+  // of those chords stays accurate near 0 and pi, unlike acos(dot), and sin(phi) = |a - b| |a + b| / 2.
+  const double chord_minus = (a.coeffs() - b.coeffs()).norm();
+  const double chord_plus = (a.coeffs() + b.coeffs()).norm();
+  const double theta = 2.0 * std::atan2(chord_minus, chord_plus);
+  const double sin_theta = 0.5 * chord_minus * chord_plus;
   Eigen::Vector4d mixed;
   if (sin_theta < 1e-12) {
     mixed = a.coeffs() + (b.coeffs() - a.coeffs()) * u;  // (nearly) equal keys: lerp is exact enough
@@ -25,6 +28,35 @@ Quat slerp_short(const Quat& a, const Quat& b_in, double u) {
   q.coeffs() = mixed / mixed.norm();
   return q;
 }
+
+namespace {
+
+// Slerp on interval k from the derived tables: weights sin((1-u) theta) / sin theta and sin(u theta) / sin
+// theta, the first through sin((1-u) theta) = sin theta cos(u theta) - cos theta sin(u theta), so that one
+// sincos serves both. Keys with (nearly) no angle between them are lerped.
+void slerp_interval(const AnimationSampler::SlerpIntervals& slerp, size_t k, double u, std::span<double> out) {
+  const double* a = &slerp.unit_keys[k * 4];
+  const double* b = &slerp.unit_keys[(k + 1) * 4];
+  const double sign = slerp.sign[k];
+  const double sin_angle = slerp.sin_angle[k];
+  double wa, wb;
+  if (sin_angle < 1e-12) {
+    wa = 1.0 - u;
+    wb = u;
+  } else {
+    double sin_u, cos_u;
+    ::sincos(u * slerp.angle[k], &sin_u, &cos_u);
+    wa = cos_u - slerp.cos_angle[k] * sin_u / sin_angle;
+    wb = sin_u / sin_angle;
+  }
+  wb *= sign;
+  double q[4];
+  for (int i = 0; i < 4; ++i) q[i] = a[i] * wa + b[i] * wb;
+  const double length = std::sqrt((q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]));
+  for (int i = 0; i < 4; ++i) out[size_t(i)] = q[i] / length;
+}
+
+}  // namespace
 
 void sample_sampler(const AnimationSampler& s, ChannelPath path, double t, std::span<double> out) {
   const size_t c = size_t(s.components);
@@ -46,6 +78,10 @@ void sample_sampler(const AnimationSampler& s, ChannelPath path, double t, std::
     } else if (s.interpolation == Interpolation::Linear) {
       const double u = (t - t0) / (t1 - t0);
       if (path == ChannelPath::Rotation) {
+        if (!s.slerp.unit_keys.empty()) {
+          slerp_interval(s.slerp, k, u, out);
+          return;
+        }
         const double* a = value(k);
         const double* b = value(k + 1);
         // Keys are unit quaternions by the specification, but files store them rounded (to 2e-4 in the

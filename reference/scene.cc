@@ -5,6 +5,7 @@
 #include "scene.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace skinref {
@@ -23,6 +24,7 @@ class SceneChecker {
     check_skins();
     check_skinned_nodes();
     check_animations();
+    derive_slerp_intervals();
     check_materials();
   }
 
@@ -236,6 +238,46 @@ class SceneChecker {
           fail(spath + "/output", "keys x components" + std::string(per_key == 3 ? " x 3" : "") + " values");
       }
     }
+  }
+
+  // The derived slerp tables (see AnimationSampler::SlerpIntervals), for LINEAR rotation samplers.
+  void derive_slerp_intervals() {
+    for (Animation& anim : s_.animations) {
+      for (AnimationSampler& s : anim.samplers) s.slerp = {};
+      for (const AnimationChannel& ch : anim.channels) {
+        AnimationSampler& s = anim.samplers[size_t(ch.sampler)];
+        if (ch.path != ChannelPath::Rotation || s.interpolation != Interpolation::Linear || !s.slerp.unit_keys.empty())
+          continue;
+        const size_t keys = s.times.size();
+        s.slerp.unit_keys.resize(keys * 4);
+        for (size_t k = 0; k < keys; ++k) {
+          const Quat q = quat_from_xyzw(s.values[k * 4], s.values[k * 4 + 1], s.values[k * 4 + 2], s.values[k * 4 + 3]);
+          const double length = q.norm();
+          if (!(length > 0.0)) fail(sampler_path(anim, s) + "/output", "non-zero rotation keys");
+          const auto unit = quat_to_xyzw(Quat(q.coeffs() / length));
+          std::copy(unit.begin(), unit.end(), s.slerp.unit_keys.begin() + std::ptrdiff_t(k * 4));
+        }
+        for (size_t k = 0; k + 1 < keys; ++k) {
+          const Eigen::Map<const Eigen::Vector4d> a(&s.slerp.unit_keys[k * 4]);
+          const Eigen::Map<const Eigen::Vector4d> b_stored(&s.slerp.unit_keys[(k + 1) * 4]);
+          const double sign = a.dot(b_stored) < 0.0 ? -1.0 : 1.0;
+          const Eigen::Vector4d b = b_stored * sign;
+          // For unit a, b at angle phi: |a - b| = 2 sin(phi/2), |a + b| = 2 cos(phi/2); atan2 of the two stays
+          // accurate near 0 and pi (acos(dot) does not), and sin(phi) = |a - b| |a + b| / 2.
+          const double chord_minus = (a - b).norm(), chord_plus = (a + b).norm();
+          const double angle = 2.0 * std::atan2(chord_minus, chord_plus);
+          s.slerp.sign.push_back(sign);
+          s.slerp.angle.push_back(angle);
+          s.slerp.sin_angle.push_back(0.5 * chord_minus * chord_plus);
+          s.slerp.cos_angle.push_back(std::cos(angle));
+        }
+      }
+    }
+  }
+
+  std::string sampler_path(const Animation& anim, const AnimationSampler& sampler) const {
+    return "/animations/" + str(size_t(&anim - s_.animations.data())) + "/samplers/" +
+           str(size_t(&sampler - anim.samplers.data()));
   }
 
   void check_materials() {

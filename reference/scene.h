@@ -83,6 +83,14 @@ struct AnimationSampler {
   // `components` doubles. Rotations are (x, y, z, w).
   std::vector<double> values;
   int components = 0;
+
+  // Derived by finalize_scene() for LINEAR samplers that rotation channels use, so that sampling does not
+  // repeat per-interval work: the keys normalized (4 per key), and per interval k the sign (+1 or -1) that
+  // puts key k+1 in key k's hemisphere, the angle theta_k between them, and sin and cos of theta_k.
+  struct SlerpIntervals {
+    std::vector<double> unit_keys;
+    std::vector<double> sign, angle, sin_angle, cos_angle;
+  } slerp;
 };
 
 struct AnimationChannel {

@@ -8,11 +8,15 @@
 // - Phase 1 (non-rigid, linear): S(v) = sum_i w_i S_i, p_s = S(v) p, n_s = normal_matrix(S(v)) n,
 //   t_s = S(v) t.xyz. For rigid palettes S_i = I (to rounding) and this phase does nothing.
 // - Phase 2 (rigid, dual quaternions): C_i as a unit dual quaternion (real part q_i from Q_i, dual part
-//   0.5 * (0, t_i) * q_i); each q_i sign-aligned with the first influence's (antipodality: dot < 0 flips
-//   both parts); b = sum_i w_i dq_i, normalized by |b.real|; p' = b applied to p_s (rotation then
-//   translation), n' and t' rotated by b.real and normalized; tangent w kept.
-// - Weights, zero-weight vertices, threads and output sizes: as skin_lbs (skinning_lbs.h). The normal mode
-//   option does not apply (normals always use the inverse transpose of the blended non-rigid part).
+//   0.5 * (0, t_i) * q_i); each q_i sign-aligned with the pivot's, the first influence of non-zero weight
+//   (antipodality: dot < 0 flips both parts; a zero-weight slot, e.g. an unused one, never decides the
+//   signs); b = sum_i w_i dq_i, normalized by |b.real|; p' = b applied to p_s (rotation then translation,
+//   translation = 2 (b.dual conj(b.real)).vec()), n' and t' rotated by b.real and normalized; tangent w kept.
+// - Weights, zero-weight vertices, threads, output sizes and errors: as skin_lbs (skinning_lbs.h). With
+//   AsStored weights that do not sum to 1, S(v) carries the sum (the rigid part is normalized anyway). A
+//   vertex whose blended real part is exactly zero (reachable only with negative weights) keeps its bind
+//   attributes, like a zero weight sum. The normal mode option does not apply (normals always use the
+//   inverse transpose of the blended non-rigid part), nor does the kernel option (one scalar kernel).
 #pragma once
 
 #include "skinning_lbs.h"

@@ -14,7 +14,8 @@
 //   repetitions = 0 means unlimited (Once always plays one pass).
 // - A negative rate plays backwards: local time = D - p(u). The first frame of a backwards playback is D.
 // - Normalized time is local time / D (0 when D == 0); local_time_from_normalized() is its inverse, used to
-//   play one clip at another's phase (synchronised cross-fades).
+//   play one clip at another's phase (synchronised cross-fades); it clamps the phase to [0, 1].
+// - A negative or non-finite duration, or negative repetitions, throw std::invalid_argument (caller bugs).
 #pragma once
 
 namespace skinref {

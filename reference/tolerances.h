@@ -24,4 +24,17 @@ inline constexpr double kTwistRadius = 1e-6;
 // of 1 (2^-23): each weight is rounded to float32 and one of them adjusted to absorb the rest.
 inline constexpr double kStoredWeightSum = 0x1p-23;
 
+// DQS results of O(1) values that go through the polar decomposition of palette matrices (Jacobi SVD, a
+// few sweeps of rotations) and a dual quaternion round trip: a few dozen roundings, far below this.
+inline constexpr double kPolarDecomposition = 1e-12;
+
+// IK solvers (ik.cc): a direction whose length is below this fraction of the vector it was taken from (a pole
+// collinear with the root-target line, an up axis parallel to forward, nearly opposite arc ends) is treated
+// as undefined and a documented fallback is used.
+inline constexpr double kIkParallel = 1e-9;
+
+// IK results against closed-form positions (targets reached, bone lengths kept, law-of-cosines middles) for
+// bones of length 1 to 2: a few roundings through quaternions and matrix products, with room to spare.
+inline constexpr double kIkReach = 1e-9;
+
 }  // namespace skinref::tol

@@ -1,6 +1,6 @@
 // The skinref command line, run as a separate process: exit statuses, one-line error messages that name the
 // problem, no output file after any failure, deterministic dumps (also across thread counts), the pose
-// and info outputs, and export followed by skinning of the exported file.
+// and info outputs, export followed by skinning of the exported file, and pose recipes (--recipe).
 #include "builtin_scenes.h"
 #include "temp_dir.h"
 #include "tolerances.h"
@@ -244,6 +244,36 @@ TEST_F(CliTest, PoseWritesTheDocumentedJson) {
   EXPECT_EQ(read_bytes(work("pose.json")), read_bytes(work("pose0.json")));
 }
 
+// builtin:bend's clip at half speed: at the recipe's time 0.5 it plays at 0.25.
+constexpr char kHalfSpeedRecipe[] = R"({"format": "skinref-recipe", "version": 1, "time": 0.5,
+  "layers": [{"clip": {"animation": "main", "rate": 0.5}}]})";
+
+TEST_F(CliTest, PoseAndSkinPlayARecipe) {
+  const std::string recipe = work("arm.recipe.json");
+  write_bytes(recipe, kHalfSpeedRecipe);
+  expect_ok({"pose", "builtin:bend", "--recipe", recipe, "--out", work("recipe.json")});
+  expect_ok({"pose", "builtin:bend", "--anim", "main", "--time", "0.25", "--out", work("direct.json")});
+  const nlohmann::json played = nlohmann::json::parse(read_bytes(work("recipe.json")));
+  const nlohmann::json direct = nlohmann::json::parse(read_bytes(work("direct.json")));
+  EXPECT_TRUE(played.at("animation").is_null());
+  EXPECT_EQ(played.at("time").get<double>(), 0.5);
+  // One clip at the mapped time is the clip itself, to the last bit.
+  EXPECT_EQ(played.at("nodes"), direct.at("nodes"));
+  EXPECT_EQ(played.at("skins"), direct.at("skins"));
+
+  // --time overrides the recipe's time: 1 plays the clip at 0.5.
+  expect_ok({"pose", "builtin:bend", "--recipe", recipe, "--time", "1", "--out", work("later.json")});
+  expect_ok({"pose", "builtin:bend", "--time", "0.5", "--out", work("direct_later.json")});
+  const nlohmann::json later = nlohmann::json::parse(read_bytes(work("later.json")));
+  EXPECT_EQ(later.at("time").get<double>(), 1.0);
+  EXPECT_EQ(later.at("nodes"), nlohmann::json::parse(read_bytes(work("direct_later.json"))).at("nodes"));
+
+  expect_ok({"skin", "builtin:bend", "--recipe", recipe, "--out", work("recipe.skv")});
+  expect_ok({"skin", "builtin:bend", "--time", "0.25", "--out", work("direct.skv")});
+  EXPECT_FALSE(read_bytes(work("recipe.skv")).empty());
+  EXPECT_EQ(read_bytes(work("recipe.skv")), read_bytes(work("direct.skv")));
+}
+
 TEST_F(CliTest, ExportedGlbSkinsLikeTheBuiltin) {
   expect_ok({"export", "builtin:bend", "--out", work("bend.glb")});
   ASSERT_TRUE(fs::exists(work("bend.glb")));
@@ -322,6 +352,42 @@ TEST_F(CliTest, MalformedGltfReportsTheJsonPath) {
   expect_bad_input({"pose", work("overflow.gltf"), "--out", work("pose.json")}, {"/accessors/0/count"}, inputs);
   expect_bad_input({"info", work("overflow.gltf")}, {"/accessors/0/count"}, inputs);
   expect_bad_input({"export", work("overflow.gltf"), "--out", work("copy.glb")}, {"/accessors/0/count"}, inputs);
+}
+
+TEST_F(CliTest, MalformedRecipeReportsTheJsonPath) {
+  const std::string recipe = work("bad.recipe.json");
+  const std::vector<std::string> inputs{"bad.recipe.json"};
+  write_bytes(recipe, R"({"format": "skinref-recipe", "version": 1,
+    "layers": [{"clip": {"animation": "main"}, "weight": -1}]})");
+  expect_bad_input({"pose", "builtin:bend", "--recipe", recipe, "--out", work("pose.json")},
+                   {"bad.recipe.json", "/layers/0/weight"}, inputs);
+  expect_bad_input({"skin", "builtin:bend", "--recipe", recipe, "--out", work("out.skv")},
+                   {"bad.recipe.json", "/layers/0/weight"}, inputs);
+  write_bytes(recipe, R"({"format": "skinref-recipe", "version": 1,
+    "layers": [{"clip": {"animation": "main"}, "wieght": 1}]})");
+  expect_bad_input({"pose", "builtin:bend", "--recipe", recipe, "--out", work("pose.json")}, {"/layers/0/wieght"},
+                   inputs);
+  // Names resolve against the model: builtin:twist has no node "elbow".
+  write_bytes(recipe, R"({"format": "skinref-recipe", "version": 1,
+    "layers": [{"clip": {"animation": "main"}, "mask": {"joint": "elbow"}}]})");
+  expect_bad_input({"skin", "builtin:twist", "--recipe", recipe, "--out", work("out.skv")},
+                   {"/layers/0/mask/joint", "elbow"}, inputs);
+  // Invalid JSON: nlohmann's message, still on one line.
+  write_bytes(recipe, "{\"format\": \"skinref-recipe\",\n\"version\": 1,\n");
+  expect_bad_input({"pose", "builtin:bend", "--recipe", recipe, "--out", work("pose.json")},
+                   {"bad.recipe.json", "parse error"}, inputs);
+  expect_bad_input({"pose", "builtin:bend", "--recipe", work("absent.json"), "--out", work("pose.json")},
+                   {"absent.json"}, inputs);
+}
+
+TEST_F(CliTest, RecipeWithAnimIsAUsageError) {
+  const std::string recipe = work("arm.recipe.json");
+  write_bytes(recipe, kHalfSpeedRecipe);
+  const std::vector<std::string> inputs{"arm.recipe.json"};
+  expect_bad_input({"pose", "builtin:bend", "--recipe", recipe, "--anim", "main", "--out", work("pose.json")},
+                   {"--recipe", "--anim"}, inputs);
+  expect_bad_input({"skin", "builtin:bend", "--anim", "0", "--recipe", recipe, "--out", work("out.skv")},
+                   {"--recipe", "--anim"}, inputs);
 }
 
 TEST_F(CliTest, UnwritableOutputIsBadInputAndLeavesNothing) {

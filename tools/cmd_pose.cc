@@ -1,28 +1,32 @@
-// `skinref pose MODEL [--anim NAME|INDEX] [--time SECONDS] --out FILE.json`: evaluates the pose of a model at
-// one time and dumps local TRS, global matrices and joint palettes (pose_dump.h).
+// `skinref pose MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] --out FILE.json`: evaluates the pose of
+// a model at one time (one clip, or a pose recipe: recipe.h) and dumps local TRS, global matrices and joint
+// palettes (pose_dump.h).
 #include "cli_args.h"
 #include "commands.h"
 
 #include "evaluate.h"
 #include "gltf_load.h"
 #include "pose_dump.h"
+#include "recipe.h"
 
 #include <iostream>
 
 namespace skinref::cli {
 
 const char* pose_usage() {
-  return "usage: skinref pose MODEL [--anim NAME|INDEX] [--time SECONDS] --out FILE.json\n"
+  return "usage: skinref pose MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] --out FILE.json\n"
          "  Evaluates MODEL (a .gltf/.glb path or builtin:NAME) at one time and writes the local TRS, global\n"
          "  matrices, morph weights and joint palettes as JSON.\n"
          "  --anim NAME|INDEX  animation to sample (an integer is an index); default: the first, or the rest\n"
          "                     pose when the model has none\n"
-         "  --time SECONDS     sampling time, a finite number; default 0\n"
+         "  --recipe FILE      a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
+         "  --time SECONDS     sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
          "  --out FILE.json    output file (required; written atomically)\n";
 }
 
 int run_pose(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{{"--anim", true}, {"--time", true}, {"--out", true}};
+  static const std::vector<OptionSpec> kOptions{
+      {"--anim", true}, {"--recipe", true}, {"--time", true}, {"--out", true}};
   const ParsedArgs parsed = parse_args(args, kOptions, "pose");
   if (parsed.help) {
     std::cout << pose_usage();
@@ -35,14 +39,27 @@ int run_pose(std::span<const std::string> args) {
   require_extension(out_path, kExtensions, "--out");
   const std::optional<std::string> time_text = parsed.value("--time");
   const double time = time_text ? parse_finite_double(*time_text, "--time") : 0.0;
+  const std::optional<std::string> recipe_path = parsed.value("--recipe");
+  if (recipe_path && parsed.value("--anim")) {
+    throw UsageError("pose: --recipe and --anim cannot be used together (the recipe names its animations)");
+  }
 
   const Scene scene = load_model(parsed.positionals[0]);
-  const int animation = resolve_animation(scene, parsed.value("--anim"));
-  const EvaluatedPose pose = evaluate_pose(scene, animation, time);
+  EvaluatedPose pose;
+  std::string pose_text;
+  if (recipe_path) {
+    // A recipe's names resolve against the model, so it is read after it.
+    const std::optional<double> time_override = time_text ? std::optional<double>(time) : std::nullopt;
+    pose = evaluate_recipe(scene, load_recipe(*recipe_path, scene), time_override);
+    pose_text = "recipe " + *recipe_path;
+  } else {
+    const int animation = resolve_animation(scene, parsed.value("--anim"));
+    pose = evaluate_pose(scene, animation, time);
+    pose_text = animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation);
+  }
   write_pose_dump(scene, pose, out_path);
-  std::cout << "wrote " << out_path << ": " << scene.nodes.size() << " nodes, " << scene.skins.size()
-            << " skins, " << (animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation))
-            << "\n";
+  std::cout << "wrote " << out_path << ": " << scene.nodes.size() << " nodes, " << scene.skins.size() << " skins, "
+            << pose_text << "\n";
   return kExitOk;
 }
 

@@ -5,6 +5,7 @@
 
 #include "evaluate.h"
 #include "gltf_load.h"
+#include "recipe.h"
 #include "vertex_dump.h"
 
 #include <iostream>
@@ -18,17 +19,19 @@ constexpr long long kMaxThreads = 1024;
 }  // namespace
 
 const char* skin_usage() {
-  return "usage: skinref skin MODEL [--anim NAME|INDEX] [--time SECONDS] [--precision f32|f64]\n"
+  return "usage: skinref skin MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] [--precision f32|f64]\n"
          "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
-         "         [--threads N] --out FILE.json|FILE.skv|FILE.ply\n"
+         "         [--method lbs|dqs] [--threads N] --out FILE.json|FILE.skv|FILE.ply\n"
          "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and writes the world-space positions,\n"
          "  normals and tangents of every drawn primitive.\n"
          "  --anim NAME|INDEX   animation to sample (an integer is an index); default: the first, or the rest\n"
          "                      pose when the model has none\n"
-         "  --time SECONDS      sampling time, a finite number; default 0\n"
+         "  --recipe FILE       a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
+         "  --time SECONDS      sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
          "  --precision P       f64 (default) or f32 values in the .json/.skv dump (.ply is always float)\n"
          "  --weights W         as-stored (default, like a GPU shader) or renormalize (divide by their sum)\n"
          "  --normals N         inverse-transpose (default) of the blended matrix, or blend-normal-matrices\n"
+         "  --method M          lbs (default, linear blend) or dqs (dual quaternions; --normals does not apply)\n"
          "  --threads N         worker threads, 1 to 1024 (default 1); the output does not depend on it\n"
          "  --out FILE          .json, .skv (binary) or .ply (for viewers); required; written atomically\n";
 }
@@ -36,7 +39,7 @@ const char* skin_usage() {
 int run_skin(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{{"--anim", true},    {"--time", true},    {"--precision", true},
                                                 {"--weights", true}, {"--normals", true}, {"--threads", true},
-                                                {"--out", true}};
+                                                {"--method", true},  {"--recipe", true}, {"--out", true}};
   const ParsedArgs parsed = parse_args(args, kOptions, "skin");
   if (parsed.help) {
     std::cout << skin_usage();
@@ -50,6 +53,10 @@ int run_skin(std::span<const std::string> args) {
 
   const std::optional<std::string> time_text = parsed.value("--time");
   const double time = time_text ? parse_finite_double(*time_text, "--time") : 0.0;
+  const std::optional<std::string> recipe_path = parsed.value("--recipe");
+  if (recipe_path && parsed.value("--anim")) {
+    throw UsageError("skin: --recipe and --anim cannot be used together (the recipe names its animations)");
+  }
 
   VertexDump dump;
   if (const std::optional<std::string> text = parsed.value("--precision")) {
@@ -67,19 +74,32 @@ int run_skin(std::span<const std::string> args) {
     options.normals = parse_choice(*text, "--normals", kChoices) == 0 ? NormalMode::InverseTransposeOfBlend
                                                                       : NormalMode::BlendedNormalMatrices;
   }
+  if (const std::optional<std::string> text = parsed.value("--method")) {
+    static const std::vector<std::string> kChoices{"lbs", "dqs"};
+    options.method = parse_choice(*text, "--method", kChoices) == 0 ? SkinningMethod::Lbs : SkinningMethod::Dqs;
+  }
   if (const std::optional<std::string> text = parsed.value("--threads")) {
     options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
   }
 
   const Scene scene = load_model(parsed.positionals[0]);
-  const int animation = resolve_animation(scene, parsed.value("--anim"));
-  const EvaluatedPose pose = evaluate_pose(scene, animation, time);
+  EvaluatedPose pose;
+  std::string pose_text;
+  if (recipe_path) {
+    // A recipe's names resolve against the model, so it is read after it.
+    const std::optional<double> time_override = time_text ? std::optional<double>(time) : std::nullopt;
+    pose = evaluate_recipe(scene, load_recipe(*recipe_path, scene), time_override);
+    pose_text = "recipe " + *recipe_path;
+  } else {
+    const int animation = resolve_animation(scene, parsed.value("--anim"));
+    pose = evaluate_pose(scene, animation, time);
+    pose_text = animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation);
+  }
   dump.primitives = evaluate_vertices(scene, pose, options);
   write_vertex_dump(scene, dump, out_path);
 
   size_t vertex_total = 0;
   for (const WorldPrimitive& primitive : dump.primitives) vertex_total += primitive.vertices.positions.size();
-  const std::string pose_text = animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation);
   std::cout << "wrote " << out_path << ": " << dump.primitives.size() << " primitives, " << vertex_total
             << " vertices, " << pose_text << "\n";
   return kExitOk;
