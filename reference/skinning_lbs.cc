@@ -180,20 +180,13 @@ void skin_lbs(const SkinningInput& in, const SkinningOptions& options, SkinnedVe
                                     out.normals.empty() ? nullptr : out.normals.data()->data(),
                                     out.tangents.empty() ? nullptr : out.tangents.data()->data()};
 
-  // Contiguous vertex ranges, one per thread; each thread writes only its own range.
-  const size_t threads = std::min<size_t>(size_t(options.threads), std::max<size_t>(1, n / 4096));
-  const size_t chunk = (n + threads - 1) / threads;
-  std::vector<char> complete(threads, 0);
-  auto run = [&](size_t t) {
-    const size_t begin = std::min(n, t * chunk), end = std::min(n, begin + chunk);
-    complete[t] = kernel(args, begin, end) == end;
-  };
-  std::vector<std::thread> workers;
-  for (size_t t = 1; t < threads; ++t) workers.emplace_back(run, t);
-  run(0);
-  for (std::thread& w : workers) w.join();
-  for (char c : complete)
-    if (!c) throw std::invalid_argument("skin_lbs: joint index outside the palette");
+  // Contiguous vertex ranges, one per thread and at most one per 4096 vertices; each thread writes only its
+  // own range. A range stops at its first joint index outside the palette; the error is thrown once all joined.
+  std::atomic<bool> bad_joint{false};
+  detail::for_each_range(n, options.threads, 4096, [&](size_t begin, size_t end) {
+    if (kernel(args, begin, end) != end) bad_joint.store(true, std::memory_order_relaxed);
+  });
+  if (bad_joint.load()) throw std::invalid_argument("skin_lbs: joint index outside the palette");
 }
 
 }  // namespace skinref

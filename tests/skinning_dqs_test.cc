@@ -9,6 +9,7 @@
 #include "math_expect.h"
 #include "palette.h"
 #include "skinning_dqs.h"
+#include "skinning_fixtures.h"
 #include "skinning_lbs.h"
 #include "tolerances.h"
 
@@ -16,7 +17,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -26,57 +26,22 @@ namespace skinref {
 namespace {
 
 using test::affine;
+using test::dqs;
+using test::expect_bit_identical;
 using test::expect_vec3_near;
+using test::lbs;
+using test::make_palette;
+using test::make_varied_input;
 using test::rotation;
+using test::VariedInput;
+using test::VertexData;
 
 constexpr double kPi = std::numbers::pi;
 
 double degrees(double d) { return d * kPi / 180.0; }
 
-// A palette as compute_palette would produce it: normal matrices from the skinning matrices' linear parts.
-JointPalette make_palette(const std::vector<Mat4>& skinning) {
-  JointPalette palette;
-  palette.skinning = skinning;
-  for (const Mat4& m : skinning) palette.normal.push_back(normal_matrix(m.topLeftCorner<3, 3>()));
-  return palette;
-}
-
 // Rotation `r` about the line through `centre`: T(centre) R T(-centre).
 Mat4 about_centre(const Mat3& r, const Vec3& centre) { return affine(r, centre - r * centre); }
-
-// Owns the vertex data that a SkinningInput points into.
-struct VertexData {
-  std::vector<Vec3> positions;
-  std::vector<Vec3> normals;
-  std::vector<Vec4> tangents;
-  int influences_per_vertex = 0;
-  std::vector<uint32_t> joints;
-  std::vector<double> weights;
-
-  SkinningInput input(const JointPalette& palette) const {
-    SkinningInput in;
-    in.positions = positions;
-    in.normals = normals;
-    in.tangents = tangents;
-    in.influences_per_vertex = influences_per_vertex;
-    in.joints = joints;
-    in.weights = weights;
-    in.palette = &palette;
-    return in;
-  }
-};
-
-SkinnedVertices dqs(const VertexData& data, const JointPalette& palette, const SkinningOptions& options = {}) {
-  SkinnedVertices out;
-  skin_dqs(data.input(palette), options, out);
-  return out;
-}
-
-SkinnedVertices lbs(const VertexData& data, const JointPalette& palette, const SkinningOptions& options = {}) {
-  SkinnedVertices out;
-  skin_lbs(data.input(palette), options, out);
-  return out;
-}
 
 // One vertex with two influences.
 VertexData two_influence_vertex(const Vec3& p, uint32_t j0, double w0, uint32_t j1, double w1) {
@@ -399,47 +364,13 @@ TEST(SkinDqs, TangentsNormalizedWithHandednessKept) {
   expect_vec3_near(out.positions[1], Vec3(std::sqrt(2.0), std::sqrt(2.0), 0.0), tol::kPolarDecomposition);
 }
 
-// memcmp of the whole buffers (an empty vector's data() may be null, which memcmp must not get).
-template <typename T>
-void expect_same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
-  ASSERT_EQ(a.size(), b.size());
-  if (!a.empty()) {
-    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(T)), 0);
-  }
-}
-
-void expect_bit_identical(const SkinnedVertices& a, const SkinnedVertices& b) {
-  expect_same_bytes(a.positions, b.positions);
-  expect_same_bytes(a.normals, b.normals);
-  expect_same_bytes(a.tangents, b.tangents);
-}
-
 TEST(SkinDqs, OutputIsBitIdenticalForAnyThreadCount) {
-  // 10,007 vertices (uneven thread ranges) over 5 joints with rotations, non-uniform scales and a mirror;
-  // every 97th vertex has zero weights, and the weights do not sum to 1. Fixed formulas, no randomness.
+  // 10,007 vertices (uneven thread ranges) over 5 joints with rotations 1.1 rad apart, non-uniform scales and
+  // a mirror; every 97th vertex has zero weights, and the weights do not sum to 1 (make_varied_input).
   constexpr int kVertexCount = 10007;
-  constexpr int kJointCount = 5;
-  constexpr int kInfluences = 4;
-  std::vector<Mat4> matrices;
-  for (int j = 0; j < kJointCount; ++j) {
-    const double mirror = j == 3 ? -1.0 : 1.0;
-    const Mat3 linear =
-        rotation(0.3 + 1.1 * j, Vec3(1.0, j, 2.0 - j)) * Vec3(mirror * (1.0 + 0.1 * j), 1.0, 0.8).asDiagonal();
-    matrices.push_back(affine(linear, Vec3(0.5 * j, -0.25 * j, 1.0)));
-  }
-  const JointPalette palette = make_palette(matrices);
-  VertexData data;
-  data.influences_per_vertex = kInfluences;
-  for (int v = 0; v < kVertexCount; ++v) {
-    const double s = static_cast<double>(v);
-    data.positions.push_back(Vec3(std::sin(s * 0.37), std::cos(s * 0.11), 0.001 * s));
-    data.normals.push_back(Vec3(std::cos(s * 0.5), std::sin(s * 0.5), 0.3).normalized());
-    data.tangents.push_back(Vec4(std::sin(s * 0.5), -std::cos(s * 0.5), 0.0, (v % 2 == 0) ? 1.0 : -1.0));
-    for (int i = 0; i < kInfluences; ++i) {
-      data.joints.push_back(static_cast<uint32_t>((v + 2 * i) % kJointCount));
-      data.weights.push_back(v % 97 == 0 ? 0.0 : (0.1 + 0.5 * ((v + i) % 7) / 7.0) / kInfluences);
-    }
-  }
+  const VariedInput input = make_varied_input(kVertexCount, 4, 1.1);
+  const JointPalette& palette = input.palette;
+  const VertexData& data = input.data;
   for (WeightPolicy policy : {WeightPolicy::AsStored, WeightPolicy::Renormalize}) {
     SCOPED_TRACE(static_cast<int>(policy));
     SkinningOptions one_thread;

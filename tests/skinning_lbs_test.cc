@@ -4,6 +4,7 @@
 // count.
 #include "math_expect.h"
 #include "palette.h"
+#include "skinning_fixtures.h"
 #include "skinning_lbs.h"
 #include "tolerances.h"
 
@@ -12,7 +13,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <numbers>
 #include <vector>
@@ -21,44 +21,17 @@ namespace skinref {
 namespace {
 
 using test::affine;
+using test::expect_bit_identical;
 using test::expect_vec3_near;
+using test::lbs;
+using test::make_palette;
+using test::make_varied_input;
 using test::rotation;
+using test::VariedInput;
+using test::VertexData;
 
-// A palette as compute_palette would produce it: normal matrices from the skinning matrices' linear parts.
-JointPalette make_palette(const std::vector<Mat4>& skinning) {
-  JointPalette palette;
-  palette.skinning = skinning;
-  for (const Mat4& m : skinning) palette.normal.push_back(normal_matrix(m.topLeftCorner<3, 3>()));
-  return palette;
-}
-
-// Owns the vertex data that a SkinningInput points into.
-struct VertexData {
-  std::vector<Vec3> positions;
-  std::vector<Vec3> normals;
-  std::vector<Vec4> tangents;
-  int influences_per_vertex = 0;
-  std::vector<uint32_t> joints;
-  std::vector<double> weights;
-
-  SkinningInput input(const JointPalette& palette) const {
-    SkinningInput in;
-    in.positions = positions;
-    in.normals = normals;
-    in.tangents = tangents;
-    in.influences_per_vertex = influences_per_vertex;
-    in.joints = joints;
-    in.weights = weights;
-    in.palette = &palette;
-    return in;
-  }
-};
-
-SkinnedVertices skin(const VertexData& data, const JointPalette& palette, const SkinningOptions& options = {}) {
-  SkinnedVertices out;
-  skin_lbs(data.input(palette), options, out);
-  return out;
-}
+// make_varied_input's per-joint rotation step for these tests.
+constexpr double kVariedAngleStep = 0.4;
 
 TEST(SkinLbs, SingleInfluenceIsPaletteTimesPosition) {
   // Joint 1: 90 degrees about Z then translation (1,2,3). Joint 0 is a decoy with weight 0.
@@ -71,7 +44,7 @@ TEST(SkinLbs, SingleInfluenceIsPaletteTimesPosition) {
   data.influences_per_vertex = 4;
   data.joints = {1, 0, 0, 0, 1, 0, 0, 0};
   data.weights = {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0};
-  const SkinnedVertices out = skin(data, palette);
+  const SkinnedVertices out = lbs(data, palette);
   ASSERT_EQ(out.positions.size(), 2u);
   ASSERT_EQ(out.normals.size(), 2u);
   ASSERT_EQ(out.tangents.size(), 2u);
@@ -93,7 +66,7 @@ TEST(SkinLbs, HalfAndHalfOfIdentityAndTranslation) {
   data.influences_per_vertex = 4;
   data.joints = {0, 1, 0, 0};
   data.weights = {0.5, 0.5, 0.0, 0.0};
-  const SkinnedVertices out = skin(data, palette);
+  const SkinnedVertices out = lbs(data, palette);
   // Half the translation: (1,-2,3); a pure translation leaves the normal alone.
   expect_vec3_near(out.positions[0], Vec3(1.5, -1.75, 2.0), tol::kClosedForm);
   expect_vec3_near(out.normals[0], Vec3(0.0, 1.0, 0.0), tol::kClosedForm);
@@ -113,7 +86,7 @@ TEST(SkinLbs, AllZeroWeightsKeepBindAttributes) {
     SCOPED_TRACE(static_cast<int>(policy));
     SkinningOptions options;
     options.weights = policy;
-    const SkinnedVertices out = skin(data, palette, options);
+    const SkinnedVertices out = lbs(data, palette, options);
     EXPECT_EQ(out.positions[0], data.positions[0]);
     EXPECT_EQ(out.normals[0], data.normals[0]);
     EXPECT_EQ(out.tangents[0], data.tangents[0]);
@@ -133,7 +106,7 @@ TEST(SkinLbs, AsStoredVersusRenormalizeForWeightsSummingToHalf) {
 
   SkinningOptions as_stored;
   as_stored.weights = WeightPolicy::AsStored;
-  const SkinnedVertices stored = skin(data, palette, as_stored);
+  const SkinnedVertices stored = lbs(data, palette, as_stored);
   // 0.5 p + 0.25 (2,0,0) + 0.25 (0,2,0) = (2,-1,3) + (0.5,0.5,0): pulled halfway toward the origin.
   expect_vec3_near(stored.positions[0], Vec3(2.5, -0.5, 3.0), tol::kClosedForm);
   // The normal is normalized after the (uniform) 0.5 scale.
@@ -141,7 +114,7 @@ TEST(SkinLbs, AsStoredVersusRenormalizeForWeightsSummingToHalf) {
 
   SkinningOptions renormalize;
   renormalize.weights = WeightPolicy::Renormalize;
-  const SkinnedVertices renormalized = skin(data, palette, renormalize);
+  const SkinnedVertices renormalized = lbs(data, palette, renormalize);
   // Weights become 0.5 / 0.5: p + (1,1,0).
   expect_vec3_near(renormalized.positions[0], Vec3(5.0, -1.0, 6.0), tol::kClosedForm);
   expect_vec3_near(renormalized.normals[0], Vec3(0.0, 0.0, 1.0), tol::kClosedForm);
@@ -162,7 +135,7 @@ TEST(SkinLbs, NormalsUnderNonUniformScaleUseInverseTranspose) {
     SCOPED_TRACE(static_cast<int>(mode));
     SkinningOptions options;
     options.normals = mode;
-    const SkinnedVertices out = skin(data, palette, options);
+    const SkinnedVertices out = lbs(data, palette, options);
     // One influence: both modes use the joint's inverse transpose.
     expect_vec3_near(out.normals[0], Vec3(1.0, 2.0, 0.0) / std::sqrt(5.0), tol::kClosedForm);
     expect_vec3_near(out.positions[0], Vec3(2.0, -1.0, 0.0), tol::kClosedForm);
@@ -190,8 +163,8 @@ TEST(SkinLbs, NormalModesAgreeForRigidPalettes) {
   inverse_transpose.normals = NormalMode::InverseTransposeOfBlend;
   SkinningOptions blended;
   blended.normals = NormalMode::BlendedNormalMatrices;
-  const SkinnedVertices a = skin(data, palette, inverse_transpose);
-  const SkinnedVertices b = skin(data, palette, blended);
+  const SkinnedVertices a = lbs(data, palette, inverse_transpose);
+  const SkinnedVertices b = lbs(data, palette, blended);
   const Mat3 first = palette.skinning[0].topLeftCorner<3, 3>();
   expect_vec3_near(a.normals[0], first * data.normals[0], tol::kClosedForm);
   expect_vec3_near(b.normals[0], first * data.normals[0], tol::kClosedForm);
@@ -214,11 +187,11 @@ TEST(SkinLbs, NormalModesDifferWhenBlendingDistinctRotations) {
 
   SkinningOptions inverse_transpose;
   inverse_transpose.normals = NormalMode::InverseTransposeOfBlend;
-  expect_vec3_near(skin(data, palette, inverse_transpose).normals[0], Vec3(1.0, 1.0, 1.0) / std::sqrt(3.0),
+  expect_vec3_near(lbs(data, palette, inverse_transpose).normals[0], Vec3(1.0, 1.0, 1.0) / std::sqrt(3.0),
                    tol::kClosedForm);
   SkinningOptions blended;
   blended.normals = NormalMode::BlendedNormalMatrices;
-  expect_vec3_near(skin(data, palette, blended).normals[0], Vec3(2.0, 1.0, 1.0) / std::sqrt(6.0),
+  expect_vec3_near(lbs(data, palette, blended).normals[0], Vec3(2.0, 1.0, 1.0) / std::sqrt(6.0),
                    tol::kClosedForm);
 }
 
@@ -232,7 +205,7 @@ TEST(SkinLbs, TangentsNormalizedWithHandednessKept) {
   data.influences_per_vertex = 4;
   data.joints = {0, 0, 0, 0};
   data.weights = {1.0, 0.0, 0.0, 0.0};
-  const SkinnedVertices out = skin(data, palette);
+  const SkinnedVertices out = lbs(data, palette);
   ASSERT_EQ(out.tangents.size(), 1u);
   expect_vec3_near(out.tangents[0].head<3>(), Vec3(1.0, 0.0, 0.0), tol::kClosedForm);
   EXPECT_EQ(out.tangents[0].w(), -1.0);
@@ -254,7 +227,7 @@ TEST(SkinLbs, EightInfluencesPerVertex) {
   }
   const JointPalette palette = make_palette(matrices);
   data.positions = {Vec3(1.0, -1.0, 0.5)};
-  const SkinnedVertices out = skin(data, palette);
+  const SkinnedVertices out = lbs(data, palette);
   expect_vec3_near(out.positions[0], Vec3(1.0 + 14.0 / 3.0, -1.0 + 28.0 / 3.0, 0.5), tol::kClosedForm);
 }
 
@@ -276,57 +249,16 @@ TEST(SkinLbs, TwelveInfluencesPerVertex) {
   const std::vector<double> first_weights = data.weights;
   data.joints.insert(data.joints.end(), first_joints.begin(), first_joints.end());
   data.weights.insert(data.weights.end(), first_weights.begin(), first_weights.end());
-  const SkinnedVertices out = skin(data, palette);
+  const SkinnedVertices out = lbs(data, palette);
   ASSERT_EQ(out.positions.size(), 2u);
   expect_vec3_near(out.positions[0], Vec3(2.0, 3.0, 1.5), tol::kClosedForm);
   expect_vec3_near(out.positions[1], Vec3(0.0, 0.0, 5.5), tol::kClosedForm);
 }
 
-// Varied skinning input from fixed formulas (no randomness): `vertex_count` vertices, `influences` per vertex
-// over 5 joints with rotations, non-uniform scales, translations and one mirrored joint (negative
-// determinant); every 97th vertex has all-zero weights, and weights do not always sum to 1.
-struct VariedInput {
-  JointPalette palette;
-  VertexData data;
-};
-
-VariedInput make_varied_input(int vertex_count, int influences) {
-  constexpr int kJointCount = 5;
-  std::vector<Mat4> matrices;
-  for (int j = 0; j < kJointCount; ++j) {
-    const double mirror = j == 3 ? -1.0 : 1.0;
-    const Mat3 linear = rotation(0.3 + 0.4 * j, Vec3(1.0, j, 2.0 - j)) * Vec3(mirror * (1.0 + 0.1 * j), 1.0, 0.8).asDiagonal();
-    matrices.push_back(affine(linear, Vec3(0.5 * j, -0.25 * j, 1.0)));
-  }
-  VariedInput input{make_palette(matrices), {}};
-  VertexData& data = input.data;
-  data.influences_per_vertex = influences;
-  for (int v = 0; v < vertex_count; ++v) {
-    const double s = static_cast<double>(v);
-    data.positions.push_back(Vec3(std::sin(s * 0.37), std::cos(s * 0.11), 0.001 * s));
-    data.normals.push_back(Vec3(std::cos(s * 0.5), std::sin(s * 0.5), 0.3).normalized());
-    data.tangents.push_back(Vec4(std::sin(s * 0.5), -std::cos(s * 0.5), 0.0, (v % 2 == 0) ? 1.0 : -1.0));
-    for (int i = 0; i < influences; ++i) {
-      data.joints.push_back(static_cast<uint32_t>((v + 2 * i) % kJointCount));
-      data.weights.push_back(v % 97 == 0 ? 0.0 : (0.1 + 0.5 * ((v + i) % 7) / 7.0) / influences);
-    }
-  }
-  return input;
-}
-
-void expect_bit_identical(const SkinnedVertices& a, const SkinnedVertices& b) {
-  ASSERT_EQ(a.positions.size(), b.positions.size());
-  ASSERT_EQ(a.normals.size(), b.normals.size());
-  ASSERT_EQ(a.tangents.size(), b.tangents.size());
-  EXPECT_EQ(std::memcmp(a.positions.data(), b.positions.data(), a.positions.size() * sizeof(Vec3)), 0);
-  EXPECT_EQ(std::memcmp(a.normals.data(), b.normals.data(), a.normals.size() * sizeof(Vec3)), 0);
-  EXPECT_EQ(std::memcmp(a.tangents.data(), b.tangents.data(), a.tangents.size() * sizeof(Vec4)), 0);
-}
-
 TEST(SkinLbs, OutputIsBitIdenticalForAnyThreadCount) {
   // 10,007 vertices (not a multiple of 3, so the thread ranges are uneven).
   constexpr int kVertexCount = 10007;
-  const VariedInput input = make_varied_input(kVertexCount, 4);
+  const VariedInput input = make_varied_input(kVertexCount, 4, kVariedAngleStep);
   for (NormalMode mode : {NormalMode::InverseTransposeOfBlend, NormalMode::BlendedNormalMatrices}) {
     SCOPED_TRACE(static_cast<int>(mode));
     SkinningOptions one_thread;
@@ -334,8 +266,8 @@ TEST(SkinLbs, OutputIsBitIdenticalForAnyThreadCount) {
     one_thread.normals = mode;
     SkinningOptions three_threads = one_thread;
     three_threads.threads = 3;
-    const SkinnedVertices serial = skin(input.data, input.palette, one_thread);
-    const SkinnedVertices parallel = skin(input.data, input.palette, three_threads);
+    const SkinnedVertices serial = lbs(input.data, input.palette, one_thread);
+    const SkinnedVertices parallel = lbs(input.data, input.palette, three_threads);
     ASSERT_EQ(serial.positions.size(), static_cast<size_t>(kVertexCount));
     expect_bit_identical(serial, parallel);
   }
@@ -351,7 +283,7 @@ TEST(SkinLbs, EveryKernelGivesTheScalarKernelsBits) {
       continue;
     }
     for (int influences : {1, 2, 3, 4, 5, 8}) {
-      const VariedInput input = make_varied_input(2003, influences);
+      const VariedInput input = make_varied_input(2003, influences, kVariedAngleStep);
       for (WeightPolicy policy : {WeightPolicy::AsStored, WeightPolicy::Renormalize}) {
         for (NormalMode mode : {NormalMode::InverseTransposeOfBlend, NormalMode::BlendedNormalMatrices}) {
           SCOPED_TRACE(std::string(skinning_kernel_name(kernel)) + " influences=" + std::to_string(influences) +
@@ -363,7 +295,7 @@ TEST(SkinLbs, EveryKernelGivesTheScalarKernelsBits) {
           scalar.kernel = SkinningKernel::Scalar;
           SkinningOptions simd = scalar;
           simd.kernel = kernel;
-          expect_bit_identical(skin(input.data, input.palette, scalar), skin(input.data, input.palette, simd));
+          expect_bit_identical(lbs(input.data, input.palette, scalar), lbs(input.data, input.palette, simd));
           ++compared;
         }
       }
