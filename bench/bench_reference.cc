@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -67,30 +68,48 @@ const Scene& chain64_scene() {
   return scene;
 }
 
-// Skins the first `vertex_limit` vertices (0: all) of builtin:million's skinned primitive per iteration.
-void run_lbs(benchmark::State& state, int threads, size_t vertex_limit, SkinningKernel kernel) {
+// The skinning input of builtin:million's skinned primitive, its first `vertex_limit` vertices (0: all), posed
+// at t = 0.5; nullopt, with the benchmark skipped and the reason given, when there is none.
+struct MillionInput {
+  const Primitive* primitive = nullptr;
+  size_t vertices = 0;
+  SkinningInput input;
+};
+
+std::optional<MillionInput> million_input(benchmark::State& state, size_t vertex_limit) {
   const SkinnedFixture* fixture = nullptr;
   try {
     fixture = &million_fixture();
   } catch (const std::exception& error) {
     state.SkipWithError(error.what());
-    return;
+    return std::nullopt;
   }
   if (fixture->primitive < 0) {
     state.SkipWithError("builtin:million has no skinned primitive");
-    return;
+    return std::nullopt;
   }
-  const Primitive& primitive = fixture->scene.meshes[fixture->mesh].primitives[fixture->primitive];
-  const size_t vertices = vertex_limit == 0 ? primitive.vertex_count() : std::min(vertex_limit, primitive.vertex_count());
-  const size_t influences = vertices * static_cast<size_t>(primitive.influences_per_vertex);
-
-  SkinningInput input;
-  input.positions = std::span<const Vec3>(primitive.positions).first(vertices);
-  input.normals = std::span<const Vec3>(primitive.normals).first(vertices);
+  MillionInput million;
+  million.primitive = &fixture->scene.meshes[fixture->mesh].primitives[fixture->primitive];
+  const Primitive& primitive = *million.primitive;
+  million.vertices = vertex_limit == 0 ? primitive.vertex_count() : std::min(vertex_limit, primitive.vertex_count());
+  const size_t influences = million.vertices * static_cast<size_t>(primitive.influences_per_vertex);
+  SkinningInput& input = million.input;
+  input.positions = std::span<const Vec3>(primitive.positions).first(million.vertices);
+  if (!primitive.normals.empty()) input.normals = std::span<const Vec3>(primitive.normals).first(million.vertices);
   input.influences_per_vertex = primitive.influences_per_vertex;
   input.joints = std::span<const uint32_t>(primitive.joints).first(influences);
   input.weights = std::span<const double>(primitive.weights).first(influences);
   input.palette = &fixture->pose.palettes[fixture->skin];
+  return million;
+}
+
+// Skins the first `vertex_limit` vertices (0: all) of builtin:million's skinned primitive per iteration.
+void run_lbs(benchmark::State& state, int threads, size_t vertex_limit, SkinningKernel kernel) {
+  const std::optional<MillionInput> million = million_input(state, vertex_limit);
+  if (!million) return;
+  const Primitive& primitive = *million->primitive;
+  const size_t vertices = million->vertices;
+  const SkinningInput& input = million->input;
   SkinningOptions options;
   options.threads = threads;
   options.kernel = kernel;
@@ -138,25 +157,10 @@ BENCHMARK(BM_ReferenceLbs_Million_AllThreads)->Unit(benchmark::kMillisecond)->Us
 // DQS of the same primitive (one scalar kernel; the per-joint polar decompositions run once per call, inside
 // the timed loop, as in every real use).
 void BM_ReferenceDqs_Million(benchmark::State& state) {
-  const SkinnedFixture* fixture = nullptr;
-  try {
-    fixture = &million_fixture();
-  } catch (const std::exception& error) {
-    state.SkipWithError(error.what());
-    return;
-  }
-  if (fixture->primitive < 0) {
-    state.SkipWithError("builtin:million has no skinned primitive");
-    return;
-  }
-  const Primitive& primitive = fixture->scene.meshes[fixture->mesh].primitives[fixture->primitive];
-  SkinningInput input;
-  input.positions = primitive.positions;
-  input.normals = primitive.normals;
-  input.influences_per_vertex = primitive.influences_per_vertex;
-  input.joints = primitive.joints;
-  input.weights = primitive.weights;
-  input.palette = &fixture->pose.palettes[fixture->skin];
+  const std::optional<MillionInput> million = million_input(state, 0);
+  if (!million) return;
+  const Primitive& primitive = *million->primitive;
+  const SkinningInput& input = million->input;
   SkinningOptions options;
   options.method = SkinningMethod::Dqs;
   options.threads = 1;

@@ -11,12 +11,13 @@
 // output is bit-identical for any thread count.
 #include "skinning_dqs.h"
 
+#include "parallel_ranges.h"
+
 #include <Eigen/SVD>
 
-#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
-#include <thread>
 #include <vector>
 
 namespace skinref {
@@ -243,7 +244,8 @@ void skin_dqs(const SkinningInput& in, const SkinningOptions& options, SkinnedVe
   }
 
   // Contiguous vertex ranges, one per thread and at most one per 4096 vertices, split as in skin_lbs; each
-  // thread writes only its own range. A range stops at its first joint index outside the palette; the error is thrown once all joined.
+  // thread writes only its own range. A range stops at its first joint index outside the palette; the error
+  // is thrown once all are joined.
   std::atomic<bool> bad_joint{false};
   detail::for_each_range(n, options.threads, 4096, [&](size_t begin, size_t end) {
     if (kernel(args, begin, end) != end) bad_joint.store(true, std::memory_order_relaxed);

@@ -12,10 +12,11 @@
 // Every vertex is computed alone: results are bit-identical for any thread count.
 #include "skinning_lbs.h"
 
+#include "parallel_ranges.h"
 #include "skinning_kernels.h"
 
+#include <atomic>
 #include <stdexcept>
-#include <thread>
 
 namespace skinref {
 namespace lbs_detail {
@@ -181,7 +182,8 @@ void skin_lbs(const SkinningInput& in, const SkinningOptions& options, SkinnedVe
                                     out.tangents.empty() ? nullptr : out.tangents.data()->data()};
 
   // Contiguous vertex ranges, one per thread and at most one per 4096 vertices; each thread writes only its
-  // own range. A range stops at its first joint index outside the palette; the error is thrown once all joined.
+  // own range. A range stops at its first joint index outside the palette; the error is thrown once all are
+  // joined.
   std::atomic<bool> bad_joint{false};
   detail::for_each_range(n, options.threads, 4096, [&](size_t begin, size_t end) {
     if (kernel(args, begin, end) != end) bad_joint.store(true, std::memory_order_relaxed);

@@ -1,6 +1,7 @@
 // Test utility: the fixtures the skinning tests share (skinning_lbs_test.cc, skinning_dqs_test.cc): palettes
-// as compute_palette builds them, vertex data that a SkinningInput points into, one-call LBS and DQS, varied
-// input from fixed formulas (no randomness) and a byte-for-byte comparison of two skinning outputs.
+// as compute_palette builds them, vertex data that a SkinningInput points into, one-call LBS and DQS, the
+// all-zero-weights check both methods must pass, varied input from fixed formulas (no randomness) and a
+// byte-for-byte comparison of two skinning outputs.
 #pragma once
 
 #include "math_expect.h"
@@ -58,6 +59,29 @@ inline SkinnedVertices dqs(const VertexData& data, const JointPalette& palette, 
   SkinnedVertices out;
   skin_dqs(data.input(palette), options, out);
   return out;
+}
+
+using SkinFunction = SkinnedVertices (*)(const VertexData&, const JointPalette&, const SkinningOptions&);
+
+// One vertex whose weights are all zero keeps its bind position, normal and tangent exactly, under either
+// weight policy, whatever `palette` does to it (a joint 0 that moves it).
+inline void expect_zero_weights_keep_bind_attributes(SkinFunction skin, const JointPalette& palette) {
+  VertexData data;
+  data.positions = {Vec3(0.3, -0.7, 1.9)};
+  data.normals = {Vec3(0.0, 0.6, 0.8)};
+  data.tangents = {Vec4(0.8, 0.0, -0.6, -1.0)};
+  data.influences_per_vertex = 4;
+  data.joints = {0, 0, 0, 0};
+  data.weights = {0.0, 0.0, 0.0, 0.0};
+  for (WeightPolicy policy : {WeightPolicy::AsStored, WeightPolicy::Renormalize}) {
+    SCOPED_TRACE(static_cast<int>(policy));
+    SkinningOptions options;
+    options.weights = policy;
+    const SkinnedVertices out = skin(data, palette, options);
+    EXPECT_EQ(out.positions[0], data.positions[0]);
+    EXPECT_EQ(out.normals[0], data.normals[0]);
+    EXPECT_EQ(out.tangents[0], data.tangents[0]);
+  }
 }
 
 // Varied skinning input from fixed formulas: `vertex_count` vertices, `influences` per vertex over 5 joints

@@ -23,6 +23,7 @@ namespace {
 using test::affine;
 using test::expect_bit_identical;
 using test::expect_vec3_near;
+using test::expect_zero_weights_keep_bind_attributes;
 using test::lbs;
 using test::make_palette;
 using test::make_varied_input;
@@ -74,23 +75,8 @@ TEST(SkinLbs, HalfAndHalfOfIdentityAndTranslation) {
 }
 
 TEST(SkinLbs, AllZeroWeightsKeepBindAttributes) {
-  const JointPalette palette = make_palette({affine(rotation(1.0, Vec3(1.0, 1.0, 0.0)), Vec3(3.0, 0.0, 0.0))});
-  VertexData data;
-  data.positions = {Vec3(0.3, -0.7, 1.9)};
-  data.normals = {Vec3(0.0, 0.6, 0.8)};
-  data.tangents = {Vec4(0.8, 0.0, -0.6, -1.0)};
-  data.influences_per_vertex = 4;
-  data.joints = {0, 0, 0, 0};
-  data.weights = {0.0, 0.0, 0.0, 0.0};
-  for (WeightPolicy policy : {WeightPolicy::AsStored, WeightPolicy::Renormalize}) {
-    SCOPED_TRACE(static_cast<int>(policy));
-    SkinningOptions options;
-    options.weights = policy;
-    const SkinnedVertices out = lbs(data, palette, options);
-    EXPECT_EQ(out.positions[0], data.positions[0]);
-    EXPECT_EQ(out.normals[0], data.normals[0]);
-    EXPECT_EQ(out.tangents[0], data.tangents[0]);
-  }
+  expect_zero_weights_keep_bind_attributes(
+      lbs, make_palette({affine(rotation(1.0, Vec3(1.0, 1.0, 0.0)), Vec3(3.0, 0.0, 0.0))}));
 }
 
 TEST(SkinLbs, AsStoredVersusRenormalizeForWeightsSummingToHalf) {

@@ -1,6 +1,8 @@
 // Argument parsing and value checking for the skinref command line (see cli_args.h).
 #include "cli_args.h"
 
+#include "recipe.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -181,6 +183,32 @@ void require_extension(const std::string& path, std::span<const std::string> ext
   std::string list;
   for (const std::string& extension : extensions) list += (list.empty() ? "" : ", ") + extension;
   throw UsageError("option " + option + ": " + quoted(path) + " must end in " + list);
+}
+
+PoseSelection parse_pose_selection(const ParsedArgs& parsed, const std::string& command) {
+  PoseSelection selection;
+  if (const std::optional<std::string> text = parsed.value("--time")) {
+    selection.time = parse_finite_double(*text, "--time");
+  }
+  selection.recipe = parsed.value("--recipe");
+  selection.anim = parsed.value("--anim");
+  if (selection.recipe && selection.anim) {
+    throw UsageError(command + ": --recipe and --anim cannot be used together (the recipe names its animations)");
+  }
+  return selection;
+}
+
+SelectedPose evaluate_selected_pose(const Scene& scene, const PoseSelection& selection) {
+  SelectedPose selected;
+  if (selection.recipe) {
+    selected.pose = evaluate_recipe(scene, load_recipe(*selection.recipe, scene), selection.time);
+    selected.description = "recipe " + *selection.recipe;
+  } else {
+    const int animation = resolve_animation(scene, selection.anim);
+    selected.pose = evaluate_pose(scene, animation, selection.time.value_or(0.0));
+    selected.description = animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation);
+  }
+  return selected;
 }
 
 }  // namespace skinref::cli

@@ -1,11 +1,13 @@
 // Command-line argument parsing for the skinref tool: `--key value`, `--key=value` and flags, checked against
-// the options one command allows, plus strict parsers for the values (numbers, choices, animations).
+// the options one command allows, plus strict parsers for the values (numbers, choices, animations) and the
+// pose selection (--recipe or --anim/--time) that `pose` and `skin` share.
 //
 // Contract: every problem throws UsageError with a one-line message naming the option and the offending
 // text; the CLI maps it to exit status 2. `--help` / `-h` anywhere an option may appear sets `help` and stops
 // parsing, so `skinref COMMAND --help` works whatever else is on the line. `--` ends the options.
 #pragma once
 
+#include "evaluate.h"
 #include "scene.h"
 
 #include <map>
@@ -69,5 +71,25 @@ int resolve_animation(const Scene& scene, const std::optional<std::string>& spec
 // The file name must end (case-insensitively) in one of `extensions` (each with its dot).
 void require_extension(const std::string& path, std::span<const std::string> extensions,
                        const std::string& option);
+
+// What selects the pose of `pose` and `skin`: --recipe FILE, or --anim NAME|INDEX at --time SECONDS.
+struct PoseSelection {
+  std::optional<double> time;         // --time, when given
+  std::optional<std::string> recipe;  // --recipe FILE
+  std::optional<std::string> anim;    // --anim NAME|INDEX
+};
+
+// Reads --time (a finite number), --recipe and --anim without the model, so that usage errors do not wait
+// for a load; --recipe with --anim is a usage error (`command` prefixes the message).
+PoseSelection parse_pose_selection(const ParsedArgs& parsed, const std::string& command);
+
+struct SelectedPose {
+  EvaluatedPose pose;
+  std::string description;  // "recipe FILE", "animation N" or "rest pose"
+};
+
+// The recipe (read now: its names resolve against the model) evaluated at --time when given, else at its own
+// time; or the --anim animation (resolve_animation) at --time, default 0.
+SelectedPose evaluate_selected_pose(const Scene& scene, const PoseSelection& selection);
 
 }  // namespace skinref::cli

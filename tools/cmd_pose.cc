@@ -7,7 +7,6 @@
 #include "evaluate.h"
 #include "gltf_load.h"
 #include "pose_dump.h"
-#include "recipe.h"
 
 #include <iostream>
 
@@ -37,29 +36,13 @@ int run_pose(std::span<const std::string> args) {
   const std::string out_path = require_value(parsed, "--out", "pose");
   static const std::vector<std::string> kExtensions{".json"};
   require_extension(out_path, kExtensions, "--out");
-  const std::optional<std::string> time_text = parsed.value("--time");
-  const double time = time_text ? parse_finite_double(*time_text, "--time") : 0.0;
-  const std::optional<std::string> recipe_path = parsed.value("--recipe");
-  if (recipe_path && parsed.value("--anim")) {
-    throw UsageError("pose: --recipe and --anim cannot be used together (the recipe names its animations)");
-  }
+  const PoseSelection selection = parse_pose_selection(parsed, "pose");
 
   const Scene scene = load_model(parsed.positionals[0]);
-  EvaluatedPose pose;
-  std::string pose_text;
-  if (recipe_path) {
-    // A recipe's names resolve against the model, so it is read after it.
-    const std::optional<double> time_override = time_text ? std::optional<double>(time) : std::nullopt;
-    pose = evaluate_recipe(scene, load_recipe(*recipe_path, scene), time_override);
-    pose_text = "recipe " + *recipe_path;
-  } else {
-    const int animation = resolve_animation(scene, parsed.value("--anim"));
-    pose = evaluate_pose(scene, animation, time);
-    pose_text = animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation);
-  }
-  write_pose_dump(scene, pose, out_path);
+  const SelectedPose selected = evaluate_selected_pose(scene, selection);
+  write_pose_dump(scene, selected.pose, out_path);
   std::cout << "wrote " << out_path << ": " << scene.nodes.size() << " nodes, " << scene.skins.size() << " skins, "
-            << pose_text << "\n";
+            << selected.description << "\n";
   return kExitOk;
 }
 

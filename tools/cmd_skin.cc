@@ -5,7 +5,6 @@
 
 #include "evaluate.h"
 #include "gltf_load.h"
-#include "recipe.h"
 #include "vertex_dump.h"
 
 #include <iostream>
@@ -51,12 +50,7 @@ int run_skin(std::span<const std::string> args) {
   static const std::vector<std::string> kExtensions{".json", ".skv", ".ply"};
   require_extension(out_path, kExtensions, "--out");
 
-  const std::optional<std::string> time_text = parsed.value("--time");
-  const double time = time_text ? parse_finite_double(*time_text, "--time") : 0.0;
-  const std::optional<std::string> recipe_path = parsed.value("--recipe");
-  if (recipe_path && parsed.value("--anim")) {
-    throw UsageError("skin: --recipe and --anim cannot be used together (the recipe names its animations)");
-  }
+  const PoseSelection selection = parse_pose_selection(parsed, "skin");
 
   VertexDump dump;
   if (const std::optional<std::string> text = parsed.value("--precision")) {
@@ -83,25 +77,14 @@ int run_skin(std::span<const std::string> args) {
   }
 
   const Scene scene = load_model(parsed.positionals[0]);
-  EvaluatedPose pose;
-  std::string pose_text;
-  if (recipe_path) {
-    // A recipe's names resolve against the model, so it is read after it.
-    const std::optional<double> time_override = time_text ? std::optional<double>(time) : std::nullopt;
-    pose = evaluate_recipe(scene, load_recipe(*recipe_path, scene), time_override);
-    pose_text = "recipe " + *recipe_path;
-  } else {
-    const int animation = resolve_animation(scene, parsed.value("--anim"));
-    pose = evaluate_pose(scene, animation, time);
-    pose_text = animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation);
-  }
-  dump.primitives = evaluate_vertices(scene, pose, options);
+  const SelectedPose selected = evaluate_selected_pose(scene, selection);
+  dump.primitives = evaluate_vertices(scene, selected.pose, options);
   write_vertex_dump(scene, dump, out_path);
 
   size_t vertex_total = 0;
   for (const WorldPrimitive& primitive : dump.primitives) vertex_total += primitive.vertices.positions.size();
   std::cout << "wrote " << out_path << ": " << dump.primitives.size() << " primitives, " << vertex_total
-            << " vertices, " << pose_text << "\n";
+            << " vertices, " << selected.description << "\n";
   return kExitOk;
 }
 
