@@ -9,13 +9,17 @@
 //   drawn primitive at kAutoCameraSamples times evenly spread over [0, end_time] (the rest pose when
 //   animation == -1), enclosed in a sphere (centre = bounding-box centre, radius = farthest vertex); the eye
 //   looks at the centre from the fixed direction kAutoCameraDirection at the distance where the sphere fits
-//   the vertical and horizontal fields of view, yfov = kAutoCameraFov; znear/zfar bracket the sphere.
+//   the vertical and horizontal fields of view, yfov = kAutoCameraFov; znear/zfar bracket the sphere
+//   (distance -+ radius, each widened by kAutoCameraDepthMargin x radius). Nothing to frame (no vertex, or
+//   a single point): radius 1.
 //   Deterministic and the same for every frame of a clip, so frames can be compared.
-// - gltf_camera(): camera `index` of the scene, placed by the first node (in node order) that references it,
+// - gltf_camera(): camera `index` of the scene, placed by the first node (lowest index) that references it,
 //   at the given pose; perspective cameras only (orthographic ones are refused with InputError); the image
-//   aspect ratio replaces the file's.
+//   aspect ratio replaces the file's; any scale in the node's global transform is dropped (its -Z and +Y axes
+//   are orthonormalized), so znear/zfar stay in scene units.
 // - look_at_camera(): eye, target, vertical fov in degrees, +Y up (refused when the view direction is
-//   parallel to +Y or eye == target).
+//   parallel to +Y or eye == target); znear = kLookAtNearFraction x |target - eye|, zfar = kLookAtFarFactor x
+//   |target - eye|.
 #pragma once
 
 #include "evaluate.h"
@@ -33,6 +37,9 @@ struct RenderCamera {
 inline constexpr int kAutoCameraSamples = 16;
 inline constexpr double kAutoCameraFov = 0.7853981633974483;  // 45 degrees
 inline const Vec3 kAutoCameraDirection = Vec3(0.6, 0.35, 1.0).normalized();  // from the centre to the eye
+inline constexpr double kAutoCameraDepthMargin = 0.05;  // x radius, beyond the sphere on both sides
+inline constexpr double kLookAtNearFraction = 0.125;
+inline constexpr double kLookAtFarFactor = 8.0;
 
 Mat4 perspective(double yfov, double aspect, double znear, double zfar);
 Mat4 look_at(const Vec3& eye, const Vec3& target, const Vec3& up);

@@ -6,22 +6,30 @@
 //   -w <= x, y <= w, 0 <= z <= w; framebuffer y grows downwards (clip y = -w is the top row). The
 //   projection must already contain any y flip.
 // - Clipping: against the near (z >= 0) and far (z <= w) planes in homogeneous space (Sutherland-Hodgman),
-//   and against a guard band |x|, |y| <= kGuardBand * w so that fixed-point coordinates fit in 64-bit edge
-//   functions; the result is fanned into triangles. Everything else of the frustum is a scissor on the
-//   framebuffer rectangle.
+//   and against a guard band |x|, |y| <= kGuardBand * w so that fixed-point coordinates stay bounded; the
+//   result is fanned into triangles, each carrying its vertices' barycentrics with respect to the original.
+//   Everything else of the frustum is a scissor on the framebuffer rectangle. A triangle with a non-finite
+//   coordinate covers nothing.
 // - Viewport: x_f = (x / w + 1) * width / 2, y_f = (y / w + 1) * height / 2, z_f = z / w (depth range [0, 1]).
-//   Positions are snapped to 8 sub-pixel bits (round to nearest 1/256 pixel).
+//   Positions are snapped to 8 sub-pixel bits (round to nearest 1/256 pixel, halfway cases away from zero
+//   as std::llround). Edge functions are exact integers, evaluated in 64 bits where a triangle's values
+//   provably fit and in 128 bits otherwise (triangles reaching far into the guard band: on targets above
+//   about 8 million pixels their edge functions can exceed 2^63).
 // - Coverage: one sample per pixel at its centre (x + 0.5, y + 0.5). A sample is inside when all three
-//   64-bit edge functions are > 0, or == 0 on a top or left edge (the top-left fill rule, y down: a top
+//   edge functions are > 0, or == 0 on a top or left edge (the top-left fill rule, y down: a top
 //   edge is exactly horizontal with the other vertex below it; a left edge runs downwards along the
-//   triangle's left side, for either winding). Degenerate (zero-area) triangles cover nothing.
+//   triangle's left side, for either winding). Degenerate (zero-area after snapping) triangles cover
+//   nothing.
 // - Facing: the signed area in framebuffer coordinates decides front or back. With the project's
 //   projections (y flipped for Vulkan), glTF's counter-clockwise front faces appear clockwise in the
 //   y-down framebuffer: a triangle is front-facing when its framebuffer area is negative in the
-//   (x right, y down) coordinate system, i.e. clockwise on screen; `flip_winding` swaps that (negative
-//   determinant node transforms). Back faces are culled when `cull_back_faces`.
-// - Depth: z_f interpolated linearly in screen space with the screen-space barycentrics, rounded to float32
-//   (D32_SFLOAT), tested LESS against the depth buffer (cleared to 1.0), then written.
+//   (x right, y down) coordinate system, i.e. clockwise when those coordinates are plotted y up (as the
+//   image is viewed, y down, a front face stays counter-clockwise); `flip_winding` swaps that (negative
+//   determinant node transforms). Back faces are culled when `cull_back_faces`. The area is that of the
+//   snapped (sub-)triangle.
+// - Depth: z_f interpolated linearly in screen space with the screen-space barycentrics, clamped to [0, 1]
+//   (clipping keeps it there but for roundings), rounded to float32 (D32_SFLOAT), tested LESS against the
+//   depth buffer (cleared to 1.0), then written.
 // - Output per covered, depth-passing sample: the triangle id (index into the input), perspective-correct
 //   barycentrics with respect to the ORIGINAL triangle's three vertices (clipping is undone), and the depth.
 //   Triangles are processed in input order, so a pixel's result is that of the last triangle to pass the
@@ -63,6 +71,7 @@ struct RasterOptions {
   int threads = 1; // >= 1; the output does not depend on it
 };
 
+// Throws std::invalid_argument when width, height or threads is < 1, or there are 2^32 - 1 triangles or more.
 RasterBuffers rasterize(std::span<const RasterTriangle> triangles, const RasterOptions& options);
 
 }  // namespace skinref

@@ -15,7 +15,7 @@
 //   Primitives without normals use the face normal of the world-space triangle.
 // - Normals view: colour = n * 0.5 + 0.5.
 // - Weights view (joint J): w = the vertex's summed weight of skin joint J, interpolated; colour =
-//   heat(w) = (w, 4 w (1 - w), 1 - w) (blue -> green -> red).
+//   heat(w) = (w, 4 w (1 - w), 1 - w) (blue -> green -> red), w clamped to [0, 1] first.
 // - Depth view: colour = (1 - d) in every channel, d the D32 depth in [0, 1].
 // - Background: kBackground (linear) everywhere nothing was drawn, alpha 1.
 #pragma once

@@ -37,4 +37,33 @@ inline constexpr double kIkParallel = 1e-9;
 // bones of length 1 to 2: a few roundings through quaternions and matrix products, with room to spare.
 inline constexpr double kIkReach = 1e-9;
 
+// Silhouette coverage (fraction of pixels showing the model) of skinref's render of a glTF-Asset-Generator
+// still against the generator's own image, relative to the generator's: a coarse check of camera, pose and
+// framing across different renderers (BabylonJS, whose model pixels are found by colour in front of a
+// photographic background), not a pixel comparison. The stills agree within 4 %; a camera 10 % further away
+// shrinks the coverage by 17 %.
+inline constexpr double kSilhouetteCoverageRelative = 0.15;
+
+// Rasterizer barycentrics (raster.h) against the analytic intersection of a pixel's view ray with the
+// triangle's plane, in scenes whose vertices project exactly onto the 1/256-pixel grid: only a few double
+// roundings of O(1) values remain.
+inline constexpr double kRasterBarycentric = 1e-12;
+
+// The same for triangles clipped at the guard band: their snapped vertices lie up to ~2^24 pixels out and
+// move by up to 1/512 pixel when snapped, about 1e-10 of the triangle's extent.
+inline constexpr double kRasterGuardBandBarycentric = 1e-8;
+
+// Rasterizer depth (D32) against the analytic z / w: the float32 rounding of a linear interpolation that is
+// exact to a few double roundings, so one float32 ulp at 1.
+inline constexpr double kRasterDepth = 0x1p-23;
+
+// The two segments of the sRGB curve (IEC 61966-2-1) with their published constants meet at the threshold
+// 0.0031308 only to about 3e-8 (the constants are rounded), so continuity is checked to this.
+inline constexpr double kSrgbSegmentJoin = 1e-7;
+
+// 8-bit colours of an attribute interpolated across a rendered triangle (weights, depth) against the closed
+// form at the pixel centre: vertices are snapped to 1/256 pixel, which moves an attribute by about 1e-4 of
+// its range, under one step of the 8-bit sRGB encoding even where that is steepest (12.92 x 255 per unit).
+inline constexpr int kSnappedAttributeBytes = 1;
+
 }  // namespace skinref::tol

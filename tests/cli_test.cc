@@ -1,7 +1,9 @@
 // The skinref command line, run as a separate process: exit statuses, one-line error messages that name the
 // problem, no output file after any failure, deterministic dumps (also across thread counts), the pose
-// and info outputs, export followed by skinning of the exported file, and pose recipes (--recipe).
+// and info outputs, export followed by skinning of the exported file, pose recipes (--recipe), and render
+// (PNG size, views, joints by name, ids and dump outputs, bad values, no output after a failed one).
 #include "builtin_scenes.h"
+#include "image_io.h"
 #include "temp_dir.h"
 #include "tolerances.h"
 #include "vertex_dump.h"
@@ -393,6 +395,89 @@ TEST_F(CliTest, RecipeWithAnimIsAUsageError) {
 TEST_F(CliTest, UnwritableOutputIsBadInputAndLeavesNothing) {
   const std::string out = work("missing-directory/out.skv");
   expect_bad_input({"skin", "builtin:twist", "--out", out}, {out});
+}
+
+// ---- render ------------------------------------------------------------------------------------------------
+
+TEST_F(CliTest, RenderWritesAPngOfTheRequestedSize) {
+  RunResult result;
+  expect_ok({"render", "builtin:twist", "--time", "0.5", "--size", "40x30", "--out", work("twist.png")}, &result);
+  EXPECT_NE(result.out.find("40x30"), std::string::npos) << result.out;
+  const RgbaImage image = read_png(work("twist.png"));
+  EXPECT_EQ(image.width, 40);
+  EXPECT_EQ(image.height, 30);
+  // Default size, every view, the other cameras and DQS.
+  expect_ok({"render", "builtin:bend", "--out", work("bend.png")});
+  EXPECT_EQ(read_png(work("bend.png")).width, 512);
+  EXPECT_EQ(read_png(work("bend.png")).height, 512);
+  for (const std::string view : {"shaded", "normals", "depth", "weights:1"}) {
+    expect_ok({"render", "builtin:twist", "--size", "32x32", "--view", view, "--out", work("view.png")});
+    EXPECT_EQ(read_png(work("view.png")).width, 32) << view;
+  }
+  expect_ok({"render", "builtin:twist", "--size", "32x32", "--camera", "1,0.5,4:1,0,0:50", "--method", "dqs",
+             "--out", work("look.png")});
+  EXPECT_EQ(work_entries(), (std::vector<std::string>{"bend.png", "look.png", "twist.png", "view.png"}));
+}
+
+TEST_F(CliTest, RenderWeightsJointByNameOrIndexAndThreadsAgree) {
+  expect_ok({"render", "builtin:twist", "--size", "48x48", "--view", "weights:joint1", "--out", work("name.png")});
+  expect_ok({"render", "builtin:twist", "--size", "48x48", "--view", "weights:1", "--threads", "3", "--out",
+             work("index.png")});
+  EXPECT_FALSE(read_bytes(work("name.png")).empty());
+  EXPECT_EQ(read_bytes(work("name.png")), read_bytes(work("index.png")));
+}
+
+TEST_F(CliTest, RenderIdsAndDump) {
+  expect_ok({"render", "builtin:twist", "--time", "0.25", "--size", "48x40", "--ids", work("ids.png"), "--dump",
+             work("drawn.skv"), "--out", work("image.png")});
+  const RgbaImage ids = read_png(work("ids.png"));
+  ASSERT_EQ(ids.width, 48);
+  ASSERT_EQ(ids.height, 40);
+  // id + 1 as 24 bits of RGB: 0 where the background shows, at most the twist's 32 x 24 x 2 triangles.
+  const RgbaImage image = read_png(work("image.png"));
+  size_t covered = 0;
+  for (size_t p = 0; p < size_t(48 * 40); ++p) {
+    const uint32_t value = (uint32_t(ids.pixels[4 * p]) << 16) | (uint32_t(ids.pixels[4 * p + 1]) << 8) |
+                           uint32_t(ids.pixels[4 * p + 2]);
+    EXPECT_LE(value, 32u * 24u * 2u);
+    covered += value != 0 ? 1 : 0;
+  }
+  EXPECT_GT(covered, 0u);
+  EXPECT_LT(covered, size_t(48 * 40));
+  // The dump holds what `skin` computes at the same time.
+  expect_ok({"skin", "builtin:twist", "--time", "0.25", "--out", work("skinned.skv")});
+  EXPECT_EQ(read_bytes(work("drawn.skv")), read_bytes(work("skinned.skv")));
+}
+
+TEST_F(CliTest, RenderBadValuesExitTwoWritingNothing) {
+  const std::string out = work("out.png");
+  for (const std::string size : {"0x10", "10x0", "16385x10", "10x16385", "10", "axb", "10x10x10", "-5x10", "x10"}) {
+    expect_bad_input({"render", "builtin:twist", "--size", size, "--out", out}, {"--size", size});
+  }
+  for (const std::string view : {"bogus", "weights:", "weights", "Shaded"}) {
+    expect_bad_input({"render", "builtin:twist", "--view", view, "--out", out}, {"--view", view});
+  }
+  expect_bad_input({"render", "builtin:twist", "--view", "weights:2", "--out", out}, {"--view", "2"});
+  expect_bad_input({"render", "builtin:twist", "--view", "weights:elbow", "--out", out}, {"elbow", "joint1"});
+  for (const std::string camera : {"gltf:x", "1,2,3", "1,2,3:0,0,0:0", "0,5,0:0,0,0:45", "sideways"}) {
+    expect_bad_input({"render", "builtin:twist", "--camera", camera, "--out", out}, {"--camera", camera});
+  }
+  // builtin:twist has no cameras.
+  expect_bad_input({"render", "builtin:twist", "--camera", "gltf:0", "--out", out}, {"camera 0"});
+  expect_bad_input({"render", "builtin:twist", "--out", work("out.jpg")}, {"--out", "out.jpg"});
+  expect_bad_input({"render", "builtin:twist", "--ids", work("ids.txt"), "--out", out}, {"--ids"});
+  expect_bad_input({"render", "builtin:twist", "--ids", out, "--out", out}, {"--ids", "--out"});
+  expect_bad_input({"render", "builtin:twist", "--dump", work("d.obj"), "--out", out}, {"--dump"});
+  expect_bad_input({"render", "builtin:twist", "--threads", "0", "--out", out}, {"--threads"});
+  expect_bad_input({"render", "builtin:twist", "--method", "slerp", "--out", out}, {"--method", "slerp"});
+  expect_bad_input({"render", "builtin:twist"}, {"--out"});
+  expect_bad_input({"render", "builtin:no_such_scene", "--out", out}, {"no_such_scene"});
+}
+
+TEST_F(CliTest, RenderFailingSecondOutputLeavesNoFirst) {
+  // --ids cannot be written (missing directory): the image, staged first, is not left behind either.
+  const std::string ids = work("missing-directory/ids.png");
+  expect_bad_input({"render", "builtin:twist", "--size", "16x16", "--ids", ids, "--out", work("out.png")}, {ids});
 }
 
 }  // namespace

@@ -19,11 +19,13 @@ int run_info(std::span<const std::string> args);
 int run_pose(std::span<const std::string> args);
 int run_skin(std::span<const std::string> args);
 int run_export(std::span<const std::string> args);
+int run_render(std::span<const std::string> args);
 
 // Usage text of each command (several lines, ending in a newline).
 const char* info_usage();
 const char* pose_usage();
 const char* skin_usage();
 const char* export_usage();
+const char* render_usage();
 
 }  // namespace skinref::cli

@@ -30,6 +30,7 @@ const std::vector<Command>& commands() {
       {"pose", run_pose, pose_usage, "dump the evaluated pose (local, global, palettes) as JSON"},
       {"skin", run_skin, skin_usage, "dump skinned world-space vertices as .json, .skv or .ply"},
       {"export", run_export, export_usage, "write a model (e.g. builtin:NAME) as .gltf or .glb"},
+      {"render", run_render, render_usage, "rasterize a posed model to a PNG (the reference image)"},
   };
   return kCommands;
 }
