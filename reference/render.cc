@@ -218,8 +218,16 @@ RenderResult render_scene(const Scene& scene, const EvaluatedPose& pose,
                            options);
   // Each pixel is shaded alone, so rows can be split among threads without changing a byte.
   const size_t width = size_t(options.width);
+  // Background pixels all encode kBackground: encode it once (three pow() calls per pixel otherwise).
+  const uint8_t background[3] = {encode_srgb8(kBackground[0]), encode_srgb8(kBackground[1]),
+                                 encode_srgb8(kBackground[2])};
   detail::for_each_range(size_t(options.height), options.threads, 1, [&](size_t begin, size_t end) {
     for (size_t p = begin * width; p < end * width; ++p) {
+      if (result.buffers.triangle[p] == RasterBuffers::kNoTriangle) {
+        std::copy(background, background + 3, &image.pixels[4 * p]);
+        image.pixels[4 * p + 3] = 255;
+        continue;
+      }
       const Vec3 colour = shader.shade(p);
       for (int c = 0; c < 3; ++c) image.pixels[4 * p + size_t(c)] = encode_srgb8(colour[c]);
       image.pixels[4 * p + 3] = 255;

@@ -3,6 +3,7 @@
 #include "shading.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace skinref {
@@ -31,8 +32,15 @@ int wrap_index(long long i, int size, WrapMode mode) {
 // A texel as linear RGBA: colour channels sRGB-decoded, alpha as stored (an R8G8B8A8_SRGB view).
 Vec4 texel(const Image& image, int x, int y) {
   const size_t offset = (size_t(y) * size_t(image.width) + size_t(x)) * 4;
-  return Vec4(srgb_to_linear(image.rgba8[offset] / 255.0), srgb_to_linear(image.rgba8[offset + 1] / 255.0),
-              srgb_to_linear(image.rgba8[offset + 2] / 255.0), image.rgba8[offset + 3] / 255.0);
+  // The 256 possible decodes, computed once by the formula itself: the same bits as calling it per texel,
+  // without three pow() calls per texel (a bilinear sample reads four texels).
+  static const std::array<double, 256> kDecoded = [] {
+    std::array<double, 256> table{};
+    for (int byte = 0; byte < 256; ++byte) table[size_t(byte)] = srgb_to_linear(byte / 255.0);
+    return table;
+  }();
+  return Vec4(kDecoded[image.rgba8[offset]], kDecoded[image.rgba8[offset + 1]], kDecoded[image.rgba8[offset + 2]],
+              image.rgba8[offset + 3] / 255.0);
 }
 
 // (1 - t) a + t b per channel, in that order.
