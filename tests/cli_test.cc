@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -447,6 +449,50 @@ TEST_F(CliTest, RenderIdsAndDump) {
   // The dump holds what `skin` computes at the same time.
   expect_ok({"skin", "builtin:twist", "--time", "0.25", "--out", work("skinned.skv")});
   EXPECT_EQ(read_bytes(work("drawn.skv")), read_bytes(work("skinned.skv")));
+}
+
+TEST_F(CliTest, RenderTraceNamesThePixelsTriangleAndBarycentrics) {
+  // The --ids image says which triangle each pixel shows; --trace must name the same one, with barycentrics
+  // that sum to 1, and call a pixel the ids image leaves at 0 background.
+  expect_ok({"render", "builtin:twist", "--time", "0.25", "--size", "48x40", "--ids", work("ids.png"), "--out",
+             work("image.png")});
+  const RgbaImage ids = read_png(work("ids.png"));
+  size_t covered_pixel = SIZE_MAX, background_pixel = SIZE_MAX;
+  uint32_t covered_value = 0;
+  for (size_t p = 0; p < size_t(48 * 40); ++p) {
+    const uint32_t value = (uint32_t(ids.pixels[4 * p]) << 16) | (uint32_t(ids.pixels[4 * p + 1]) << 8) |
+                           uint32_t(ids.pixels[4 * p + 2]);
+    if (value != 0 && covered_pixel == SIZE_MAX) {
+      covered_pixel = p;
+      covered_value = value;
+    }
+    if (value == 0 && background_pixel == SIZE_MAX) background_pixel = p;
+  }
+  ASSERT_NE(covered_pixel, SIZE_MAX);
+  ASSERT_NE(background_pixel, SIZE_MAX);
+  auto trace = [&](size_t p) {
+    RunResult result;
+    expect_ok({"render", "builtin:twist", "--time", "0.25", "--size", "48x40", "--trace",
+               std::to_string(p % 48) + "," + std::to_string(p / 48), "--out", work("traced.png")},
+              &result);
+    return result.out;
+  };
+  const std::string covered = trace(covered_pixel);
+  EXPECT_NE(covered.find("triangle " + std::to_string(covered_value - 1) + " = node"), std::string::npos) << covered;
+  const size_t at = covered.find("barycentrics (");
+  ASSERT_NE(at, std::string::npos) << covered;
+  double b0 = 0, b1 = 0, b2 = 0;
+  ASSERT_EQ(std::sscanf(covered.c_str() + at, "barycentrics (%lf, %lf, %lf)", &b0, &b1, &b2), 3) << covered;
+  EXPECT_NEAR(b0 + b1 + b2, 1.0, tol::kClosedForm) << covered;
+  for (double b : {b0, b1, b2}) {
+    EXPECT_GE(b, -tol::kClosedForm);
+    EXPECT_LE(b, 1.0 + tol::kClosedForm);
+  }
+  EXPECT_NE(trace(background_pixel).find("background"), std::string::npos);
+  const std::vector<std::string> earlier{"ids.png", "image.png", "traced.png"};
+  expect_bad_input({"render", "builtin:twist", "--size", "48x40", "--trace", "48,0", "--out", work("t.png")},
+                   {"--trace", "outside"}, earlier);
+  expect_bad_input({"render", "builtin:twist", "--trace", "3", "--out", work("t.png")}, {"--trace"}, earlier);
 }
 
 TEST_F(CliTest, RenderBadValuesExitTwoWritingNothing) {

@@ -13,8 +13,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <iomanip>
 #include <iostream>
 #include <system_error>
 
@@ -141,13 +143,41 @@ class StagedOutputs {
   std::vector<std::pair<std::string, std::string>> staged_;  // (temporary, target)
 };
 
+// One line describing what a pixel shows, from the rasterizer's per-pixel triangle and barycentrics.
+void print_trace(const Scene& scene, const std::vector<WorldPrimitive>& primitives, const RenderResult& rendered,
+                 size_t x, size_t y) {
+  const size_t p = y * size_t(rendered.image.width) + x;
+  const uint8_t* rgba = &rendered.image.pixels[4 * p];
+  char colour[8];
+  std::snprintf(colour, sizeof colour, "#%02x%02x%02x", rgba[0], rgba[1], rgba[2]);
+  std::cout << "pixel (" << x << ", " << y << "): ";
+  const uint32_t id = rendered.buffers.triangle[p];
+  if (id == RasterBuffers::kNoTriangle) {
+    std::cout << "background, colour " << colour << "\n";
+    return;
+  }
+  // The primitive whose triangle range holds `id` (ranges are in increasing order).
+  const auto& first = rendered.primitive_first_triangle;
+  const size_t k = size_t(std::upper_bound(first.begin(), first.end(), id) - first.begin()) - 1;
+  const WorldPrimitive& drawn = primitives[k];
+  const Primitive& source = scene.meshes[size_t(drawn.mesh)].primitives[size_t(drawn.primitive)];
+  const size_t local = id - first[k];
+  const Vec3& b = rendered.buffers.barycentric[p];
+  std::cout << "triangle " << id << " = node " << drawn.node << " mesh " << drawn.mesh << " primitive "
+            << drawn.primitive << " triangle " << local << ", vertices (" << source.indices[3 * local] << ", "
+            << source.indices[3 * local + 1] << ", " << source.indices[3 * local + 2] << "), barycentrics ("
+            << std::setprecision(17) << b[0] << ", " << b[1] << ", " << b[2] << "), depth "
+            << rendered.buffers.depth[p] << ", " << (rendered.buffers.front_facing[p] ? "front" : "back")
+            << " face, colour " << colour << "\n";
+}
+
 }  // namespace
 
 const char* render_usage() {
   return "usage: skinref render MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] [--method lbs|dqs]\n"
          "         [--size WxH] [--camera auto|gltf:N|EX,EY,EZ:TX,TY,TZ:FOV]\n"
          "         [--view shaded|normals|weights:JOINT|depth] [--threads N] [--ids FILE.png] --out FILE.png\n"
-         "         [--dump FILE.skv|FILE.json|FILE.ply]\n"
+         "         [--dump FILE.skv|FILE.json|FILE.ply] [--trace X,Y]\n"
          "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and rasterizes it with Vulkan's rules\n"
          "  (the reference image a GPU renderer is compared with).\n"
          "  --anim NAME|INDEX   animation to sample (an integer is an index); default: the first, or the rest\n"
@@ -165,6 +195,9 @@ const char* render_usage() {
          "                      (R high byte), 0 = background\n"
          "  --out FILE          the image, .png (required)\n"
          "  --dump FILE         also write the skinned vertices that were drawn (.skv, .json or .ply)\n"
+         "  --trace X,Y         print what pixel (X, Y) shows (0,0 = top left): its triangle, that triangle's\n"
+         "                      node, mesh, primitive and vertex indices, the perspective-correct barycentrics,\n"
+         "                      the depth and the colour, to trace a pixel difference back to vertices\n"
          "  Every output is written atomically; after any error none is written.\n";
 }
 
@@ -172,7 +205,7 @@ int run_render(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{
       {"--anim", true},   {"--time", true}, {"--recipe", true},  {"--method", true}, {"--size", true},
       {"--camera", true}, {"--view", true}, {"--threads", true}, {"--ids", true},    {"--out", true},
-      {"--dump", true}};
+      {"--dump", true},   {"--trace", true}};
   const ParsedArgs parsed = parse_args(args, kOptions, "render");
   if (parsed.help) {
     std::cout << render_usage();
@@ -194,6 +227,13 @@ int run_render(std::span<const std::string> args) {
     require_extension(*dump_path, kDump, "--dump");
   }
   const PoseSelection selection = parse_pose_selection(parsed, "render");
+  std::optional<std::pair<long long, long long>> trace;
+  if (const std::optional<std::string> text = parsed.value("--trace")) {
+    const size_t comma = text->find(',');
+    if (comma == std::string::npos) throw UsageError("option --trace: expected X,Y, got '" + *text + "'");
+    trace = std::make_pair(parse_integer(text->substr(0, comma), "--trace", 0, kMaxImageSide - 1),
+                           parse_integer(text->substr(comma + 1), "--trace", 0, kMaxImageSide - 1));
+  }
 
   SkinningOptions skinning;
   if (const std::optional<std::string> text = parsed.value("--method")) {
@@ -209,6 +249,11 @@ int run_render(std::span<const std::string> args) {
     const ImageSize size = parse_size(*text);
     options.width = size.width;
     options.height = size.height;
+  }
+  if (trace && (trace->first >= options.width || trace->second >= options.height)) {
+    throw UsageError("option --trace: pixel (" + std::to_string(trace->first) + ", " + std::to_string(trace->second) +
+                     ") lies outside the " + std::to_string(options.width) + "x" + std::to_string(options.height) +
+                     " image");
   }
   const ViewSpec view = parse_view(parsed.value("--view").value_or("shaded"));
   options.view = view.view;
@@ -275,6 +320,7 @@ int run_render(std::span<const std::string> args) {
   std::cout << "wrote " << out_path << ": " << options.width << "x" << options.height << " " << view_name(options.view)
             << ", " << triangle_count << " triangles, " << covered << " pixels covered, " << selected.description
             << " at t = " << selected.pose.time << " s\n";
+  if (trace) print_trace(scene, primitives, rendered, size_t(trace->first), size_t(trace->second));
   return kExitOk;
 }
 
