@@ -6,6 +6,7 @@
 // visibly, when the corpus folder is absent.
 #include "atomic_file.h"
 #include "camera.h"
+#include "corpus_models.h"
 #include "evaluate.h"
 #include "gltf_load.h"
 #include "image_io.h"
@@ -32,78 +33,22 @@
 #include <string>
 #include <vector>
 
-#ifndef SKINREF_CORPUS_DIR
-#error "SKINREF_CORPUS_DIR must be defined by the build (see CMakeLists.txt)"
-#endif
 #ifndef SKINREF_TEST_OUTPUT_DIR
 #error "SKINREF_TEST_OUTPUT_DIR must be defined by the build (see CMakeLists.txt)"
 #endif
 
 namespace {
 
+using skinref::test::corpus_dir;
+using skinref::test::corpus_present;
+using skinref::test::corpus_skip_reason;
+using skinref::test::CorpusModel;
+using skinref::test::kCorpusModels;
+using skinref::test::model_test_name;
+
 namespace fs = std::filesystem;
 using skinref::RenderView;
 
-struct RenderModel {
-  const char* name;  // test name suffix
-  const char* path;  // relative to the corpus folder
-};
-
-void PrintTo(const RenderModel& model, std::ostream* os) { *os << model.path; }
-
-// The same files as corpus_test.cc's kCorpusModels (that table is local to its translation unit);
-// CorpusRenderListTest keeps this copy equal to the folder's content.
-const RenderModel kRenderModels[] = {
-    {"Animation_Node_00", "glTF-Asset-Generator/Animation_Node/Animation_Node_00.gltf"},
-    {"Animation_Node_01", "glTF-Asset-Generator/Animation_Node/Animation_Node_01.gltf"},
-    {"Animation_Node_02", "glTF-Asset-Generator/Animation_Node/Animation_Node_02.gltf"},
-    {"Animation_Node_03", "glTF-Asset-Generator/Animation_Node/Animation_Node_03.gltf"},
-    {"Animation_Node_04", "glTF-Asset-Generator/Animation_Node/Animation_Node_04.gltf"},
-    {"Animation_Node_05", "glTF-Asset-Generator/Animation_Node/Animation_Node_05.gltf"},
-    {"Animation_Skin_00", "glTF-Asset-Generator/Animation_Skin/Animation_Skin_00.gltf"},
-    {"Animation_Skin_01", "glTF-Asset-Generator/Animation_Skin/Animation_Skin_01.gltf"},
-    {"Animation_Skin_02", "glTF-Asset-Generator/Animation_Skin/Animation_Skin_02.gltf"},
-    {"Animation_Skin_03", "glTF-Asset-Generator/Animation_Skin/Animation_Skin_03.gltf"},
-    {"Animation_Skin_04", "glTF-Asset-Generator/Animation_Skin/Animation_Skin_04.gltf"},
-    {"Animation_Skin_05", "glTF-Asset-Generator/Animation_Skin/Animation_Skin_05.gltf"},
-    {"Animation_Skin_06", "glTF-Asset-Generator/Animation_Skin/Animation_Skin_06.gltf"},
-    {"Animation_Skin_07", "glTF-Asset-Generator/Animation_Skin/Animation_Skin_07.gltf"},
-    {"Animation_Skin_08", "glTF-Asset-Generator/Animation_Skin/Animation_Skin_08.gltf"},
-    {"Animation_Skin_09", "glTF-Asset-Generator/Animation_Skin/Animation_Skin_09.gltf"},
-    {"Animation_Skin_10", "glTF-Asset-Generator/Animation_Skin/Animation_Skin_10.gltf"},
-    {"Animation_Skin_11", "glTF-Asset-Generator/Animation_Skin/Animation_Skin_11.gltf"},
-    {"Animation_SkinType_00", "glTF-Asset-Generator/Animation_SkinType/Animation_SkinType_00.gltf"},
-    {"Animation_SkinType_01", "glTF-Asset-Generator/Animation_SkinType/Animation_SkinType_01.gltf"},
-    {"Animation_SkinType_02", "glTF-Asset-Generator/Animation_SkinType/Animation_SkinType_02.gltf"},
-    {"Animation_SkinType_03", "glTF-Asset-Generator/Animation_SkinType/Animation_SkinType_03.gltf"},
-    {"AnimatedMorphCube_Binary", "glTF-Sample-Assets/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb"},
-    {"AnimatedMorphCube_Quantized", "glTF-Sample-Assets/AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf"},
-    {"AnimatedMorphCube_Gltf", "glTF-Sample-Assets/AnimatedMorphCube/glTF/AnimatedMorphCube.gltf"},
-    {"AnimatedTriangle_Embedded", "glTF-Sample-Assets/AnimatedTriangle/glTF-Embedded/AnimatedTriangle.gltf"},
-    {"AnimatedTriangle_Gltf", "glTF-Sample-Assets/AnimatedTriangle/glTF/AnimatedTriangle.gltf"},
-    {"BoxAnimated_Binary", "glTF-Sample-Assets/BoxAnimated/glTF-Binary/BoxAnimated.glb"},
-    {"BoxAnimated_Embedded", "glTF-Sample-Assets/BoxAnimated/glTF-Embedded/BoxAnimated.gltf"},
-    {"BoxAnimated_Gltf", "glTF-Sample-Assets/BoxAnimated/glTF/BoxAnimated.gltf"},
-    {"CesiumMan_Binary", "glTF-Sample-Assets/CesiumMan/glTF-Binary/CesiumMan.glb"},
-    {"CesiumMan_Gltf", "glTF-Sample-Assets/CesiumMan/glTF/CesiumMan.gltf"},
-    {"CesiumMilkTruck_Gltf", "glTF-Sample-Assets/CesiumMilkTruck/glTF/CesiumMilkTruck.gltf"},
-    {"InterpolationTest_Binary", "glTF-Sample-Assets/InterpolationTest/glTF-Binary/InterpolationTest.glb"},
-    {"InterpolationTest_Gltf", "glTF-Sample-Assets/InterpolationTest/glTF/InterpolationTest.gltf"},
-    {"MorphPrimitivesTest_Binary", "glTF-Sample-Assets/MorphPrimitivesTest/glTF-Binary/MorphPrimitivesTest.glb"},
-    {"MorphPrimitivesTest_Gltf", "glTF-Sample-Assets/MorphPrimitivesTest/glTF/MorphPrimitivesTest.gltf"},
-    {"RiggedFigure_Binary", "glTF-Sample-Assets/RiggedFigure/glTF-Binary/RiggedFigure.glb"},
-    {"RiggedFigure_Embedded", "glTF-Sample-Assets/RiggedFigure/glTF-Embedded/RiggedFigure.gltf"},
-    {"RiggedFigure_Gltf", "glTF-Sample-Assets/RiggedFigure/glTF/RiggedFigure.gltf"},
-    {"RiggedSimple_Binary", "glTF-Sample-Assets/RiggedSimple/glTF-Binary/RiggedSimple.glb"},
-    {"RiggedSimple_Embedded", "glTF-Sample-Assets/RiggedSimple/glTF-Embedded/RiggedSimple.gltf"},
-    {"RiggedSimple_Gltf", "glTF-Sample-Assets/RiggedSimple/glTF/RiggedSimple.gltf"},
-    {"SimpleMorph_Embedded", "glTF-Sample-Assets/SimpleMorph/glTF-Embedded/SimpleMorph.gltf"},
-    {"SimpleMorph_Gltf", "glTF-Sample-Assets/SimpleMorph/glTF/SimpleMorph.gltf"},
-    {"SimpleSkin_Embedded", "glTF-Sample-Assets/SimpleSkin/glTF-Embedded/SimpleSkin.gltf"},
-    {"SimpleSkin_Gltf", "glTF-Sample-Assets/SimpleSkin/glTF/SimpleSkin.gltf"},
-    {"SimpleSparseAccessor_Embedded", "glTF-Sample-Assets/SimpleSparseAccessor/glTF-Embedded/SimpleSparseAccessor.gltf"},
-    {"SimpleSparseAccessor_Gltf", "glTF-Sample-Assets/SimpleSparseAccessor/glTF/SimpleSparseAccessor.gltf"},
-};
 
 // The smoke renders: small, so that 50 models x 4 views x 3 renders stay quick.
 constexpr int kSmokeSize = 128;
@@ -129,21 +74,6 @@ constexpr int kClippedChannel = 250;
 constexpr int kBlueMinChannel = 150;
 constexpr int kBlueMaxOther = 80;
 constexpr size_t kMinModelRegion = 800;  // 0.5 % of a 400x400 image
-
-std::string corpus_dir() {
-  if (const char* env = std::getenv("SKINREF_CORPUS_DIR"); env != nullptr && *env != '\0') return env;
-  return SKINREF_CORPUS_DIR;
-}
-
-bool corpus_present() { return fs::is_directory(corpus_dir()); }
-
-std::string skip_reason() {
-  return "corpus not found at " + corpus_dir() +
-         ": set SKINREF_CORPUS_DIR (CMake cache or environment) to the folder holding glTF-Sample-Assets and "
-         "glTF-Asset-Generator to run the corpus tests";
-}
-
-std::string model_test_name(const ::testing::TestParamInfo<RenderModel>& info) { return info.param.name; }
 
 std::string fixed(double value, int digits = 4) {
   std::ostringstream out;
@@ -206,43 +136,17 @@ skinref::Scene load_or_fail(const std::string& path) {
 
 // ---- every corpus model, every view ------------------------------------------------------------------------
 
-class CorpusRenderTest : public ::testing::TestWithParam<RenderModel> {
+class CorpusRenderTest : public ::testing::TestWithParam<CorpusModel> {
  protected:
   void SetUp() override {
     if (!corpus_present()) {
-      GTEST_SKIP() << skip_reason();
+      GTEST_SKIP() << corpus_skip_reason();
     }
     path_ = (fs::path(corpus_dir()) / GetParam().path).string();
     ASSERT_TRUE(fs::is_regular_file(path_)) << "the corpus folder exists but lacks " << path_;
   }
   std::string path_;
 };
-
-class CorpusRenderListTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!corpus_present()) {
-      GTEST_SKIP() << skip_reason();
-    }
-  }
-};
-
-// The fixed list is what gtest_discover_tests sees; this keeps it equal to the folder's content, so that a
-// model added to the corpus cannot go unrendered.
-TEST_F(CorpusRenderListTest, EveryModelFileOfTheCorpusIsListed) {
-  std::set<std::string> listed;
-  for (const RenderModel& model : kRenderModels) listed.insert(model.path);
-  std::set<std::string> found;
-  for (const auto& entry : fs::recursive_directory_iterator(corpus_dir())) {
-    const std::string extension = entry.path().extension().string();
-    if (entry.is_regular_file() && (extension == ".gltf" || extension == ".glb"))
-      found.insert(fs::relative(entry.path(), corpus_dir()).generic_string());
-  }
-  for (const std::string& path : found)
-    EXPECT_EQ(listed.count(path), 1u) << path << " is in the corpus but not in kRenderModels";
-  for (const std::string& path : listed)
-    EXPECT_EQ(found.count(path), 1u) << path << " is listed in kRenderModels but not in the corpus";
-}
 
 // Shaded, normals, depth and (for models that draw a skinned primitive) the weights of skin joint 0, at
 // 128x128 from the auto camera at animation 0's mid time: the image and buffers have the requested size and
@@ -317,7 +221,7 @@ TEST_P(CorpusRenderTest, EveryViewRendersDeterministically) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, CorpusRenderTest, ::testing::ValuesIn(kRenderModels), model_test_name);
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusRenderTest, ::testing::ValuesIn(kCorpusModels), model_test_name);
 
 // ---- the glTF-Asset-Generator skin cases beside the generator's own images ------------------------------------
 
@@ -433,7 +337,7 @@ size_t count_occurrences(const std::string& text, const std::string& needle) {
 // kSilhouetteCoverageRelative.
 TEST(AssetGeneratorRenderTest, SkinCasesRenderBesideTheGeneratorsImages) {
   if (!corpus_present()) {
-    GTEST_SKIP() << skip_reason();
+    GTEST_SKIP() << corpus_skip_reason();
   }
   const fs::path generator_dir = fs::path(corpus_dir()) / "glTF-Asset-Generator";
   ASSERT_TRUE(fs::is_directory(generator_dir)) << "the corpus folder exists but lacks " << generator_dir;
