@@ -454,6 +454,46 @@ TEST(RenderTwist, ThreadCountDoesNotChangeAByte) {
 
 // ---- triangle ids, numbering, arguments --------------------------------------------------------------------
 
+// Every built-in scene in every view, at the middle of its animation with the auto camera: the object is on
+// screen, every other pixel is exactly the background, and 1 and 2 threads give the same bytes.
+class RenderBuiltin : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RenderBuiltin, EveryViewDrawsDeterministically) {
+  const Scene scene = make_builtin_scene(GetParam());
+  const double time = scene.animations[0].end_time / 2.0;
+  const EvaluatedPose pose = evaluate_pose(scene, 0, time);
+  const std::vector<WorldPrimitive> vertices = evaluate_vertices(scene, pose, {});
+  const RenderCamera camera = auto_camera(scene, 0, {}, 1.0);
+  const Rgb8 background = encode(kBackground);
+  for (RenderView view : kEveryView) {
+    SCOPED_TRACE(static_cast<int>(view));
+    RenderOptions options;
+    options.width = kSize;
+    options.height = kSize;
+    options.view = view;
+    options.weights_joint = 0;
+    const RenderResult one = render_scene(scene, pose, vertices, camera, options);
+    options.threads = 2;
+    const RenderResult two = render_scene(scene, pose, vertices, camera, options);
+    EXPECT_GT(covered_pixels(one.buffers), 0u);
+    for (size_t p = 0; p < one.buffers.triangle.size(); ++p) {
+      if (one.buffers.triangle[p] == RasterBuffers::kNoTriangle) {
+        EXPECT_EQ(pixel(one.image, int(p % kSize), int(p / kSize)), background) << "pixel " << p;
+      }
+    }
+    ASSERT_EQ(one.image.pixels.size(), two.image.pixels.size());
+    EXPECT_EQ(std::memcmp(one.image.pixels.data(), two.image.pixels.data(), one.image.pixels.size()), 0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, RenderBuiltin, ::testing::ValuesIn(builtin_scene_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           for (char& c : name)
+                             if (c == '-') c = '_';
+                           return name;
+                         });
+
 TEST(TriangleIdImage, EncodesIdPlusOneIn24Bits) {
   RasterBuffers buffers;
   buffers.width = 4;
