@@ -12,6 +12,9 @@
 //   mirrored rigid nodes, as render.h says); depth D32_SFLOAT, compare LESS, cleared to 1.0; colour
 //   R8G8B8A8_SRGB, cleared to kBackground; textures uploaded as R8G8B8A8_SRGB with the glTF sampler's
 //   filters and wrap modes, no mipmaps.
+// - The vertex shader snaps window-space positions to the reference's 1/256-pixel grid (halves away from
+//   zero) before the rasterizer sees them: llvmpipe interpolates attributes from unsnapped positions, and
+//   where a texture is minified that shift shows as whole colour steps. Coverage is not changed by it.
 // - The image is copied to a host-visible buffer (rowPitch honoured) and returned as RgbaImage.
 // - Size limits: width and height in [1, maxImageDimension2D]; larger -> InputError naming the limit.
 #pragma once

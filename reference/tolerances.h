@@ -66,4 +66,27 @@ inline constexpr double kSrgbSegmentJoin = 1e-7;
 // its range, under one step of the 8-bit sRGB encoding even where that is steepest (12.92 x 255 per unit).
 inline constexpr int kSnappedAttributeBytes = 1;
 
+// GPU skinned positions (float32 compute shaders, gpu/skinning_gpu.h) against the reference, relative to the
+// model's extent (the largest absolute coordinate of the reference's positions, at least 1): the interim bound
+// of issue 5 until the comparison tool derives a per-vertex one. float32 rounds each of the few dozen operations
+// per vertex by up to 6e-8 of its magnitude, so a few 1e-7 of the extent are expected.
+inline constexpr double kGpuVertexRelative = 1e-5;
+
+// GPU skinned normals and tangents (unit vectors) against the reference, absolute: float32 cofactors,
+// quaternion rotations and the normalization, a few 1e-7 where the blended matrix is well conditioned.
+inline constexpr double kGpuUnitVector = 1e-5;
+
+// GPU images against the reference image of the same vertices and camera (issue 5): at least this fraction
+// of the pixels must have every channel within kGpuImageChannelBytes. The rest is the band along edges
+// where float32 vertex transforms move a snapped vertex by 1/256 pixel, and filtering differences of
+// textures (8 sub-texel bits on the GPU).
+inline constexpr double kGpuImagePixelFraction = 0.999;
+inline constexpr int kGpuImageChannelBytes = 1;
+
+// A colour attachment's linear -> sRGB8 conversion against encode_srgb8: values whose exact encoding 255 s
+// lies further than this from a rounding boundary k + 0.5 must encode identically. lavapipe approximates
+// the curve (Mesa's lp_build_linear_to_srgb: a x^0.375 + b x^0.5 + c, documented error +-0.17 steps, with
+// approximate reciprocal square roots) and rounds half to even.
+inline constexpr double kGpuSrgbEncodeBand = 0.25;
+
 }  // namespace skinref::tol

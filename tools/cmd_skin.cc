@@ -7,7 +7,13 @@
 #include "gltf_load.h"
 #include "vertex_dump.h"
 
+#ifdef SKINREF_HAVE_VULKAN
+#include "context.h"
+#include "skinning_gpu.h"
+#endif
+
 #include <iostream>
+#include <memory>
 
 namespace skinref::cli {
 namespace {
@@ -20,7 +26,8 @@ constexpr long long kMaxThreads = 1024;
 const char* skin_usage() {
   return "usage: skinref skin MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] [--precision f32|f64]\n"
          "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
-         "         [--method lbs|dqs] [--threads N] --out FILE.json|FILE.skv|FILE.ply\n"
+         "         [--method lbs|dqs] [--threads N] [--backend reference|vulkan [--device NAME|INDEX] [--validate]]\n"
+         "         --out FILE.json|FILE.skv|FILE.ply\n"
          "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and writes the world-space positions,\n"
          "  normals and tangents of every drawn primitive.\n"
          "  --anim NAME|INDEX   animation to sample (an integer is an index); default: the first, or the rest\n"
@@ -32,13 +39,19 @@ const char* skin_usage() {
          "  --normals N         inverse-transpose (default) of the blended matrix, or blend-normal-matrices\n"
          "  --method M          lbs (default, linear blend) or dqs (dual quaternions; --normals does not apply)\n"
          "  --threads N         worker threads, 1 to 1024 (default 1); the output does not depend on it\n"
+         "  --backend B         reference (default: the double-precision CPU reference) or vulkan (compute shaders\n"
+         "                      in float32; its dumps are always f32, so --precision f64 is refused)\n"
+         "  --device NAME|INDEX the Vulkan device, by index or a substring of its name (see skinref devices);\n"
+         "                      default: the first discrete GPU, else integrated, else the first\n"
+         "  --validate          enable the Vulkan validation layer; any warning or error it reports fails the run\n"
          "  --out FILE          .json, .skv (binary) or .ply (for viewers); required; written atomically\n";
 }
 
 int run_skin(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{{"--anim", true},    {"--time", true},    {"--precision", true},
                                                 {"--weights", true}, {"--normals", true}, {"--threads", true},
-                                                {"--method", true},  {"--recipe", true}, {"--out", true}};
+                                                {"--method", true},  {"--recipe", true}, {"--out", true},
+                                                {"--backend", true}, {"--device", true}, {"--validate", false}};
   const ParsedArgs parsed = parse_args(args, kOptions, "skin");
   if (parsed.help) {
     std::cout << skin_usage();
@@ -75,16 +88,54 @@ int run_skin(std::span<const std::string> args) {
   if (const std::optional<std::string> text = parsed.value("--threads")) {
     options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
   }
+  bool vulkan = false;
+  if (const std::optional<std::string> text = parsed.value("--backend")) {
+    static const std::vector<std::string> kChoices{"reference", "vulkan"};
+    vulkan = parse_choice(*text, "--backend", kChoices) == 1;
+  }
+#ifndef SKINREF_HAVE_VULKAN
+  if (vulkan)
+    throw UsageError("skin: --backend vulkan: the Vulkan path was not built (no Vulkan loader/headers or glslc when "
+                     "skinref was configured)");
+#endif
+  const std::optional<std::string> device = parsed.value("--device");
+  const bool validate = parsed.has_flag("--validate");
+  if (!vulkan && (device || validate)) throw UsageError("skin: --device and --validate need --backend vulkan");
+  if (vulkan) {
+    // The GPU computes in float32: an f64 dump would only widen those floats and suggest a precision it lacks.
+    if (parsed.value("--precision") && dump.precision == DumpPrecision::F64)
+      throw UsageError("skin: --precision f64: the vulkan backend computes in float32 and writes f32 dumps");
+    dump.precision = DumpPrecision::F32;
+  }
+#ifdef SKINREF_HAVE_VULKAN
+  // Created before the model is loaded, so that an unknown --device is reported at once.
+  std::unique_ptr<gpu::Context> context;
+  if (vulkan) context = std::make_unique<gpu::Context>(gpu::ContextOptions{validate, device.value_or("")});
+#endif
 
   const Scene scene = load_model(parsed.positionals[0]);
   const SelectedPose selected = evaluate_selected_pose(scene, selection);
-  dump.primitives = evaluate_vertices(scene, selected.pose, options);
+  std::string backend;  // said in the summary line only for the vulkan backend
+#ifdef SKINREF_HAVE_VULKAN
+  if (context) {
+    dump.primitives = gpu::gpu_evaluate_vertices(*context, scene, selected.pose, options);
+    const gpu::ValidationCounts counts = context->validation_counts();
+    if (counts.warning > 0 || counts.error > 0) {
+      std::string messages;
+      for (const std::string& message : context->validation_messages()) messages += "; " + message;
+      throw gpu::GpuError("the Vulkan validation layer reported " + std::to_string(counts.error) + " errors and " +
+                          std::to_string(counts.warning) + " warnings" + messages);
+    }
+    backend = ", vulkan on " + context->info().name;
+  }
+#endif
+  if (!vulkan) dump.primitives = evaluate_vertices(scene, selected.pose, options);
   write_vertex_dump(scene, dump, out_path);
 
   size_t vertex_total = 0;
   for (const WorldPrimitive& primitive : dump.primitives) vertex_total += primitive.vertices.positions.size();
   std::cout << "wrote " << out_path << ": " << dump.primitives.size() << " primitives, " << vertex_total
-            << " vertices, " << selected.description << "\n";
+            << " vertices, " << selected.description << backend << "\n";
   return kExitOk;
 }
 

@@ -20,6 +20,7 @@ int run_pose(std::span<const std::string> args);
 int run_skin(std::span<const std::string> args);
 int run_export(std::span<const std::string> args);
 int run_render(std::span<const std::string> args);
+int run_devices(std::span<const std::string> args);
 
 // Usage text of each command (several lines, ending in a newline).
 const char* info_usage();
@@ -27,5 +28,6 @@ const char* pose_usage();
 const char* skin_usage();
 const char* export_usage();
 const char* render_usage();
+const char* devices_usage();
 
 }  // namespace skinref::cli

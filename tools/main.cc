@@ -31,6 +31,7 @@ const std::vector<Command>& commands() {
       {"skin", run_skin, skin_usage, "dump skinned world-space vertices as .json, .skv or .ply"},
       {"export", run_export, export_usage, "write a model (e.g. builtin:NAME) as .gltf or .glb"},
       {"render", run_render, render_usage, "rasterize a posed model to a PNG (the reference image)"},
+      {"devices", run_devices, devices_usage, "list the Vulkan devices that --device can select"},
   };
   return kCommands;
 }
