@@ -95,7 +95,9 @@ void require_validation_layer() {
 
 // Creates an instance with no window-system extensions. With `messenger_info`, validation is on: the layer
 // and debug_utils are enabled and the messenger is chained into pNext so that messages from
-// vkCreateInstance and vkDestroyInstance themselves are reported too.
+// vkCreateInstance and vkDestroyInstance themselves are reported too. Synchronization validation is added
+// where the layer offers VK_EXT_validation_features: a missing barrier between two hops is then a
+// reported hazard, not a race that happens to pass on one driver.
 VkInstance create_instance(uint32_t api_version, const VkDebugUtilsMessengerCreateInfoEXT* messenger_info) {
   VkApplicationInfo app{};
   app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
@@ -106,16 +108,26 @@ VkInstance create_instance(uint32_t api_version, const VkDebugUtilsMessengerCrea
   app.apiVersion = api_version;
 
   const char* layers[] = {kValidationLayer};
-  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  std::vector<const char*> extensions{VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  const VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+  VkValidationFeaturesEXT features{};
+  features.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT;
+  features.enabledValidationFeatureCount = 1;
+  features.pEnabledValidationFeatures = enables;
   VkInstanceCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
   info.pApplicationInfo = &app;
   if (messenger_info != nullptr) {
     info.pNext = messenger_info;
+    if (has_instance_extension(kValidationLayer, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME)) {
+      extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+      features.pNext = messenger_info;
+      info.pNext = &features;
+    }
     info.enabledLayerCount = 1;
     info.ppEnabledLayerNames = layers;
-    info.enabledExtensionCount = 1;
-    info.ppEnabledExtensionNames = extensions;
+    info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
   }
   VkInstance instance = VK_NULL_HANDLE;
   VK_CHECK(vkCreateInstance(&info, nullptr, &instance));

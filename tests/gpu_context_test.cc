@@ -504,6 +504,37 @@ TEST(GpuContext, ValidationCountsADeliberateInvalidCopy) {
   EXPECT_TRUE(names_the_copy) << joined(messages);
 }
 
+// Synchronization validation is on where the layer offers it: a fill followed by a copy of the same bytes
+// with no barrier between them is a read-after-write hazard, and must be reported. (Executing it is
+// harmless: every access is in bounds; only the ordering guarantee is missing.)
+TEST(GpuContext, ValidationReportsAMissingBarrier) {
+  uint32_t count = 0;
+  VK_CHECK(vkEnumerateInstanceExtensionProperties("VK_LAYER_KHRONOS_validation", &count, nullptr));
+  std::vector<VkExtensionProperties> extensions(count);
+  VK_CHECK(vkEnumerateInstanceExtensionProperties("VK_LAYER_KHRONOS_validation", &count, extensions.data()));
+  const bool offered = std::any_of(extensions.begin(), extensions.end(), [](const VkExtensionProperties& e) {
+    return std::strcmp(e.extensionName, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME) == 0;
+  });
+  if (!offered) GTEST_SKIP() << "this validation layer has no VK_EXT_validation_features";
+  Context context(validated());
+  Buffer first =
+      context.create_buffer(256, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+  Buffer second = context.create_buffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+  context.submit_and_wait([&](VkCommandBuffer commands) {
+    vkCmdFillBuffer(commands, first.buffer, 0, 256, 1u);
+    const VkBufferCopy whole{0, 0, 256};
+    vkCmdCopyBuffer(commands, first.buffer, second.buffer, 1, &whole);
+  });
+  context.destroy(first);
+  context.destroy(second);
+  const std::vector<std::string> messages = context.validation_messages();
+  EXPECT_GE(context.validation_counts().error, 1u);
+  const bool hazard = std::any_of(messages.begin(), messages.end(), [](const std::string& message) {
+    return message.find("SYNC-HAZARD-READ-AFTER-WRITE") != std::string::npos;
+  });
+  EXPECT_TRUE(hazard) << joined(messages);
+}
+
 // A leak is reported by the layer at vkDestroyDevice, after which nobody can ask for the counts; context.h
 // makes that stop the process, so a leaking test fails instead of passing. Run in a child (death test).
 TEST(GpuContextDeathTest, ALeakAtTeardownStopsTheProcess) {
