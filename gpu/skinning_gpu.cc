@@ -10,6 +10,7 @@
 // application creates once, so their creation is left out.
 #include "skinning_gpu.h"
 
+#include "compute.h"
 #include "input_error.h"
 #include "skin_comp.h"
 
@@ -126,72 +127,19 @@ uint32_t checked_u32(size_t value, const Scene& scene, const char* what) {
   return static_cast<uint32_t>(value);
 }
 
-// Everything created for one call, destroyed in reverse order whatever happens (an exception included).
-struct Resources {
+// The buffers of one call, destroyed whatever happens (an exception included).
+struct Buffers {
   Context& context;
-  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-  VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
-  VkShaderModule shader = VK_NULL_HANDLE;
-  std::array<VkPipeline, 2> pipelines{VK_NULL_HANDLE, VK_NULL_HANDLE};  // LBS, DQS
-  VkDescriptorPool pool = VK_NULL_HANDLE;
-  VkQueryPool queries = VK_NULL_HANDLE;
   Buffer staging, input, output, readback;
 
-  explicit Resources(Context& c) : context(c) {}
-  Resources(const Resources&) = delete;
-  Resources& operator=(const Resources&) = delete;
-  ~Resources() {
-    const VkDevice device = context.device();
+  explicit Buffers(Context& c) : context(c) {}
+  Buffers(const Buffers&) = delete;
+  Buffers& operator=(const Buffers&) = delete;
+  ~Buffers() {
     for (Buffer* buffer : {&readback, &output, &input, &staging})
       if (buffer->buffer != VK_NULL_HANDLE) context.destroy(*buffer);
-    if (queries != VK_NULL_HANDLE) vkDestroyQueryPool(device, queries, nullptr);
-    if (pool != VK_NULL_HANDLE) vkDestroyDescriptorPool(device, pool, nullptr);
-    for (VkPipeline pipeline : pipelines)
-      if (pipeline != VK_NULL_HANDLE) vkDestroyPipeline(device, pipeline, nullptr);
-    if (shader != VK_NULL_HANDLE) vkDestroyShaderModule(device, shader, nullptr);
-    if (pipeline_layout != VK_NULL_HANDLE) vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
-    if (set_layout != VK_NULL_HANDLE) vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
   }
 };
-
-VkPipeline create_pipeline(Resources& res, uint32_t method) {
-  const VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
-  const VkSpecializationInfo specialization{1, &entry, sizeof(method), &method};
-  VkComputePipelineCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = res.shader;
-  info.stage.pName = "main";
-  info.stage.pSpecializationInfo = &specialization;
-  info.layout = res.pipeline_layout;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  VK_CHECK(vkCreateComputePipelines(res.context.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
-  return pipeline;
-}
-
-VkBufferMemoryBarrier buffer_barrier(const Buffer& buffer, VkAccessFlags src, VkAccessFlags dst) {
-  VkBufferMemoryBarrier barrier{};
-  barrier.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
-  barrier.srcAccessMask = src;
-  barrier.dstAccessMask = dst;
-  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.buffer = buffer.buffer;
-  barrier.offset = 0;
-  barrier.size = VK_WHOLE_SIZE;
-  return barrier;
-}
-
-// The timestamp counter's valid bits on the context's queue family (differences are taken modulo 2^bits).
-uint64_t timestamp_mask(const Context& context) {
-  uint32_t count = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &count, nullptr);
-  std::vector<VkQueueFamilyProperties> families(count);
-  vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &count, families.data());
-  const uint32_t bits = families.at(context.queue_family()).timestampValidBits;
-  return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
-}
 
 }  // namespace
 
@@ -369,51 +317,9 @@ std::vector<WorldPrimitive> gpu_evaluate_vertices(Context& context, const Scene&
 
   // ---- pipelines: one-time set-up, left out of the end-to-end time -----------------------------------------
   const Clock::duration gather_time = Clock::now() - start;
-  Resources res(context);
-  const VkDevice device = context.device();
-  {
-    std::array<VkDescriptorSetLayoutBinding, kBindingCount> bindings{};
-    for (uint32_t b = 0; b < kBindingCount; ++b)
-      bindings[b] = VkDescriptorSetLayoutBinding{b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
-                                                 nullptr};
-    VkDescriptorSetLayoutCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-    info.bindingCount = kBindingCount;
-    info.pBindings = bindings.data();
-    VK_CHECK(vkCreateDescriptorSetLayout(device, &info, nullptr, &res.set_layout));
-  }
-  {
-    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(PushConstants)};
-    VkPipelineLayoutCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-    info.setLayoutCount = 1;
-    info.pSetLayouts = &res.set_layout;
-    info.pushConstantRangeCount = 1;
-    info.pPushConstantRanges = &range;
-    VK_CHECK(vkCreatePipelineLayout(device, &info, nullptr, &res.pipeline_layout));
-  }
-  res.shader = context.create_shader(k_skin_comp, sizeof(k_skin_comp) / sizeof(k_skin_comp[0]));
-  for (const Dispatch& d : dispatches) {
-    VkPipeline& pipeline = res.pipelines[d.dqs ? 1 : 0];
-    if (pipeline == VK_NULL_HANDLE) pipeline = create_pipeline(res, d.dqs ? 1u : 0u);
-  }
-  {
-    const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kBindingCount};
-    VkDescriptorPoolCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-    info.maxSets = 1;
-    info.poolSizeCount = 1;
-    info.pPoolSizes = &pool_size;
-    VK_CHECK(vkCreateDescriptorPool(device, &info, nullptr, &res.pool));
-  }
-  const bool timestamps = context.timestamps_supported();
-  if (timestamps) {
-    VkQueryPoolCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
-    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = 2;
-    VK_CHECK(vkCreateQueryPool(device, &info, nullptr, &res.queries));
-  }
+  ComputeProgram program(context, std::span<const uint32_t>(k_skin_comp), kBindingCount, sizeof(PushConstants));
+  for (const Dispatch& d : dispatches) program.prepare(d.dqs ? 1u : 0u);
+  Buffers res(context);
 
   // ---- buffers and upload ----------------------------------------------------------------------------------
   const auto transfer_start = Clock::now();
@@ -427,26 +333,11 @@ std::vector<WorldPrimitive> gpu_evaluate_vertices(Context& context, const Scene&
     if (!in.words[b].empty())
       context.write(res.staging, in.words[b].data(), in.words[b].size() * sizeof(uint32_t), offset[b]);
 
-  VkDescriptorSet set = VK_NULL_HANDLE;
   {
-    VkDescriptorSetAllocateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-    info.descriptorPool = res.pool;
-    info.descriptorSetCount = 1;
-    info.pSetLayouts = &res.set_layout;
-    VK_CHECK(vkAllocateDescriptorSets(device, &info, &set));
     std::array<VkDescriptorBufferInfo, kBindingCount> buffers{};
-    std::array<VkWriteDescriptorSet, kBindingCount> writes{};
-    for (uint32_t b = 0; b < kBindingCount; ++b) {
+    for (uint32_t b = 0; b < kBindingCount; ++b)
       buffers[b] = VkDescriptorBufferInfo{b < kFirstOutput ? res.input.buffer : res.output.buffer, offset[b], size[b]};
-      writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-      writes[b].dstSet = set;
-      writes[b].dstBinding = b;
-      writes[b].descriptorCount = 1;
-      writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      writes[b].pBufferInfo = &buffers[b];
-    }
-    vkUpdateDescriptorSets(device, kBindingCount, writes.data(), 0, nullptr);
+    program.bind_buffers(buffers);
   }
 
   context.submit_and_wait([&](VkCommandBuffer cmd) {
@@ -463,16 +354,12 @@ std::vector<WorldPrimitive> gpu_evaluate_vertices(Context& context, const Scene&
         buffer_barrier(res.input, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT);
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 1,
                          &upload, 0, nullptr);
-    if (timestamps) {
-      vkCmdResetQueryPool(cmd, res.queries, 0, 2);
-      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, res.queries, 0);
-    }
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, res.pipeline_layout, 0, 1, &set, 0, nullptr);
+    program.record_start(cmd);
     int bound = -1;
     for (const Dispatch& d : dispatches) {
       const int which = d.dqs ? 1 : 0;
       if (which != bound) {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, res.pipelines[size_t(which)]);
+        program.bind(cmd, uint32_t(which));
         bound = which;
       }
       // A primitive with more work groups than the device allows in x is split into several dispatches.
@@ -480,11 +367,11 @@ std::vector<WorldPrimitive> gpu_evaluate_vertices(Context& context, const Scene&
       for (uint64_t first_group = 0; first_group < groups; first_group += max_groups) {
         PushConstants push = d.push;
         push.first_vertex = static_cast<uint32_t>(first_group * kLocalSize);
-        vkCmdPushConstants(cmd, res.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        program.push(cmd, &push, sizeof(push));
         vkCmdDispatch(cmd, static_cast<uint32_t>(std::min<uint64_t>(groups - first_group, max_groups)), 1, 1);
       }
     }
-    if (timestamps) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, res.queries, 1);
+    program.record_end(cmd);
     const VkBufferMemoryBarrier written =
         buffer_barrier(res.output, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT);
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 1,
@@ -530,14 +417,7 @@ std::vector<WorldPrimitive> gpu_evaluate_vertices(Context& context, const Scene&
   }
 
   if (timing) {
-    timing->device_ms = 0.0;
-    if (timestamps) {
-      std::array<uint64_t, 2> stamps{};
-      VK_CHECK(vkGetQueryPoolResults(device, res.queries, 0, 2, sizeof(stamps), stamps.data(), sizeof(uint64_t),
-                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-      const uint64_t ticks = (stamps[1] - stamps[0]) & timestamp_mask(context);
-      timing->device_ms = double(ticks) * context.timestamp_period_ns() * 1e-6;
-    }
+    timing->device_ms = program.elapsed_ms();
     timing->end_to_end_ms =
         std::chrono::duration<double, std::milli>(gather_time + (Clock::now() - transfer_start)).count();
   }

@@ -89,4 +89,26 @@ inline constexpr int kGpuImageChannelBytes = 1;
 // approximate reciprocal square roots) and rounds half to even.
 inline constexpr double kGpuSrgbEncodeBand = 0.25;
 
+// The float32 arithmetic model of the derived error bounds (running_error.h, pose_error_bounds.h,
+// docs/error_bounds.md). One ulp of a float32 result is at most 2^-23 of its magnitude. The Vulkan
+// specification ("Precision and Operation of SPIR-V Instructions") allows: add, subtract and multiply
+// correctly rounded, but the rounding mode may be round-toward-zero, so up to one ulp; division 2.5 ulp;
+// sqrt inherited from 1 / inversesqrt (2 ulp, then the 2.5-ulp division): 4.5 ulp. A fused multiply-add is
+// at least as accurate as the separate operations. Inputs converted from double on the host round to
+// nearest: half an ulp.
+inline constexpr double kFloatUlp = 0x1p-23;
+inline constexpr double kFloatAddMulUlps = 1.0;
+inline constexpr double kFloatDivideUlps = 2.5;
+inline constexpr double kFloatSqrtUlps = 4.5;
+inline constexpr double kFloatInputUlps = 0.5;
+
+// Truncation of the shader's Taylor polynomials for sin and cos on [0, pi/2] (animation.comp): the first
+// omitted terms, (pi/2)^15 / 15! and (pi/2)^16 / 16!, are below this.
+inline constexpr double kSlerpPolynomialTruncation = 7e-10;
+
+// The double-precision reference's own error, relative to the magnitude of a value, added to every float32
+// bound so that comparing a float result with the reference never asks the reference to be exact: a few
+// dozen double roundings (2^-53 each) along the longest chain.
+inline constexpr double kReferenceRelative = 0x1p-40;
+
 }  // namespace skinref::tol

@@ -3,6 +3,7 @@
 // and info outputs, export followed by skinning of the exported file, pose recipes (--recipe), and render
 // (PNG size, views, joints by name, ids and dump outputs, bad values, no output after a failed one).
 #include "builtin_scenes.h"
+#include "cli_runner.h"
 #include "image_io.h"
 #include "temp_dir.h"
 #include "tolerances.h"
@@ -21,12 +22,6 @@
 #include <string>
 #include <vector>
 
-#include <sys/wait.h>
-
-#ifndef SKINREF_CLI
-#error "SKINREF_CLI must name the skinref executable (set by CMakeLists.txt)"
-#endif
-
 namespace skinref {
 namespace {
 
@@ -40,23 +35,7 @@ constexpr int kExitBadInput = 2;
 // Joints of builtin:twist (builtin_scenes.h: joint 0 at the origin, joint 1 at the middle).
 constexpr size_t kTwistJointCount = 2;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string shell_quoted(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted.push_back(c);
-    }
-  }
-  return quoted + "'";
-}
+using RunResult = test::CliRun;
 
 class CliTest : public ::testing::Test {
  protected:
@@ -65,19 +44,7 @@ class CliTest : public ::testing::Test {
 
   std::vector<std::string> work_entries() const { return work_dir_.entries(); }
 
-  RunResult run(const std::vector<std::string>& args) const {
-    const fs::path out = captures_dir_.file("stdout.txt");
-    const fs::path err = captures_dir_.file("stderr.txt");
-    std::string command = shell_quoted(SKINREF_CLI);
-    for (const std::string& arg : args) command += " " + shell_quoted(arg);
-    command += " >" + shell_quoted(out.string()) + " 2>" + shell_quoted(err.string());
-    const int status = std::system(command.c_str());
-    RunResult result;
-    result.exit_code = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
-    result.out = read_bytes(out);
-    result.err = read_bytes(err);
-    return result;
-  }
+  RunResult run(const std::vector<std::string>& args) const { return test::run_cli(captures_dir_, args); }
 
   // Exit 2, exactly one stderr line "skinref: ..." mentioning every string in `mentions`, and the work
   // directory holding only `inputs` (no output, no leftover temporary).
@@ -524,6 +491,166 @@ TEST_F(CliTest, RenderFailingSecondOutputLeavesNoFirst) {
   // --ids cannot be written (missing directory): the image, staged first, is not left behind either.
   const std::string ids = work("missing-directory/ids.png");
   expect_bad_input({"render", "builtin:twist", "--size", "16x16", "--ids", ids, "--out", work("out.png")}, {ids});
+}
+
+// ---- compare -----------------------------------------------------------------------------------------------
+
+constexpr int kExitComparisonFailed = 1;
+
+// A 7x5 grey image, and the same with pixel (4, 2) 3 steps greener: 1 of 35 pixels over threshold 1.
+RgbaImage compare_grey_image() {
+  RgbaImage image;
+  image.width = 7;
+  image.height = 5;
+  for (int p = 0; p < 35; ++p) image.pixels.insert(image.pixels.end(), {100, 150, 200, 255});
+  return image;
+}
+
+RgbaImage compare_off_by_three_image() {
+  RgbaImage image = compare_grey_image();
+  image.pixels[(2 * 7 + 4) * 4 + 1] = 153;
+  return image;
+}
+
+// An 8x4 image: columns x < edge orange, the rest another colour.
+RgbaImage compare_edge_image(int edge) {
+  RgbaImage image;
+  image.width = 8;
+  image.height = 4;
+  for (int y = 0; y < 4; ++y) {
+    for (int x = 0; x < 8; ++x) {
+      if (x < edge) {
+        image.pixels.insert(image.pixels.end(), {220, 120, 40, 255});
+      } else {
+        image.pixels.insert(image.pixels.end(), {30, 30, 30, 255});
+      }
+    }
+  }
+  return image;
+}
+
+TEST_F(CliTest, CompareExitsZeroWhenWithinToleranceAndOneOtherwise) {
+  write_png(compare_grey_image(), work("a.png"));
+  write_png(compare_off_by_three_image(), work("b.png"));
+  RunResult result;
+  expect_ok({"compare", work("a.png"), work("a.png")}, &result);
+  EXPECT_NE(result.out.find("PASS"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("inf dB"), std::string::npos) << result.out;
+
+  result = run({"compare", work("a.png"), work("b.png")});
+  EXPECT_EQ(result.exit_code, kExitComparisonFailed) << result.err;
+  EXPECT_TRUE(result.err.empty()) << result.err;
+  EXPECT_NE(result.out.find("FAIL"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("3 at (4, 2) channel G"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("1 / 35"), std::string::npos) << result.out;
+
+  expect_ok({"compare", work("a.png"), work("b.png"), "--threshold", "3"});
+  expect_ok({"compare", work("a.png"), work("b.png"), "--max-fraction", "0.03"});  // 1 / 35 = 0.0286
+  EXPECT_EQ(run({"compare", work("a.png"), work("b.png"), "--max-fraction", "0.02"}).exit_code,
+            kExitComparisonFailed);
+  // Without --report nothing is written.
+  EXPECT_EQ(work_entries(), (std::vector<std::string>{"a.png", "b.png"}));
+}
+
+TEST_F(CliTest, CompareToleratesAOnePixelEdgeShiftWithToleranceOnly) {
+  write_png(compare_edge_image(3), work("a.png"));
+  write_png(compare_edge_image(4), work("b.png"));
+  EXPECT_EQ(run({"compare", work("a.png"), work("b.png")}).exit_code, kExitComparisonFailed);
+  RunResult result;
+  expect_ok({"compare", work("a.png"), work("b.png"), "--tolerance-px", "1"}, &result);
+  EXPECT_NE(result.out.find("position-tolerant failures 0 / 32"), std::string::npos) << result.out;
+  write_png(compare_edge_image(5), work("c.png"));
+  EXPECT_EQ(run({"compare", work("a.png"), work("c.png"), "--tolerance-px", "1"}).exit_code,
+            kExitComparisonFailed);
+  expect_ok({"compare", work("a.png"), work("c.png"), "--tolerance-px", "2"});
+}
+
+TEST_F(CliTest, CompareReportWritesImagesAndJson) {
+  const RgbaImage a = compare_grey_image();
+  const RgbaImage b = compare_off_by_three_image();
+  write_png(a, work("a.png"));
+  write_png(b, work("b.png"));
+  const std::string report = work("reports/first");  // two levels, neither exists yet
+  const RunResult result = run({"compare", work("a.png"), work("b.png"), "--report", report});
+  EXPECT_EQ(result.exit_code, kExitComparisonFailed) << result.err;
+  EXPECT_NE(result.out.find("side_by_side.png"), std::string::npos) << result.out;
+  // Exactly the five files: no temporary left beside them.
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(report)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"a.png", "b.png", "compare.json", "diff.png", "side_by_side.png"}));
+  EXPECT_EQ(read_png(report + "/a.png").pixels, a.pixels);
+  EXPECT_EQ(read_png(report + "/b.png").pixels, b.pixels);
+  const RgbaImage diff = read_png(report + "/diff.png");
+  EXPECT_EQ(diff.width, 7);
+  EXPECT_EQ(diff.height, 5);
+  // d = 3 > 1: on the ramp between blue (d = 1) and cyan (d = 4), so R = 0, B = 255.
+  const size_t at = (2 * 7 + 4) * 4;
+  EXPECT_EQ(diff.pixels[at], 0);
+  EXPECT_EQ(diff.pixels[at + 2], 255);
+  const RgbaImage montage = read_png(report + "/side_by_side.png");
+  EXPECT_EQ(montage.width, 3 * 7 + 2 * 4);
+  EXPECT_EQ(montage.height, 5);
+  const nlohmann::json json = nlohmann::json::parse(read_bytes(report + "/compare.json"));
+  EXPECT_EQ(json["format"], "skinref-image-comparison");
+  EXPECT_EQ(json["max_channel_difference"], 3);
+  EXPECT_EQ(json["max_at"]["x"], 4);
+  EXPECT_EQ(json["max_at"]["y"], 2);
+  EXPECT_EQ(json["max_at"]["channel"], "G");
+  EXPECT_EQ(json["pixels_over_threshold"], 1);
+  EXPECT_EQ(json["pixel_count"], 35);
+  EXPECT_EQ(json["pass"], false);
+  EXPECT_NEAR(json["psnr_rgb_db"].get<double>(), 10.0 * std::log10(255.0 * 255.0 / (9.0 / 105.0)), 1e-9);
+  // A passing comparison writes the report too; identical images have no PSNR in JSON (null = infinite).
+  expect_ok({"compare", work("a.png"), work("a.png"), "--report", report});
+  const nlohmann::json same = nlohmann::json::parse(read_bytes(report + "/compare.json"));
+  EXPECT_TRUE(same["psnr_rgb_db"].is_null());
+  EXPECT_TRUE(same["max_at"].is_null());
+  EXPECT_EQ(same["pass"], true);
+  EXPECT_EQ(read_png(report + "/b.png").pixels, a.pixels);
+}
+
+TEST_F(CliTest, CompareBadInputExitsTwo) {
+  write_png(compare_grey_image(), work("a.png"));
+  RgbaImage wide = compare_grey_image();
+  wide.width = 5;
+  wide.height = 7;
+  write_png(wide, work("tall.png"));
+  write_bytes(work("text.png"), "not a png");
+  const std::vector<std::string> inputs{"a.png", "tall.png", "text.png"};
+  const std::string a = work("a.png");
+  expect_bad_input({"compare", a, work("missing.png")}, {"missing.png"}, inputs);
+  expect_bad_input({"compare", work("missing.png"), a}, {"missing.png"}, inputs);
+  expect_bad_input({"compare", a, work("text.png")}, {"text.png"}, inputs);
+  expect_bad_input({"compare", a, work("tall.png"), "--report", work("report")}, {"tall.png", "7x5", "5x7"}, inputs);
+  expect_bad_input({"compare", a}, {"A and B"}, inputs);
+  expect_bad_input({"compare", a, a, a}, {"A and B"}, inputs);
+  expect_bad_input({"compare", a, work("b.skv")}, {"b.skv", ".png"}, inputs);
+  expect_bad_input({"compare", a, a, "--threshold", "256"}, {"--threshold", "256"}, inputs);
+  expect_bad_input({"compare", a, a, "--threshold", "one"}, {"--threshold", "one"}, inputs);
+  expect_bad_input({"compare", a, a, "--tolerance-px", "-1"}, {"--tolerance-px", "-1"}, inputs);
+  expect_bad_input({"compare", a, a, "--tolerance-px", "17"}, {"--tolerance-px", "17"}, inputs);
+  expect_bad_input({"compare", a, a, "--max-fraction", "1.5"}, {"--max-fraction", "1.5"}, inputs);
+  expect_bad_input({"compare", a, a, "--max-fraction", "nan"}, {"--max-fraction", "nan"}, inputs);
+  expect_bad_input({"compare", a, a, "--bogus"}, {"--bogus"}, inputs);
+  // --report naming a file: refused, and the file is left as it was.
+  expect_bad_input({"compare", a, a, "--report", work("text.png")}, {"--report", "text.png"}, inputs);
+  EXPECT_EQ(read_bytes(work("text.png")), "not a png");
+  RunResult help;
+  expect_ok({"compare", "--help"}, &help);
+  EXPECT_NE(help.out.find("--tolerance-px"), std::string::npos);
+}
+
+TEST_F(CliTest, CompareReportThatCannotBeCompletedLeavesNoTemporaries) {
+  write_png(compare_grey_image(), work("a.png"));
+  const std::string report = work("report");
+  fs::create_directories(report + "/diff.png");  // a directory where the heat map goes: its rename fails
+  const RunResult result = run({"compare", work("a.png"), work("a.png"), "--report", report});
+  EXPECT_EQ(result.exit_code, kExitBadInput) << result.out;
+  EXPECT_NE(result.err.find("diff.png"), std::string::npos) << result.err;
+  for (const auto& entry : fs::directory_iterator(report)) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
+  }
 }
 
 }  // namespace

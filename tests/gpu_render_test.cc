@@ -9,6 +9,7 @@
 // comparison prints its agreement, largest difference and where the differing pixels lie. Validation is
 // on in every test, and any validation warning or error fails it.
 #include "builtin_scenes.h"
+#include "cli_runner.h"
 #include "camera.h"
 #include "context.h"
 #include "corpus_models.h"
@@ -23,8 +24,6 @@
 #include "tolerances.h"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -729,28 +728,8 @@ TEST(GpuRenderArgumentsTest, SizeOutOfRangeIsInputError) {
 
 // ---- the command line ----------------------------------------------------------------------------------------
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string shell_quoted(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-CliRun run_cli(const TempDir& dir, const std::vector<std::string>& args) {
-  std::string command = shell_quoted(SKINREF_CLI);
-  for (const std::string& arg : args) command += " " + shell_quoted(arg);
-  command += " >" + shell_quoted(dir.file("stdout.txt")) + " 2>" + shell_quoted(dir.file("stderr.txt"));
-  const int status = std::system(command.c_str());
-  CliRun run;
-  run.exit_code = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
-  run.out = test::read_bytes(dir.file("stdout.txt"));
-  run.err = test::read_bytes(dir.file("stderr.txt"));
-  return run;
-}
+using test::CliRun;
+using test::run_cli;
 
 TEST(GpuRenderCliTest, VulkanBackendMatchesReferenceImage) {
   TempDir dir;

@@ -6,10 +6,12 @@
 // layer is on in every test, and any warning or error fails it. Each case prints its largest deviations and
 // the timings (device time from timestamp queries, end to end) so that the margins are visible in the log.
 #include "builtin_scenes.h"
+#include "cli_runner.h"
 #include "context.h"
 #include "corpus_models.h"
 #include "evaluate.h"
 #include "gltf_load.h"
+#include "gpu_fixture.h"
 #include "skinning_gpu.h"
 #include "temp_dir.h"
 #include "tolerances.h"
@@ -27,12 +29,6 @@
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <sys/wait.h>
-
-#ifndef SKINREF_CLI
-#error "SKINREF_CLI must name the skinref executable (set by CMakeLists.txt)"
-#endif
 
 namespace skinref {
 namespace {
@@ -108,25 +104,8 @@ std::vector<double> sample_times(const Scene& scene, int animation) {
   return {0.0, 0.4 * end, end};
 }
 
-// Every test gets a fresh context with the validation layer on; any warning or error it reported fails the
-// test (the messages are printed). The context's own teardown aborts on leaks it reports at destruction.
-class GpuSkinningTest : public ::testing::Test {
+class GpuSkinningTest : public test::ValidatedGpuTest {
  protected:
-  void SetUp() override {
-    gpu::ContextOptions options;
-    options.validate = true;
-    context_ = std::make_unique<gpu::Context>(options);
-  }
-  void TearDown() override {
-    if (!context_) return;
-    const gpu::ValidationCounts counts = context_->validation_counts();
-    std::string messages;
-    for (const std::string& message : context_->validation_messages()) messages += "\n  " + message;
-    EXPECT_EQ(counts.warning, 0u) << messages;
-    EXPECT_EQ(counts.error, 0u) << messages;
-    context_.reset();
-  }
-
   // The GPU result and the reference's for one scene, pose and options; checked against the bounds and printed.
   Deviation check(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options,
                   const std::string& what) {
@@ -141,8 +120,6 @@ class GpuSkinningTest : public ::testing::Test {
     print_case(what, d, timing);
     return d;
   }
-
-  std::unique_ptr<gpu::Context> context_;
 };
 
 // ---- every built-in scene, LBS and DQS, three times ----------------------------------------------------------
@@ -390,27 +367,8 @@ INSTANTIATE_TEST_SUITE_P(Corpus, GpuSkinningCorpusTest, ::testing::ValuesIn(kGpu
 
 // ---- the command line --------------------------------------------------------------------------------------------
 
-struct CliRun {
-  int exit_code = -1;
-  std::string err;
-};
-
-std::string shell_quoted(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-CliRun run_cli(const test::TempDir& dir, const std::vector<std::string>& args) {
-  std::string command = shell_quoted(SKINREF_CLI);
-  for (const std::string& arg : args) command += " " + shell_quoted(arg);
-  command += " >" + shell_quoted(dir.file("stdout.txt")) + " 2>" + shell_quoted(dir.file("stderr.txt"));
-  const int status = std::system(command.c_str());
-  CliRun run;
-  run.exit_code = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
-  run.err = test::read_bytes(dir.file("stderr.txt"));
-  return run;
-}
+using test::CliRun;
+using test::run_cli;
 
 TEST(GpuSkinningCliTest, VulkanBackendDumpMatchesReferenceDump) {
   const test::TempDir dir;

@@ -3,6 +3,7 @@
 // skinned vertices that were drawn. With --backend vulkan the vertices are skinned by compute shaders and the
 // image rendered offscreen by Vulkan (gpu/), with the same camera. All outputs are staged in temporary files
 // and renamed together at the end, so a failure leaves none of them.
+#include "backend.h"
 #include "cli_args.h"
 #include "commands.h"
 
@@ -21,12 +22,6 @@
 #include <iostream>
 #include <memory>
 #include <system_error>
-
-#ifdef SKINREF_HAVE_VULKAN
-#include "context.h"
-#include "render_gpu.h"
-#include "skinning_gpu.h"
-#endif
 
 namespace skinref::cli {
 namespace {
@@ -186,7 +181,7 @@ const char* render_usage() {
          "         [--size WxH] [--camera auto|gltf:N|EX,EY,EZ:TX,TY,TZ:FOV]\n"
          "         [--view shaded|normals|weights:JOINT|depth] [--threads N] [--ids FILE.png] --out FILE.png\n"
          "         [--dump FILE.skv|FILE.json|FILE.ply] [--trace X,Y]\n"
-         "         [--backend reference|vulkan [--device NAME|INDEX] [--validate]]\n"
+         "         [--backend reference|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]]\n"
          "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and rasterizes it with Vulkan's rules\n"
          "  (the reference image a GPU renderer is compared with).\n"
          "  --anim NAME|INDEX   animation to sample (an integer is an index); default: the first, or the rest\n"
@@ -214,6 +209,9 @@ const char* render_usage() {
          "  --device NAME|INDEX the Vulkan device, by index or a substring of its name (see skinref devices);\n"
          "                      default: the first discrete GPU, else integrated, else the first\n"
          "  --validate          enable the Vulkan validation layer; any warning or error it reports fails the run\n"
+         "  --palette P         with --backend vulkan: reference (default: the reference's pose and palettes) or\n"
+         "                      gpu (sampling, local to model and palettes in a compute pass, at the float32\n"
+         "                      time; one clip: not with --recipe)\n"
          "  Every output is written atomically; after any error none is written.\n";
 }
 
@@ -221,8 +219,9 @@ int run_render(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{
       {"--anim", true},   {"--time", true}, {"--recipe", true},  {"--method", true}, {"--size", true},
       {"--camera", true}, {"--view", true}, {"--threads", true}, {"--ids", true},    {"--out", true},
-      {"--dump", true},   {"--trace", true},   {"--backend", true}, {"--device", true},  {"--validate", false}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "render");
+      {"--dump", true},   {"--trace", true}};
+  static const std::vector<OptionSpec> kAllOptions = with_backend_options(kOptions, true);
+  const ParsedArgs parsed = parse_args(args, kAllOptions, "render");
   if (parsed.help) {
     std::cout << render_usage();
     return kExitOk;
@@ -251,20 +250,8 @@ int run_render(std::span<const std::string> args) {
                            parse_integer(text->substr(comma + 1), "--trace", 0, kMaxImageSide - 1));
   }
 
-  bool vulkan = false;
-  if (const std::optional<std::string> text = parsed.value("--backend")) {
-    static const std::vector<std::string> kChoices{"reference", "vulkan"};
-    vulkan = parse_choice(*text, "--backend", kChoices) == 1;
-  }
-#ifndef SKINREF_HAVE_VULKAN
-  if (vulkan) {
-    throw UsageError("render: --backend vulkan: the Vulkan path was not built (no Vulkan loader/headers or glslc "
-                     "when skinref was configured)");
-  }
-#endif
-  const std::optional<std::string> device = parsed.value("--device");
-  const bool validate = parsed.has_flag("--validate");
-  if (!vulkan && (device || validate)) throw UsageError("render: --device and --validate need --backend vulkan");
+  const BackendChoice choice = parse_backend(parsed, selection, "render", false);
+  const bool vulkan = choice.vulkan;
   if (vulkan && (ids_path || trace)) {
     throw UsageError(std::string("render: ") + (ids_path ? "--ids" : "--trace") +
                      " shows the reference rasterizer's triangles; it needs --backend reference");
@@ -293,20 +280,12 @@ int run_render(std::span<const std::string> args) {
   const ViewSpec view = parse_view(parsed.value("--view").value_or("shaded"));
   options.view = view.view;
   const CameraSpec camera_spec = parse_camera_spec(parsed.value("--camera").value_or("auto"));
-#ifdef SKINREF_HAVE_VULKAN
-  // Created before the model is loaded, so that an unknown --device is reported at once.
-  std::unique_ptr<gpu::Context> context;
-  if (vulkan) context = std::make_unique<gpu::Context>(gpu::ContextOptions{validate, device.value_or("")});
-#endif
+  Backend backend(choice);  // before the model loads, so that an unknown --device is reported at once
 
   const Scene scene = load_model(parsed.positionals[0]);
   if (view.view == RenderView::Weights) options.weights_joint = resolve_weights_joint(scene, view.joint);
-  const SelectedPose selected = evaluate_selected_pose(scene, selection);
-  std::vector<WorldPrimitive> primitives;
-#ifdef SKINREF_HAVE_VULKAN
-  if (context) primitives = gpu::gpu_evaluate_vertices(*context, scene, selected.pose, skinning);
-#endif
-  if (!vulkan) primitives = evaluate_vertices(scene, selected.pose, skinning);
+  const SelectedPose selected = backend.pose(scene, selection);
+  const std::vector<WorldPrimitive> primitives = backend.vertices(scene, selected.pose, skinning);
 
   const double aspect = double(options.width) / double(options.height);
   RenderCamera camera;
@@ -325,22 +304,8 @@ int run_render(std::span<const std::string> args) {
       break;
   }
 
-  RenderResult rendered;
-  std::string backend;  // said in the summary line only for the vulkan backend
-#ifdef SKINREF_HAVE_VULKAN
-  if (context) {
-    rendered.image = gpu::gpu_render(*context, scene, selected.pose, primitives, camera, options);
-    const gpu::ValidationCounts counts = context->validation_counts();
-    if (counts.warning > 0 || counts.error > 0) {
-      std::string messages;
-      for (const std::string& message : context->validation_messages()) messages += "; " + message;
-      throw gpu::GpuError("the Vulkan validation layer reported " + std::to_string(counts.error) + " errors and " +
-                          std::to_string(counts.warning) + " warnings" + messages);
-    }
-    backend = ", vulkan on " + context->info().name;
-  }
-#endif
-  if (!vulkan) rendered = render_scene(scene, selected.pose, primitives, camera, options);
+  const RenderResult rendered = backend.render(scene, selected.pose, primitives, camera, options);
+  backend.finish();
   uint32_t triangle_count = 0;
   for (size_t k = 0; k < primitives.size(); ++k) {
     const Primitive& source = scene.meshes[size_t(primitives[k].mesh)].primitives[size_t(primitives[k].primitive)];
@@ -382,7 +347,7 @@ int run_render(std::span<const std::string> args) {
   }
   std::cout << "wrote " << out_path << ": " << options.width << "x" << options.height << " " << view_name(options.view)
             << ", " << triangle_count << " triangles, " << coverage << selected.description << " at t = "
-            << selected.pose.time << " s" << backend << "\n";
+            << selected.pose.time << " s" << backend.summary() << "\n";
   if (trace) print_trace(scene, primitives, rendered, size_t(trace->first), size_t(trace->second));
   return kExitOk;
 }

@@ -1,5 +1,6 @@
 // `skinref skin MODEL ... --out FILE.(json|skv|ply)`: evaluates a model at one time through the whole
 // reference pipeline and dumps the world-space vertices of every drawn primitive (vertex_dump.h).
+#include "backend.h"
 #include "cli_args.h"
 #include "commands.h"
 
@@ -7,13 +8,7 @@
 #include "gltf_load.h"
 #include "vertex_dump.h"
 
-#ifdef SKINREF_HAVE_VULKAN
-#include "context.h"
-#include "skinning_gpu.h"
-#endif
-
 #include <iostream>
-#include <memory>
 
 namespace skinref::cli {
 namespace {
@@ -26,7 +21,8 @@ constexpr long long kMaxThreads = 1024;
 const char* skin_usage() {
   return "usage: skinref skin MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] [--precision f32|f64]\n"
          "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
-         "         [--method lbs|dqs] [--threads N] [--backend reference|vulkan [--device NAME|INDEX] [--validate]]\n"
+         "         [--method lbs|dqs] [--threads N]\n"
+         "         [--backend reference|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]]\n"
          "         --out FILE.json|FILE.skv|FILE.ply\n"
          "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and writes the world-space positions,\n"
          "  normals and tangents of every drawn primitive.\n"
@@ -43,16 +39,19 @@ const char* skin_usage() {
          "                      in float32; its dumps are always f32, so --precision f64 is refused)\n"
          "  --device NAME|INDEX the Vulkan device, by index or a substring of its name (see skinref devices);\n"
          "                      default: the first discrete GPU, else integrated, else the first\n"
-         "  --validate          enable the Vulkan validation layer; any warning or error it reports fails the run\n"
+"  --validate          enable the Vulkan validation layer; any warning or error it reports fails the run\n"
+         "  --palette P         with --backend vulkan: reference (default: the reference's pose and palettes, in\n"
+         "                      float32) or gpu (sampling, local to model and palettes in a compute pass too, at\n"
+         "                      the float32 time; one clip: not with --recipe)\n"
          "  --out FILE          .json, .skv (binary) or .ply (for viewers); required; written atomically\n";
 }
 
 int run_skin(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{{"--anim", true},    {"--time", true},    {"--precision", true},
                                                 {"--weights", true}, {"--normals", true}, {"--threads", true},
-                                                {"--method", true},  {"--recipe", true}, {"--out", true},
-                                                {"--backend", true}, {"--device", true}, {"--validate", false}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "skin");
+                                                {"--method", true},  {"--recipe", true}, {"--out", true}};
+  static const std::vector<OptionSpec> kAllOptions = with_backend_options(kOptions, true);
+  const ParsedArgs parsed = parse_args(args, kAllOptions, "skin");
   if (parsed.help) {
     std::cout << skin_usage();
     return kExitOk;
@@ -88,54 +87,25 @@ int run_skin(std::span<const std::string> args) {
   if (const std::optional<std::string> text = parsed.value("--threads")) {
     options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
   }
-  bool vulkan = false;
-  if (const std::optional<std::string> text = parsed.value("--backend")) {
-    static const std::vector<std::string> kChoices{"reference", "vulkan"};
-    vulkan = parse_choice(*text, "--backend", kChoices) == 1;
-  }
-#ifndef SKINREF_HAVE_VULKAN
-  if (vulkan)
-    throw UsageError("skin: --backend vulkan: the Vulkan path was not built (no Vulkan loader/headers or glslc when "
-                     "skinref was configured)");
-#endif
-  const std::optional<std::string> device = parsed.value("--device");
-  const bool validate = parsed.has_flag("--validate");
-  if (!vulkan && (device || validate)) throw UsageError("skin: --device and --validate need --backend vulkan");
-  if (vulkan) {
+  const BackendChoice choice = parse_backend(parsed, selection, "skin", false);
+  if (choice.vulkan) {
     // The GPU computes in float32: an f64 dump would only widen those floats and suggest a precision it lacks.
     if (parsed.value("--precision") && dump.precision == DumpPrecision::F64)
       throw UsageError("skin: --precision f64: the vulkan backend computes in float32 and writes f32 dumps");
     dump.precision = DumpPrecision::F32;
   }
-#ifdef SKINREF_HAVE_VULKAN
-  // Created before the model is loaded, so that an unknown --device is reported at once.
-  std::unique_ptr<gpu::Context> context;
-  if (vulkan) context = std::make_unique<gpu::Context>(gpu::ContextOptions{validate, device.value_or("")});
-#endif
+  Backend backend(choice);  // before the model loads, so that an unknown --device is reported at once
 
   const Scene scene = load_model(parsed.positionals[0]);
-  const SelectedPose selected = evaluate_selected_pose(scene, selection);
-  std::string backend;  // said in the summary line only for the vulkan backend
-#ifdef SKINREF_HAVE_VULKAN
-  if (context) {
-    dump.primitives = gpu::gpu_evaluate_vertices(*context, scene, selected.pose, options);
-    const gpu::ValidationCounts counts = context->validation_counts();
-    if (counts.warning > 0 || counts.error > 0) {
-      std::string messages;
-      for (const std::string& message : context->validation_messages()) messages += "; " + message;
-      throw gpu::GpuError("the Vulkan validation layer reported " + std::to_string(counts.error) + " errors and " +
-                          std::to_string(counts.warning) + " warnings" + messages);
-    }
-    backend = ", vulkan on " + context->info().name;
-  }
-#endif
-  if (!vulkan) dump.primitives = evaluate_vertices(scene, selected.pose, options);
+  const SelectedPose selected = backend.pose(scene, selection);
+  dump.primitives = backend.vertices(scene, selected.pose, options);
+  backend.finish();
   write_vertex_dump(scene, dump, out_path);
 
   size_t vertex_total = 0;
   for (const WorldPrimitive& primitive : dump.primitives) vertex_total += primitive.vertices.positions.size();
   std::cout << "wrote " << out_path << ": " << dump.primitives.size() << " primitives, " << vertex_total
-            << " vertices, " << selected.description << backend << "\n";
+            << " vertices, " << selected.description << backend.summary() << "\n";
   return kExitOk;
 }
 

@@ -21,6 +21,7 @@ int run_skin(std::span<const std::string> args);
 int run_export(std::span<const std::string> args);
 int run_render(std::span<const std::string> args);
 int run_devices(std::span<const std::string> args);
+int run_compare(std::span<const std::string> args);
 
 // Usage text of each command (several lines, ending in a newline).
 const char* info_usage();
@@ -29,5 +30,6 @@ const char* skin_usage();
 const char* export_usage();
 const char* render_usage();
 const char* devices_usage();
+const char* compare_usage();
 
 }  // namespace skinref::cli

@@ -32,6 +32,7 @@ const std::vector<Command>& commands() {
       {"export", run_export, export_usage, "write a model (e.g. builtin:NAME) as .gltf or .glb"},
       {"render", run_render, render_usage, "rasterize a posed model to a PNG (the reference image)"},
       {"devices", run_devices, devices_usage, "list the Vulkan devices that --device can select"},
+      {"compare", run_compare, compare_usage, "compare two images: metrics, pass/fail, heat map"},
   };
   return kCommands;
 }

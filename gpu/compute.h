@@ -1,0 +1,67 @@
+// Plumbing shared by the compute passes (skinning_gpu.cc, animation_gpu.cc): one compute shader with its
+// pipelines, a descriptor set of storage buffers, push constants and a pair of timestamp queries.
+//
+// Contract:
+// - A ComputeProgram owns: a descriptor set layout of `binding_count` storage buffers (bindings 0..n-1,
+//   compute stage), a pipeline layout with `push_constant_bytes` of push constants, the shader module, one
+//   pipeline per value of specialization constant 0 that is asked for (created on first use), a descriptor
+//   pool with one set, and, when the device has timestamps, a query pool of two timestamps. The destructor
+//   releases them in reverse order of creation, whatever happened in between.
+// - bind_buffers() writes the set once, before any command buffer that uses it is recorded.
+// - Timing: record_start() / record_end() write the two timestamps (resetting the pool first);
+//   elapsed_ms() reads them after the submission has completed (0 without timestamps). Differences are taken
+//   modulo 2^timestampValidBits.
+// - buffer_barrier(): a whole-buffer memory barrier between two access masks (queue families ignored).
+#pragma once
+
+#include "context.h"
+
+#include <cstdint>
+#include <map>
+#include <span>
+
+namespace skinref::gpu {
+
+class ComputeProgram {
+ public:
+  ComputeProgram(Context& context, std::span<const uint32_t> spirv, uint32_t binding_count,
+                 uint32_t push_constant_bytes);
+  ~ComputeProgram();
+  ComputeProgram(const ComputeProgram&) = delete;
+  ComputeProgram& operator=(const ComputeProgram&) = delete;
+
+  uint32_t binding_count() const { return binding_count_; }
+  bool timestamps() const { return queries_ != VK_NULL_HANDLE; }
+
+  // One VkDescriptorBufferInfo per binding, in binding order.
+  void bind_buffers(std::span<const VkDescriptorBufferInfo> buffers);
+
+  // Creates the pipeline for `specialization` now (one-time set-up that callers may want outside a timing).
+  void prepare(uint32_t specialization) { pipeline(specialization); }
+  // Binds the pipeline for `specialization` (creating it if needed) and the descriptor set.
+  void bind(VkCommandBuffer cmd, uint32_t specialization);
+  void push(VkCommandBuffer cmd, const void* data, uint32_t bytes) const;
+
+  void record_start(VkCommandBuffer cmd) const;
+  void record_end(VkCommandBuffer cmd) const;
+  double elapsed_ms() const;
+
+ private:
+  VkPipeline pipeline(uint32_t specialization);
+  void release();
+
+  Context& context_;
+  uint32_t binding_count_ = 0;
+  uint32_t push_constant_bytes_ = 0;
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
+  VkShaderModule shader_ = VK_NULL_HANDLE;
+  std::map<uint32_t, VkPipeline> pipelines_;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+  VkQueryPool queries_ = VK_NULL_HANDLE;
+};
+
+VkBufferMemoryBarrier buffer_barrier(const Buffer& buffer, VkAccessFlags src, VkAccessFlags dst);
+
+}  // namespace skinref::gpu

@@ -1,0 +1,248 @@
+// `skinref compare A B [options]`: compares two outputs and exits 0 when they agree within the given
+// tolerances, 1 when they do not. The kind of comparison follows the files' extension: two .png images
+// (image_compare.h) so far; vertex and pose dumps get their own branch of run_compare() with their own
+// options. Every problem with the inputs or options exits 2 with one stderr line (main.cc).
+//
+// Images: the failing fraction is (position-tolerant failures when --tolerance-px > 0, else pixels over
+// threshold) / pixel count, and the comparison passes when it is <= --max-fraction. --report DIR writes
+// a.png, b.png, diff.png (the heat map), side_by_side.png (A | B | diff) and compare.json, each staged in a
+// temporary file and all renamed into place once every one was written.
+#include "cli_args.h"
+#include "commands.h"
+
+#include "atomic_file.h"
+#include "image_compare.h"
+#include "image_io.h"
+#include "input_error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace skinref::cli {
+namespace {
+
+// The window search costs (2N + 1)^2 per failing pixel and direction; CTS-style tolerances are 1 or 2 px.
+constexpr long long kMaxTolerancePx = 16;
+
+bool has_extension(const std::string& path, const std::string& extension) {
+  if (path.size() <= extension.size()) return false;
+  std::string tail = path.substr(path.size() - extension.size());
+  std::transform(tail.begin(), tail.end(), tail.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return tail == extension;
+}
+
+std::string size_text(const RgbaImage& image) {
+  return std::to_string(image.width) + "x" + std::to_string(image.height);
+}
+
+std::string format_double(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+std::string psnr_text(double psnr) { return std::isinf(psnr) ? std::string("inf") : format_double("%.2f", psnr); }
+
+// Report files go to temporaries first; the destructor removes whatever was not committed.
+class StagedFiles {
+ public:
+  ~StagedFiles() {
+    for (const auto& [temporary, path] : staged_) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+    }
+  }
+  void stage(const std::string& path, const std::function<void(const std::string&)>& write) {
+    const std::string temporary = temporary_path_for(path);
+    staged_.emplace_back(temporary, path);
+    write(temporary);
+  }
+  void commit_all() {
+    while (!staged_.empty()) {
+      const auto [temporary, path] = staged_.front();
+      staged_.erase(staged_.begin());
+      commit_temporary(temporary, path);
+    }
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> staged_;  // (temporary, target)
+};
+
+struct ImageVerdict {
+  size_t failing = 0;
+  double failing_fraction = 0;
+  bool pass = false;
+};
+
+nlohmann::ordered_json comparison_json(const std::string& a_path, const std::string& b_path,
+                                       const ImageCompareOptions& options, double max_fraction,
+                                       const ImageComparison& c, const ImageVerdict& verdict) {
+  nlohmann::ordered_json json;
+  json["format"] = "skinref-image-comparison";
+  json["version"] = 1;
+  json["a"] = a_path;
+  json["b"] = b_path;
+  json["width"] = c.width;
+  json["height"] = c.height;
+  json["threshold"] = options.threshold;
+  json["tolerance_px"] = options.position_tolerance_px;
+  json["max_fraction"] = max_fraction;
+  json["background"] = {options.background[0], options.background[1], options.background[2],
+                        options.background[3]};
+  json["max_channel_difference"] = c.max_channel_difference;
+  if (c.max_channel >= 0) {
+    json["max_at"] = {{"x", c.max_x}, {"y", c.max_y}, {"channel", std::string(1, "RGBA"[c.max_channel])}};
+  } else {
+    json["max_at"] = nullptr;
+  }
+  json["pixel_count"] = c.pixel_count;
+  json["pixels_over_threshold"] = c.pixels_over_threshold;
+  json["fraction_over_threshold"] = c.fraction_over_threshold;
+  json["coverage_mismatches"] = c.coverage_mismatches;
+  json["tolerant_failures"] = c.tolerant_failures;
+  json["fraction_tolerant_failures"] = c.fraction_tolerant_failures;
+  // JSON has no infinity: null means the RGB channels are identical.
+  json["psnr_rgb_db"] = std::isinf(c.psnr_rgb_db) ? nlohmann::ordered_json(nullptr)
+                                                   : nlohmann::ordered_json(c.psnr_rgb_db);
+  json["mean_absolute_difference_rgb"] = c.mean_absolute_difference_rgb;
+  json["failing_pixels"] = verdict.failing;
+  json["failing_fraction"] = verdict.failing_fraction;
+  json["pass"] = verdict.pass;
+  return json;
+}
+
+void write_report(const std::string& dir, const RgbaImage& a, const RgbaImage& b, const RgbaImage& diff,
+                  const nlohmann::ordered_json& json) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error || !std::filesystem::is_directory(dir)) {
+    throw std::runtime_error("option --report: cannot create the directory " + dir +
+                             (error ? ": " + error.message() : std::string(": a file of that name exists")));
+  }
+  const std::filesystem::path base(dir);
+  const std::vector<RgbaImage> montage_parts{a, b, diff};
+  StagedFiles files;
+  files.stage((base / "a.png").string(), [&](const std::string& path) { write_png(a, path); });
+  files.stage((base / "b.png").string(), [&](const std::string& path) { write_png(b, path); });
+  files.stage((base / "diff.png").string(), [&](const std::string& path) { write_png(diff, path); });
+  files.stage((base / "side_by_side.png").string(),
+              [&](const std::string& path) { write_png(side_by_side(montage_parts), path); });
+  files.stage((base / "compare.json").string(), [&](const std::string& path) {
+    write_file_atomically(path, [&](std::ostream& out) { out << json.dump(2) << "\n"; });
+  });
+  files.commit_all();
+}
+
+int compare_png_images(const ParsedArgs& parsed, const std::string& a_path, const std::string& b_path) {
+  ImageCompareOptions options;
+  if (const std::optional<std::string> text = parsed.value("--threshold")) {
+    options.threshold = static_cast<int>(parse_integer(*text, "--threshold", 0, 255));
+  }
+  if (const std::optional<std::string> text = parsed.value("--tolerance-px")) {
+    options.position_tolerance_px = static_cast<int>(parse_integer(*text, "--tolerance-px", 0, kMaxTolerancePx));
+  }
+  double max_fraction = 0.0;
+  if (const std::optional<std::string> text = parsed.value("--max-fraction")) {
+    max_fraction = parse_finite_double(*text, "--max-fraction");
+    if (max_fraction < 0.0 || max_fraction > 1.0) {
+      throw UsageError("option --max-fraction: '" + *text + "' is outside 0 to 1");
+    }
+  }
+  const std::optional<std::string> report_dir = parsed.value("--report");
+  if (report_dir && report_dir->empty()) throw UsageError("compare: option --report needs a non-empty value");
+
+  const RgbaImage a = read_png(a_path);
+  const RgbaImage b = read_png(b_path);
+  if (a.width != b.width || a.height != b.height) {
+    throw InputError(b_path, "", "an image of the size of " + a_path + " (" + size_text(a) + "), got " +
+                                     size_text(b));
+  }
+  const ImageComparison c = compare_images(a, b, options);
+  ImageVerdict verdict;
+  verdict.failing = options.position_tolerance_px > 0 ? c.tolerant_failures : c.pixels_over_threshold;
+  verdict.failing_fraction = double(verdict.failing) / double(c.pixel_count);
+  verdict.pass = verdict.failing_fraction <= max_fraction;
+
+  if (report_dir) {
+    write_report(*report_dir, a, b, difference_heat_map(a, b, options),
+                 comparison_json(a_path, b_path, options, max_fraction, c, verdict));
+  }
+
+  const std::string percent_over = format_double("%.4g%%", 100.0 * c.fraction_over_threshold);
+  const std::string percent_tolerant = format_double("%.4g%%", 100.0 * c.fraction_tolerant_failures);
+  std::cout << "compare " << a_path << " " << b_path << ": " << size_text(a) << ", threshold "
+            << options.threshold << ", tolerance " << options.position_tolerance_px << " px\n";
+  std::cout << "  max channel difference     " << c.max_channel_difference;
+  if (c.max_channel >= 0) {
+    std::cout << " at (" << c.max_x << ", " << c.max_y << ") channel " << "RGBA"[c.max_channel];
+  }
+  std::cout << "\n";
+  std::cout << "  pixels over threshold      " << c.pixels_over_threshold << " (" << percent_over << ")\n";
+  std::cout << "  position-tolerant failures " << c.tolerant_failures << " (" << percent_tolerant << ")\n";
+  std::cout << "  coverage mismatches        " << c.coverage_mismatches << "\n";
+  std::cout << "  PSNR (RGB)                 " << psnr_text(c.psnr_rgb_db) << " dB\n";
+  std::cout << "  mean abs difference (RGB)  " << format_double("%.6g", c.mean_absolute_difference_rgb) << "\n";
+  std::cout << (verdict.pass ? "PASS" : "FAIL") << ": "
+            << (options.position_tolerance_px > 0 ? "position-tolerant failures" : "pixels over threshold") << " "
+            << verdict.failing << " / " << c.pixel_count << " = " << format_double("%.6g", verdict.failing_fraction)
+            << (verdict.pass ? " <= " : " > ") << "max fraction " << format_double("%.6g", max_fraction) << "\n";
+  if (report_dir) {
+    const std::filesystem::path base(*report_dir);
+    std::cout << "report: " << (base / "side_by_side.png").string() << " (A | B | diff), "
+              << (base / "diff.png").string() << ", " << (base / "compare.json").string() << "\n";
+  }
+  return verdict.pass ? kExitOk : kExitComparisonFailed;
+}
+
+}  // namespace
+
+const char* compare_usage() {
+  return "usage: skinref compare A.png B.png [--threshold N] [--tolerance-px N] [--max-fraction F] [--report DIR]\n"
+         "  Compares two images of the same size (e.g. a reference render and a Vulkan render) and prints the\n"
+         "  metrics: the largest per-channel difference and where, pixels over the threshold, position-tolerant\n"
+         "  failures, coverage mismatches (background in one image only), PSNR and mean absolute difference\n"
+         "  over RGB. Exit status 0 when the failing fraction is at most --max-fraction, 1 when it is above, 2\n"
+         "  for unreadable images, images of different sizes or bad options.\n"
+         "  --threshold N       per-channel difference a pixel may have, 0 to 255 (default 1)\n"
+         "  --tolerance-px N    0 to 16 (default 0): a pixel also passes when a pixel of the other image within\n"
+         "                      N pixels (Chebyshev) matches it within the threshold, checked both ways (as the\n"
+         "                      Vulkan CTS's fuzzy compare); failing pixels are then the ones that fail that\n"
+         "  --max-fraction F    the largest failing fraction that passes, 0 to 1 (default 0: every pixel)\n"
+         "  --report DIR        create DIR if needed and write a.png, b.png, diff.png (heat map: grey = within\n"
+         "                      threshold, blue -> cyan -> green -> yellow -> red = difference 1, 4, 16, 64, 255,\n"
+         "                      magenta = coverage mismatch), side_by_side.png (A | B | diff) and compare.json\n"
+         "                      (the metrics); each written atomically\n";
+}
+
+int run_compare(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{
+      {"--threshold", true}, {"--tolerance-px", true}, {"--max-fraction", true}, {"--report", true}};
+  const ParsedArgs parsed = parse_args(args, kOptions, "compare");
+  if (parsed.help) {
+    std::cout << compare_usage();
+    return kExitOk;
+  }
+  require_positionals(parsed, 2, "A and B", "compare");
+  const std::string& a_path = parsed.positionals[0];
+  const std::string& b_path = parsed.positionals[1];
+  for (const std::string& path : {a_path, b_path}) {
+    if (!has_extension(path, ".png")) {
+      throw UsageError("compare: '" + path + "' is not a .png image; compare takes two .png images");
+    }
+  }
+  return compare_png_images(parsed, a_path, b_path);
+}
+
+}  // namespace skinref::cli
