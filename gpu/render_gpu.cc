@@ -89,17 +89,6 @@ class Cleanup {
   std::vector<std::function<void()>> actions_;
 };
 
-// The summed stored weight of skin joint `joint` at vertex v; 0 for a rigid primitive (as render.cc).
-double joint_weight(const Primitive& primitive, bool skinned, size_t v, int joint) {
-  if (!skinned) return 0.0;
-  const size_t ipv = size_t(primitive.influences_per_vertex);
-  double sum = 0.0;
-  for (size_t i = 0; i < ipv; ++i) {
-    if (primitive.joints[v * ipv + i] == uint32_t(joint)) sum += primitive.weights[v * ipv + i];
-  }
-  return sum;
-}
-
 // One draw call: a run of expanded vertices sharing material, culling and winding.
 struct Draw {
   size_t primitive = 0;  // index into the drawn primitives

@@ -33,17 +33,6 @@ V interpolate(const Vec3& b, const V& a0, const V& a1, const V& a2) {
 
 double interpolate(const Vec3& b, double a0, double a1, double a2) { return (b[0] * a0 + b[1] * a1) + b[2] * a2; }
 
-// The summed stored weight of skin joint `joint` at vertex v (0 for a rigid primitive).
-double joint_weight(const Primitive& primitive, bool skinned, size_t v, int joint) {
-  if (!skinned) return 0.0;
-  const size_t ipv = size_t(primitive.influences_per_vertex);
-  double sum = 0.0;
-  for (size_t i = 0; i < ipv; ++i) {
-    if (primitive.joints[v * ipv + i] == uint32_t(joint)) sum += primitive.weights[v * ipv + i];
-  }
-  return sum;
-}
-
 // What shading needs of each drawn primitive.
 struct DrawnPrimitive {
   const Primitive* source = nullptr;
@@ -265,5 +254,16 @@ RgbaImage triangle_id_image(const RasterBuffers& buffers) {
   }
   return image;
 }
+
+double joint_weight(const Primitive& primitive, bool skinned, size_t v, int joint) {
+  if (!skinned) return 0.0;
+  const size_t ipv = size_t(primitive.influences_per_vertex);
+  double sum = 0.0;
+  for (size_t i = 0; i < ipv; ++i) {
+    if (primitive.joints[v * ipv + i] == uint32_t(joint)) sum += primitive.weights[v * ipv + i];
+  }
+  return sum;
+}
+
 
 }  // namespace skinref

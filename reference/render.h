@@ -51,6 +51,10 @@ RenderResult render_scene(const Scene& scene, const EvaluatedPose& pose,
 RenderResult render_scene(const Scene& scene, const std::vector<WorldPrimitive>& primitives,
                           const RenderCamera& camera, const RenderOptions& options);
 
+// The summed stored weight of skin joint `joint` at vertex v of `primitive` (0 for a rigid primitive): what
+// the weights view shows, per vertex, in both renderers.
+double joint_weight(const Primitive& primitive, bool skinned, size_t v, int joint);
+
 // The triangle id of every pixel as an image, so that a pixel can be traced to its triangle: v = id + 1
 // (0 = background) as 24 bits, R = v >> 16, G = (v >> 8) & 255, B = v & 255, alpha 255; i.e.
 // id = R * 65536 + G * 256 + B - 1. Throws std::range_error when an id does not fit (id + 1 > 0xffffff).

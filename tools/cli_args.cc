@@ -198,6 +198,25 @@ PoseSelection parse_pose_selection(const ParsedArgs& parsed, const std::string& 
   return selection;
 }
 
+SkinningOptions parse_skinning_options(const ParsedArgs& parsed) {
+  SkinningOptions options;
+  if (const std::optional<std::string> text = parsed.value("--weights")) {
+    static const std::vector<std::string> kChoices{"as-stored", "renormalize"};
+    options.weights =
+        parse_choice(*text, "--weights", kChoices) == 0 ? WeightPolicy::AsStored : WeightPolicy::Renormalize;
+  }
+  if (const std::optional<std::string> text = parsed.value("--normals")) {
+    static const std::vector<std::string> kChoices{"inverse-transpose", "blend-normal-matrices"};
+    options.normals = parse_choice(*text, "--normals", kChoices) == 0 ? NormalMode::InverseTransposeOfBlend
+                                                                      : NormalMode::BlendedNormalMatrices;
+  }
+  if (const std::optional<std::string> text = parsed.value("--method")) {
+    static const std::vector<std::string> kChoices{"lbs", "dqs"};
+    options.method = parse_choice(*text, "--method", kChoices) == 0 ? SkinningMethod::Lbs : SkinningMethod::Dqs;
+  }
+  return options;
+}
+
 SelectedPose evaluate_selected_pose(const Scene& scene, const PoseSelection& selection) {
   SelectedPose selected;
   if (selection.recipe) {

@@ -72,6 +72,10 @@ int resolve_animation(const Scene& scene, const std::optional<std::string>& spec
 void require_extension(const std::string& path, std::span<const std::string> extensions,
                        const std::string& option);
 
+// --method lbs|dqs, --weights as-stored|renormalize and --normals inverse-transpose|blend-normal-matrices
+// (each optional, defaults as SkinningOptions'), for the commands that skin or compare skinned vertices.
+SkinningOptions parse_skinning_options(const ParsedArgs& parsed);
+
 // What selects the pose of `pose` and `skin`: --recipe FILE, or --anim NAME|INDEX at --time SECONDS.
 struct PoseSelection {
   std::optional<double> time;         // --time, when given

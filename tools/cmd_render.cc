@@ -257,11 +257,7 @@ int run_render(std::span<const std::string> args) {
                      " shows the reference rasterizer's triangles; it needs --backend reference");
   }
 
-  SkinningOptions skinning;
-  if (const std::optional<std::string> text = parsed.value("--method")) {
-    static const std::vector<std::string> kChoices{"lbs", "dqs"};
-    skinning.method = parse_choice(*text, "--method", kChoices) == 0 ? SkinningMethod::Lbs : SkinningMethod::Dqs;
-  }
+  SkinningOptions skinning = parse_skinning_options(parsed);  // render takes --method only
   RenderOptions options;
   if (const std::optional<std::string> text = parsed.value("--threads")) {
     options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));

@@ -69,21 +69,7 @@ int run_skin(std::span<const std::string> args) {
     static const std::vector<std::string> kChoices{"f32", "f64"};
     dump.precision = parse_choice(*text, "--precision", kChoices) == 0 ? DumpPrecision::F32 : DumpPrecision::F64;
   }
-  SkinningOptions options;
-  if (const std::optional<std::string> text = parsed.value("--weights")) {
-    static const std::vector<std::string> kChoices{"as-stored", "renormalize"};
-    options.weights =
-        parse_choice(*text, "--weights", kChoices) == 0 ? WeightPolicy::AsStored : WeightPolicy::Renormalize;
-  }
-  if (const std::optional<std::string> text = parsed.value("--normals")) {
-    static const std::vector<std::string> kChoices{"inverse-transpose", "blend-normal-matrices"};
-    options.normals = parse_choice(*text, "--normals", kChoices) == 0 ? NormalMode::InverseTransposeOfBlend
-                                                                      : NormalMode::BlendedNormalMatrices;
-  }
-  if (const std::optional<std::string> text = parsed.value("--method")) {
-    static const std::vector<std::string> kChoices{"lbs", "dqs"};
-    options.method = parse_choice(*text, "--method", kChoices) == 0 ? SkinningMethod::Lbs : SkinningMethod::Dqs;
-  }
+  SkinningOptions options = parse_skinning_options(parsed);
   if (const std::optional<std::string> text = parsed.value("--threads")) {
     options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
   }

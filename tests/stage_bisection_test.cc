@@ -1,0 +1,180 @@
+// Stage bisection (reference/stage_bisection.h) on hand-made divergences: a pose identical to the reference
+// diverges nowhere; a wrong local rotation is a sampling divergence at that node; a wrong global matrix with
+// correct locals is a local-to-model divergence; a wrong palette entry with correct globals is a palette
+// divergence at that joint; a moved vertex with a correct pose is a skinning divergence at that vertex.
+// Earlier stages win. Also the pose dump reader (pose_dump.h): a written dump reads back bit for bit, and
+// malformed dumps name the JSON path.
+#include "builtin_scenes.h"
+#include "evaluate.h"
+#include "input_error.h"
+#include "pose_dump.h"
+#include "stage_bisection.h"
+#include "temp_dir.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace skinref {
+namespace {
+
+struct Fixture {
+  Scene scene = make_builtin_scene("bend");
+  EvaluatedPose reference = evaluate_pose(scene, 0, 0.25);
+  PoseErrorBounds pose_bounds = float32_pose_error_bounds(scene, 0, 0.25);
+  std::vector<WorldPrimitive> vertices = evaluate_vertices(scene, reference, SkinningOptions{});
+  std::vector<PrimitiveErrorBounds> vertex_bounds;
+
+  Fixture() {
+    // Hand-made vertex bounds (this test is about the bisection, not the bounds): 1e-6 everywhere.
+    for (const WorldPrimitive& prim : vertices) {
+      PrimitiveErrorBounds b;
+      b.position.assign(prim.vertices.positions.size(), 1e-6);
+      b.normal.assign(prim.vertices.normals.size(), 1e-6);
+      b.tangent.assign(prim.vertices.tangents.size(), 1e-6);
+      vertex_bounds.push_back(b);
+    }
+  }
+
+  StageDivergence bisect(const EvaluatedPose& test_pose, const std::vector<WorldPrimitive>& test_vertices) const {
+    return bisect_stages(scene, reference, &test_pose, &pose_bounds, vertices, test_vertices, vertex_bounds);
+  }
+};
+
+TEST(StageBisectionTest, IdenticalRunsDivergeNowhere) {
+  const Fixture f;
+  const StageDivergence d = f.bisect(f.reference, f.vertices);
+  EXPECT_EQ(d.stage, PipelineStage::None);
+  EXPECT_EQ(d.values_over, 0u);
+  EXPECT_GT(d.values_checked, 0u);
+  EXPECT_STREQ(pipeline_stage_name(d.stage), "none");
+}
+
+TEST(StageBisectionTest, WrongLocalRotationIsSampling) {
+  const Fixture f;
+  EvaluatedPose test = f.reference;
+  test.local.local[1].rotation.coeffs()[2] += 1e-3;  // rotation.z of node 1 ('elbow')
+  std::vector<WorldPrimitive> moved = f.vertices;
+  moved[0].vertices.positions[3].x() += 1.0;  // a later stage also wrong: the earlier one is reported
+  const StageDivergence d = f.bisect(test, moved);
+  EXPECT_EQ(d.stage, PipelineStage::Sampling);
+  EXPECT_EQ(d.node, 1);
+  EXPECT_EQ(d.values_over, 1u);
+  EXPECT_NE(d.location.find("rotation.z"), std::string::npos) << d.location;
+  EXPECT_NEAR(d.error, 1e-3, 1e-12);
+}
+
+TEST(StageBisectionTest, WrongGlobalIsLocalToModel) {
+  const Fixture f;
+  EvaluatedPose test = f.reference;
+  test.model.global[2](0, 3) += 1e-4;  // translation x of node 2's global
+  const StageDivergence d = f.bisect(test, f.vertices);
+  EXPECT_EQ(d.stage, PipelineStage::LocalToModel);
+  EXPECT_EQ(d.node, 2);
+  EXPECT_NE(d.location.find("global (0,3)"), std::string::npos) << d.location;
+}
+
+TEST(StageBisectionTest, WrongPaletteEntryIsPalette) {
+  const Fixture f;
+  EvaluatedPose test = f.reference;
+  ASSERT_GE(test.palettes[0].skinning.size(), 2u);
+  test.palettes[0].skinning[1](1, 0) += 1e-4;
+  const StageDivergence d = f.bisect(test, f.vertices);
+  EXPECT_EQ(d.stage, PipelineStage::Palette);
+  EXPECT_EQ(d.skin, 0);
+  EXPECT_EQ(d.joint, 1);
+  EXPECT_EQ(d.node, f.scene.skins[0].joints[1]);
+  EXPECT_NE(d.location.find("palette (1,0)"), std::string::npos) << d.location;
+}
+
+TEST(StageBisectionTest, MovedVertexIsSkinning) {
+  const Fixture f;
+  std::vector<WorldPrimitive> moved = f.vertices;
+  moved[0].vertices.positions[17].y() += 3e-6;  // over the 1e-6 bound
+  moved[0].vertices.positions[18].y() += 5e-7;  // within it
+  const StageDivergence d = f.bisect(f.reference, moved);
+  EXPECT_EQ(d.stage, PipelineStage::Skinning);
+  EXPECT_EQ(d.values_over, 1u);
+  EXPECT_EQ(d.primitive_index, 0);
+  EXPECT_EQ(d.vertex, 17);
+  EXPECT_NEAR(d.error, 3e-6, 1e-12);
+  EXPECT_NE(d.location.find("vertex 17 position"), std::string::npos) << d.location;
+}
+
+TEST(StageBisectionTest, FlippedNormalIsSkinning) {
+  const Fixture f;
+  std::vector<WorldPrimitive> moved = f.vertices;
+  ASSERT_FALSE(moved[0].vertices.normals.empty());
+  moved[0].vertices.normals[4] = -moved[0].vertices.normals[4];
+  const StageDivergence d = f.bisect(f.reference, moved);
+  EXPECT_EQ(d.stage, PipelineStage::Skinning);
+  EXPECT_EQ(d.vertex, 4);
+  EXPECT_NE(d.location.find("normal"), std::string::npos) << d.location;
+}
+
+TEST(StageBisectionTest, WithoutATestPoseOnlySkinningIsExamined) {
+  const Fixture f;
+  std::vector<WorldPrimitive> moved = f.vertices;
+  moved[0].vertices.positions[2].z() += 1e-3;
+  const StageDivergence d =
+      bisect_stages(f.scene, f.reference, nullptr, nullptr, f.vertices, moved, f.vertex_bounds);
+  EXPECT_EQ(d.stage, PipelineStage::Skinning);
+  EXPECT_EQ(d.vertex, 2);
+}
+
+TEST(StageBisectionTest, StructuralMismatchThrows) {
+  const Fixture f;
+  std::vector<WorldPrimitive> fewer = f.vertices;
+  fewer[0].vertices.positions.pop_back();
+  EXPECT_THROW(f.bisect(f.reference, fewer), InputError);
+}
+
+// ---- pose dump reader ------------------------------------------------------------------------------------------
+
+TEST(PoseDumpReadTest, RoundTripIsBitIdentical) {
+  const test::TempDir dir;
+  const Scene scene = make_builtin_scene("chain64");
+  const EvaluatedPose pose = evaluate_pose(scene, 0, 0.37);
+  write_pose_dump(scene, pose, dir.file("pose.json"));
+  std::string source;
+  const EvaluatedPose back = read_pose_dump(dir.file("pose.json"), scene, &source);
+  EXPECT_EQ(source, scene.source);
+  EXPECT_EQ(read_pose_dump_source(dir.file("pose.json")), scene.source);
+  EXPECT_EQ(back.animation, 0);
+  EXPECT_EQ(back.time, 0.37);
+  for (size_t n = 0; n < scene.nodes.size(); ++n) {
+    EXPECT_EQ(back.model.global[n], pose.model.global[n]) << n;
+    EXPECT_EQ(back.local.local[n].translation, pose.local.local[n].translation) << n;
+    EXPECT_EQ(back.local.local[n].rotation.coeffs(), pose.local.local[n].rotation.coeffs()) << n;
+  }
+  for (size_t j = 0; j < pose.palettes[0].skinning.size(); ++j) {
+    EXPECT_EQ(back.palettes[0].skinning[j], pose.palettes[0].skinning[j]) << j;
+    EXPECT_EQ(back.palettes[0].normal[j], pose.palettes[0].normal[j]) << j;
+  }
+}
+
+TEST(PoseDumpReadTest, MalformedDumpsNameTheJsonPath) {
+  const test::TempDir dir;
+  const Scene scene = make_builtin_scene("bend");
+  const Scene other = make_builtin_scene("chain64");
+  write_pose_dump(other, evaluate_pose(other, 0, 0.0), dir.file("other.json"));
+  auto message_of = [&](const std::string& path) {
+    try {
+      read_pose_dump(path, scene);
+    } catch (const InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message_of(dir.file("other.json")).find("/nodes"), std::string::npos);
+  EXPECT_NE(message_of(dir.file("missing.json")).find("missing.json"), std::string::npos);
+  test::write_bytes(dir.file("bad.json"), "{\"format\":\"skinref-pose\",\"version\":2}");
+  EXPECT_NE(message_of(dir.file("bad.json")).find("/version"), std::string::npos);
+  test::write_bytes(dir.file("notjson.json"), "{");
+  EXPECT_NE(message_of(dir.file("notjson.json")).find("JSON"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace skinref
