@@ -13,6 +13,8 @@
 #include <array>
 #include <bit>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -98,6 +100,10 @@ EvaluatedPose gpu_evaluate_pose(Context& context, const Scene& scene, int animat
   using Clock = std::chrono::steady_clock;
   if (animation >= int(scene.animations.size()) || animation < -1)
     throw std::invalid_argument("gpu_evaluate_pose: animation index out of range");
+  if (!(std::abs(time) <= double(std::numeric_limits<float>::max())))
+    throw InputError(scene.source, "", "a time the GPU can hold: it samples at the float32 time, so |t| <= " +
+                                           std::to_string(std::numeric_limits<float>::max()) + " s; got " +
+                                           std::to_string(time));
   const float gpu_time = static_cast<float>(time);
   const size_t node_count = scene.nodes.size();
 
@@ -253,7 +259,7 @@ EvaluatedPose gpu_evaluate_pose(Context& context, const Scene& scene, int animat
   context.submit_and_wait([&](VkCommandBuffer cmd) {
     // Every stage reads what the previous one wrote (and each level what the level above wrote).
     auto shader_barrier = [&] {
-      const VkBufferMemoryBarrier barrier = buffer_barrier(data.buffer, VK_ACCESS_SHADER_WRITE_BIT,
+      const VkBufferMemoryBarrier barrier = buffer_barrier(data.buffer.buffer, VK_ACCESS_SHADER_WRITE_BIT,
                                                            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0,
                            nullptr, 1, &barrier, 0, nullptr);
@@ -285,7 +291,7 @@ EvaluatedPose gpu_evaluate_pose(Context& context, const Scene& scene, int animat
       dispatch(0, palette_entries);
     }
     program.record_end(cmd);
-    const VkBufferMemoryBarrier host = buffer_barrier(data.buffer, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT);
+    const VkBufferMemoryBarrier host = buffer_barrier(data.buffer.buffer, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT);
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1,
                          &host, 0, nullptr);
   });

@@ -154,17 +154,4 @@ double ComputeProgram::elapsed_ms() const {
   return double(ticks) * context_.timestamp_period_ns() * 1e-6;
 }
 
-VkBufferMemoryBarrier buffer_barrier(const Buffer& buffer, VkAccessFlags src, VkAccessFlags dst) {
-  VkBufferMemoryBarrier barrier{};
-  barrier.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
-  barrier.srcAccessMask = src;
-  barrier.dstAccessMask = dst;
-  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.buffer = buffer.buffer;
-  barrier.offset = 0;
-  barrier.size = VK_WHOLE_SIZE;
-  return barrier;
-}
-
 }  // namespace skinref::gpu

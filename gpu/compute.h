@@ -11,7 +11,6 @@
 // - Timing: record_start() / record_end() write the two timestamps (resetting the pool first);
 //   elapsed_ms() reads them after the submission has completed (0 without timestamps). Differences are taken
 //   modulo 2^timestampValidBits.
-// - buffer_barrier(): a whole-buffer memory barrier between two access masks (queue families ignored).
 #pragma once
 
 #include "context.h"
@@ -61,7 +60,5 @@ class ComputeProgram {
   VkDescriptorSet set_ = VK_NULL_HANDLE;
   VkQueryPool queries_ = VK_NULL_HANDLE;
 };
-
-VkBufferMemoryBarrier buffer_barrier(const Buffer& buffer, VkAccessFlags src, VkAccessFlags dst);
 
 }  // namespace skinref::gpu

@@ -726,4 +726,17 @@ VkShaderModule Context::create_shader(const uint32_t* words, size_t word_count) 
   return module;
 }
 
+VkBufferMemoryBarrier buffer_barrier(VkBuffer buffer, VkAccessFlags src, VkAccessFlags dst) {
+  VkBufferMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
+  barrier.srcAccessMask = src;
+  barrier.dstAccessMask = dst;
+  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.buffer = buffer;
+  barrier.offset = 0;
+  barrier.size = VK_WHOLE_SIZE;
+  return barrier;
+}
+
 }  // namespace skinref::gpu

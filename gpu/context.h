@@ -69,6 +69,9 @@ struct Image2D {
   uint32_t width = 0, height = 0;
 };
 
+// A memory barrier on the whole of `buffer` between two access masks (queue families ignored).
+VkBufferMemoryBarrier buffer_barrier(VkBuffer buffer, VkAccessFlags src, VkAccessFlags dst);
+
 class Context {
  public:
   explicit Context(const ContextOptions& options);

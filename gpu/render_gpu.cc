@@ -265,18 +265,10 @@ void fill_vertices(const Scene& scene, const std::vector<WorldPrimitive>& primit
   flush();
 }
 
-// A barrier on a whole buffer.
-void buffer_barrier(VkCommandBuffer command, VkBuffer buffer, VkPipelineStageFlags src_stage,
-                    VkAccessFlags src_access, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
-  VkBufferMemoryBarrier barrier{};
-  barrier.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
-  barrier.srcAccessMask = src_access;
-  barrier.dstAccessMask = dst_access;
-  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.buffer = buffer;
-  barrier.offset = 0;
-  barrier.size = VK_WHOLE_SIZE;
+// Records a barrier on a whole buffer.
+void record_buffer_barrier(VkCommandBuffer command, VkBuffer buffer, VkPipelineStageFlags src_stage,
+                           VkAccessFlags src_access, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+  const VkBufferMemoryBarrier barrier = buffer_barrier(buffer, src_access, dst_access);
   vkCmdPipelineBarrier(command, src_stage, dst_stage, 0, 0, nullptr, 1, &barrier, 0, nullptr);
 }
 
@@ -795,7 +787,7 @@ RgbaImage gpu_render(Context& context, const Scene& scene, const EvaluatedPose& 
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = {width, height, 1};
     vkCmdCopyImageToBuffer(command, color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1, &region);
-    buffer_barrier(command, readback.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+    record_buffer_barrier(command, readback.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
 

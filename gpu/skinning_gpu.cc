@@ -13,8 +13,7 @@
 #include "compute.h"
 #include "input_error.h"
 #include "skin_comp.h"
-
-#include <Eigen/SVD>
+#include "skinning_dqs.h"
 
 #include <algorithm>
 #include <array>
@@ -87,30 +86,13 @@ struct HostInputs {
   }
 };
 
-// The split of a palette matrix that the reference's DQS performs (reference/skinning_dqs.cc, split_joint),
-// the same computation in the same order: the polar decomposition A = Q S from Eigen's JacobiSVD,
-// Q = U diag(1, 1, det(U V^T)) V^T, S = Q^T A, and [Q | t] as the unit dual quaternion (q, 0.5 (0, t) q).
-// Written as five vec4: real (x, y, z, w), dual (x, y, z, w), the rows of S.
+// A palette matrix split as the reference's DQS splits it (split_dqs_joint), written as five vec4: real
+// (x, y, z, w), dual (x, y, z, w), the rows of S.
 void push_dual_quaternion(const Mat4& jm, HostInputs& inputs) {
-  const Mat3 a = jm.topLeftCorner<3, 3>();
-  const Eigen::JacobiSVD<Mat3> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  const Mat3& u = svd.matrixU();
-  const Mat3& v = svd.matrixV();
-  Mat3 d = Mat3::Identity();
-  d(2, 2) = (u * v.transpose()).determinant() < 0.0 ? -1.0 : 1.0;
-  const Mat3 q_matrix = u * d * v.transpose();
-  const Mat3 s = q_matrix.transpose() * a;
-  const Quat q(q_matrix);
-  const double q_norm = std::sqrt(((q.w() * q.w() + q.x() * q.x()) + q.y() * q.y()) + q.z() * q.z());
-  const double w = q.w() / q_norm, x = q.x() / q_norm, y = q.y() / q_norm, z = q.z() / q_norm;
-  const double t[3] = {jm(0, 3), jm(1, 3), jm(2, 3)};
-  const double dual_w = -0.5 * ((t[0] * x + t[1] * y) + t[2] * z);
-  const double dual_x = 0.5 * (w * t[0] + (t[1] * z - t[2] * y));
-  const double dual_y = 0.5 * (w * t[1] + (t[2] * x - t[0] * z));
-  const double dual_z = 0.5 * (w * t[2] + (t[0] * y - t[1] * x));
-  inputs.push_vec4(kDualQuaternions, x, y, z, w);
-  inputs.push_vec4(kDualQuaternions, dual_x, dual_y, dual_z, dual_w);
-  for (int r = 0; r < 3; ++r) inputs.push_vec4(kDualQuaternions, s(r, 0), s(r, 1), s(r, 2), 0.0);
+  const DqsJointSplit split = split_dqs_joint(jm);
+  inputs.push_vec4(kDualQuaternions, split.real[0], split.real[1], split.real[2], split.real[3]);
+  inputs.push_vec4(kDualQuaternions, split.dual[0], split.dual[1], split.dual[2], split.dual[3]);
+  for (int r = 0; r < 3; ++r) inputs.push_vec4(kDualQuaternions, split.s(r, 0), split.s(r, 1), split.s(r, 2), 0.0);
 }
 
 // One palette entry: JM column-major, then its normal matrix as three rows.
@@ -351,7 +333,7 @@ std::vector<WorldPrimitive> gpu_evaluate_vertices(Context& context, const Scene&
     // The upload was a separate submission, waited for by its fence; this barrier makes its transfer writes
     // visible to the shader reads of this one.
     const VkBufferMemoryBarrier upload =
-        buffer_barrier(res.input, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT);
+        buffer_barrier(res.input.buffer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT);
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 1,
                          &upload, 0, nullptr);
     program.record_start(cmd);
@@ -373,13 +355,13 @@ std::vector<WorldPrimitive> gpu_evaluate_vertices(Context& context, const Scene&
     }
     program.record_end(cmd);
     const VkBufferMemoryBarrier written =
-        buffer_barrier(res.output, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+        buffer_barrier(res.output.buffer, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT);
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 1,
                          &written, 0, nullptr);
     const VkBufferCopy copy{0, 0, output_size};
     vkCmdCopyBuffer(cmd, res.output.buffer, res.readback.buffer, 1, &copy);
     const VkBufferMemoryBarrier host =
-        buffer_barrier(res.readback, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT);
+        buffer_barrier(res.readback.buffer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT);
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1, &host, 0,
                          nullptr);
   });

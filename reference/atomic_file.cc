@@ -82,4 +82,25 @@ void write_file_atomically(const std::string& path, const std::function<void(std
   commit_temporary(temporary, path);
 }
 
+StagedFiles::~StagedFiles() {
+  for (const auto& [temporary, path] : staged_) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+  }
+}
+
+void StagedFiles::stage(const std::string& path, const std::function<void(const std::string&)>& write) {
+  const std::string temporary = temporary_path_for(path);
+  staged_.emplace_back(temporary, path);
+  write(temporary);
+}
+
+void StagedFiles::commit_all() {
+  while (!staged_.empty()) {
+    const auto [temporary, path] = staged_.front();
+    staged_.erase(staged_.begin());
+    commit_temporary(temporary, path);
+  }
+}
+
 }  // namespace skinref

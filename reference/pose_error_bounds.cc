@@ -22,7 +22,10 @@ struct BoundedTrs {
   std::array<Bounded, 3> scale;
 };
 
-// The shader's Taylor polynomials for sin and cos on [0, pi/2], coefficients rounded to float.
+// The shader's Taylor polynomials for sin and cos on [0, pi/2], coefficients rounded to float. The
+// truncation is the first omitted term at the largest |x| the float argument can have (Lagrange remainder:
+// x^15 / 15! for sin through x^13, x^16 / 16! for cos through x^14); it scales with x, which matters when
+// slerp divides sin(u angle) by sin(angle) for keys a tiny angle apart.
 Bounded sin_quadrant(Bounded x) {
   const Bounded x2 = x * x;
   Bounded p = input(1.0 / 6227020800.0);
@@ -31,7 +34,7 @@ Bounded sin_quadrant(Bounded x) {
   p = p * x2 - input(1.0 / 5040.0);
   p = p * x2 + input(1.0 / 120.0);
   p = p * x2 - input(1.0 / 6.0);
-  return with_truncation(x + x * x2 * p, tol::kSlerpPolynomialTruncation);
+  return with_truncation(x + x * x2 * p, std::pow(magnitude(x), 15) / 1307674368000.0);
 }
 
 Bounded cos_quadrant(Bounded x) {
@@ -43,7 +46,7 @@ Bounded cos_quadrant(Bounded x) {
   p = p * x2 - input(1.0 / 720.0);
   p = p * x2 + input(1.0 / 24.0);
   p = p * x2 - exact(0.5);
-  return with_truncation(exact(1.0) + x2 * p, tol::kSlerpPolynomialTruncation);
+  return with_truncation(exact(1.0) + x2 * p, std::pow(magnitude(x), 16) / 20922789888000.0);
 }
 
 bool float_exact(double x) { return double(static_cast<float>(x)) == x; }

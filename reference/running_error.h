@@ -7,7 +7,8 @@
 // - Bounded{value, error}: |float32 result - value| <= error, where `value` is the exact result of the
 //   operations on exact inputs, approximated by double arithmetic (whose own error, relative 2^-53 per
 //   operation, is accounted for once at the comparison: tol::kReferenceRelative).
-// - input(x): x rounded to float32 on the host (round to nearest): error 0 when x is a float already.
+// - input(x): x rounded to float32 on the host (round to nearest): error 0 when x is a float already;
+//   input(Bounded) rounds a value that already carries an error (half an ulp of its largest magnitude).
 // - Operations propagate the operands' errors exactly to first and second order (no linearisation), then
 //   add the operation's own rounding relative to the largest magnitude the float result can have, with the
 //   float model of tolerances.h (add / subtract / multiply 1 ulp, divide 2.5 ulp, sqrt 4.5 ulp).
@@ -42,6 +43,12 @@ inline Bounded exact(double x) { return {x, 0.0}; }
 inline Bounded input(double x) {
   const double rounded = double(static_cast<float>(x));
   return {x, rounded == x ? 0.0 : std::abs(rounded - x)};
+}
+
+// A value the host knows only within a.error of the exact one (computed in double from inputs that carry an
+// error), rounded to float32 (round to nearest): plus half an ulp of the largest magnitude it can have.
+inline Bounded input(Bounded a) {
+  return {a.value, a.error + running_error::rounding(std::abs(a.value) + a.error, tol::kFloatInputUlps)};
 }
 
 inline Bounded operator+(Bounded a, Bounded b) {

@@ -32,31 +32,16 @@ struct DqJoint {
 };
 
 DqJoint split_joint(const Mat4& jm) {
-  const Mat3 a = jm.topLeftCorner<3, 3>();
-  const Eigen::JacobiSVD<Mat3> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  const Mat3& u = svd.matrixU();
-  const Mat3& v = svd.matrixV();
-  // det(U V^T) is +-1: -1 flips the axis of the smallest singular value, so that Q is a proper rotation and a
-  // reflection in A stays in S.
-  Mat3 d = Mat3::Identity();
-  d(2, 2) = (u * v.transpose()).determinant() < 0.0 ? -1.0 : 1.0;
-  const Mat3 q_matrix = u * d * v.transpose();
-  const Mat3 s = q_matrix.transpose() * a;
-
+  const DqsJointSplit split = split_dqs_joint(jm);
   DqJoint joint;
   for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) joint.s[r * 3 + c] = s(r, c);
-  Quat q(q_matrix);
-  const double q_norm = std::sqrt(((q.w() * q.w() + q.x() * q.x()) + q.y() * q.y()) + q.z() * q.z());
-  const double real[4] = {q.w() / q_norm, q.x() / q_norm, q.y() / q_norm, q.z() / q_norm};
-  for (int e = 0; e < 4; ++e) joint.real[e] = real[e];
-  // dual = 0.5 (0, t) q = 0.5 (-t . v, w t + t x v), with q = (w, v).
-  const double t[3] = {jm(0, 3), jm(1, 3), jm(2, 3)};
-  const double w = real[0], x = real[1], y = real[2], z = real[3];
-  joint.dual[0] = -0.5 * ((t[0] * x + t[1] * y) + t[2] * z);
-  joint.dual[1] = 0.5 * (w * t[0] + (t[1] * z - t[2] * y));
-  joint.dual[2] = 0.5 * (w * t[1] + (t[2] * x - t[0] * z));
-  joint.dual[3] = 0.5 * (w * t[2] + (t[0] * y - t[1] * x));
+    for (int c = 0; c < 3; ++c) joint.s[r * 3 + c] = split.s(r, c);
+  joint.real[0] = split.real[3];
+  joint.dual[0] = split.dual[3];
+  for (int e = 0; e < 3; ++e) {
+    joint.real[e + 1] = split.real[size_t(e)];
+    joint.dual[e + 1] = split.dual[size_t(e)];
+  }
   return joint;
 }
 
@@ -205,6 +190,30 @@ size_t skin_range(const DqsArgs& a, size_t begin, size_t end) {
 }
 
 }  // namespace
+
+DqsJointSplit split_dqs_joint(const Mat4& jm) {
+  const Mat3 a = jm.topLeftCorner<3, 3>();
+  const Eigen::JacobiSVD<Mat3> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const Mat3& u = svd.matrixU();
+  const Mat3& v = svd.matrixV();
+  // det(U V^T) is +-1: -1 flips the axis of the smallest singular value, so that Q is a proper rotation and a
+  // reflection in A stays in S.
+  Mat3 d = Mat3::Identity();
+  d(2, 2) = (u * v.transpose()).determinant() < 0.0 ? -1.0 : 1.0;
+  const Mat3 q_matrix = u * d * v.transpose();
+  DqsJointSplit split;
+  split.s = q_matrix.transpose() * a;
+  split.singular_values = svd.singularValues();
+  const Quat q(q_matrix);
+  const double q_norm = std::sqrt(((q.w() * q.w() + q.x() * q.x()) + q.y() * q.y()) + q.z() * q.z());
+  const double w = q.w() / q_norm, x = q.x() / q_norm, y = q.y() / q_norm, z = q.z() / q_norm;
+  split.real = {x, y, z, w};
+  // dual = 0.5 (0, t) q = 0.5 (-t . v, w t + t x v), with q = (w, v).
+  const double t[3] = {jm(0, 3), jm(1, 3), jm(2, 3)};
+  split.dual = {0.5 * (w * t[0] + (t[1] * z - t[2] * y)), 0.5 * (w * t[1] + (t[2] * x - t[0] * z)),
+                0.5 * (w * t[2] + (t[0] * y - t[1] * x)), -0.5 * ((t[0] * x + t[1] * y) + t[2] * z)};
+  return split;
+}
 
 void skin_dqs(const SkinningInput& in, const SkinningOptions& options, SkinnedVertices& out) {
   const size_t n = in.positions.size();

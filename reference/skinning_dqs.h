@@ -21,7 +21,22 @@
 
 #include "skinning_lbs.h"
 
+#include <array>
+
 namespace skinref {
+
+// The split of one palette matrix JM = [A | t] (the first bullet above), in the one order of operations that
+// every user shares (this kernel, the GPU path's inputs, the float32 error bounds): the polar decomposition
+// from Eigen's JacobiSVD, Q = U diag(1, 1, det(U V^T)) V^T, S = Q^T A, and C = [Q | t] as the unit dual
+// quaternion (q, 0.5 (0, t) q). Quaternion parts are stored x, y, z, w.
+struct DqsJointSplit {
+  Mat3 s;                      // the non-rigid part S
+  std::array<double, 4> real;  // q
+  std::array<double, 4> dual;  // 0.5 (0, t) q
+  Vec3 singular_values;        // of A, decreasing
+};
+
+DqsJointSplit split_dqs_joint(const Mat4& jm);
 
 void skin_dqs(const SkinningInput& input, const SkinningOptions& options, SkinnedVertices& output);
 

@@ -102,9 +102,13 @@ inline constexpr double kFloatDivideUlps = 2.5;
 inline constexpr double kFloatSqrtUlps = 4.5;
 inline constexpr double kFloatInputUlps = 0.5;
 
-// Truncation of the shader's Taylor polynomials for sin and cos on [0, pi/2] (animation.comp): the first
-// omitted terms, (pi/2)^15 / 15! and (pi/2)^16 / 16!, are below this.
-inline constexpr double kSlerpPolynomialTruncation = 7e-10;
+// Two unit vectors differ by at most 2. A float normalization (normalized() of skin.comp: squares, two adds,
+// sqrt, a division and a multiply) returns a vector of length at most 1 + 9.5 ulp to first order (3 for the
+// sum of squares, halved by the sqrt, + 4.5 + 2.5 + 1), or the tiny input itself when the length rounds to 0,
+// so a float unit vector differs from the reference's by at most 2 + 9.5 ulp: the vertex bounds cap every
+// normal and tangent bound at this (rounded up to 16 ulp for the second-order terms), and use
+// it where a determinant's sign can flip within its bound (vertex_error_bounds.h).
+inline constexpr double kUnitVectorDifferenceCap = 2.0 + 16.0 * 0x1p-23;
 
 // The double-precision reference's own error, relative to the magnitude of a value, added to every float32
 // bound so that comparing a float result with the reference never asks the reference to be exact: a few

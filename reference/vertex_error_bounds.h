@@ -15,8 +15,19 @@
 //   its perturbation bound: docs/error_bounds.md).
 // - Output per drawn primitive (evaluate_vertices() order), per vertex: bounds on the Euclidean norm of the
 //   difference of the position, of the normal and of the tangent's xyz (normal / tangent vectors empty when
-//   the primitive has none). Infinite where the analysis cannot bound (a blended matrix too close to
-//   singular for the normal, a dual quaternion norm whose bound reaches it): no claim rather than a wrong one.
+//   the primitive has none).
+// - Normalized normals and tangents are unit vectors on both sides, so their bound never exceeds
+//   tol::kUnitVectorDifferenceCap (2 + 16 ulp); it is the bound where the analysis cannot bound a direction
+//   (a vector within its error of zero, e.g. a blended matrix too close to singular, or a determinant whose
+//   sign may flip within its bound): no claim on the direction, but still a true bound.
+// - Infinite (no claim at all, for every attribute of the vertex) where a branch of the float computation may
+//   go another way than the reference's: a weight sum within its error of 0; a DQS hemisphere test whose dot
+//   product is within its error of 0 (e.g. two joints a half turn apart with a GPU palette: the float may
+//   blend towards either side); a blended real part within its error of 0; and, with a GPU palette under DQS,
+//   a joint whose linear part is mirrored or may become singular within its bound (the proper-rotation polar
+//   factor of a mirrored matrix has no published perturbation bound). No claim rather than a wrong one.
+// - No per-vertex heap allocation; vertex ranges run on SkinningOptions::threads threads (parallel_ranges.h),
+//   the result independent of it.
 // - A difference compares within its bound when |d| <= bound + tol::kReferenceRelative * |reference value|.
 #pragma once
 

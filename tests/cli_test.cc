@@ -653,5 +653,76 @@ TEST_F(CliTest, CompareReportThatCannotBeCompletedLeavesNoTemporaries) {
   }
 }
 
+// ---- compare of vertex dumps ---------------------------------------------------------------------------------
+
+// `skin --precision f32` writes the reference's values rounded to float32: each differs from the f64 dump by
+// at most half an ulp per component, which every derived float32 bound covers (the last operation of each
+// output alone rounds by up to one ulp).
+TEST_F(CliTest, CompareVertexDumpsWithinBoundsExitsZero) {
+  for (const char* method : {"lbs", "dqs"}) {
+    SCOPED_TRACE(method);
+    expect_ok({"skin", "builtin:twist", "--time", "0.4", "--method", method, "--out", work("ref.skv")});
+    expect_ok({"skin", "builtin:twist", "--time", "0.4", "--method", method, "--precision", "f32", "--out",
+               work("f32.skv")});
+    RunResult result;
+    expect_ok({"compare", work("ref.skv"), work("f32.skv"), "--model", "builtin:twist", "--time", "0.4", "--method",
+               method, "--report", work("report")},
+              &result);
+    EXPECT_NE(result.out.find("PASS: 0 over, 0 unbounded of 1584 values"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("worst: "), std::string::npos) << result.out;
+    const nlohmann::json json = nlohmann::json::parse(read_bytes(work("report/vertices.json")));
+    EXPECT_EQ(json["format"], "skinref-vertex-comparison");
+    EXPECT_EQ(json["values"], 2 * 792);
+    EXPECT_EQ(json["over"], 0);
+    EXPECT_EQ(json["pass"], true);
+    EXPECT_LE(json["max_ratio"].get<double>(), 1.0);
+    // The report directory holds the one file: no temporary left beside it.
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(work("report"))) names.push_back(entry.path().filename().string());
+    EXPECT_EQ(names, std::vector<std::string>{"vertices.json"});
+  }
+}
+
+TEST_F(CliTest, CompareVertexDumpsOverTheBoundExitsOne) {
+  // The test run at another time: every vertex the twisting joint moves is off by far more than rounding.
+  expect_ok({"skin", "builtin:twist", "--time", "0.4", "--out", work("ref.skv")});
+  expect_ok({"skin", "builtin:twist", "--time", "0.41", "--precision", "f32", "--out", work("later.skv")});
+  const RunResult result =
+      run({"compare", work("ref.skv"), work("later.skv"), "--model", "builtin:twist", "--time", "0.4"});
+  EXPECT_EQ(result.exit_code, kExitComparisonFailed) << result.err;
+  EXPECT_TRUE(result.err.empty()) << result.err;
+  EXPECT_NE(result.out.find("FAIL"), std::string::npos) << result.out;
+  // The worst vertex is one the twisting joint influences: it lists both joints.
+  EXPECT_NE(result.out.find("joints (nodes)"), std::string::npos) << result.out;
+}
+
+TEST_F(CliTest, CompareVertexDumpsBadInputExitsTwo) {
+  expect_ok({"skin", "builtin:twist", "--out", work("twist.skv")});
+  expect_ok({"skin", "builtin:bend", "--out", work("bend.skv")});
+  const std::vector<std::string> inputs{"bend.skv", "twist.skv"};
+  const std::string twist = work("twist.skv"), bend = work("bend.skv");
+  // Without --model there is no bound to compare against.
+  expect_bad_input({"compare", twist, twist}, {"--model"}, inputs);
+  // Dumps of different models: the first difference is named (the skinned mesh hangs under node 2 in
+  // builtin:twist, after its two joints, and under node 3 in builtin:bend, after its three).
+  expect_bad_input({"compare", twist, bend, "--model", "builtin:twist"},
+                   {"bend.skv", "primitive 0: node 2 in the reference, 3 in the test"}, inputs);
+  // Dumps that match each other but not the model.
+  expect_bad_input({"compare", twist, twist, "--model", "builtin:bend"}, {"twist.skv", "the model"}, inputs);
+  expect_bad_input({"compare", twist, work("missing.skv"), "--model", "builtin:twist"}, {"missing.skv"}, inputs);
+  expect_bad_input({"compare", twist, twist, "--model", "builtin:twist", "--method", "slerp"}, {"--method", "slerp"},
+                   inputs);
+  expect_bad_input({"compare", twist, twist, "--model", "builtin:twist", "--palette", "cpu"}, {"--palette", "cpu"},
+                   inputs);
+  expect_bad_input({"compare", twist, twist, "--model", "builtin:twist", "--threshold", "2"}, {"--threshold"}, inputs);
+  expect_bad_input({"compare", twist, twist, "--model", "builtin:twist", "--anim", "7"}, {"--anim", "7"}, inputs);
+  write_png(compare_grey_image(), work("a.png"));
+  expect_bad_input({"compare", work("a.png"), work("a.png"), "--model", "builtin:twist"}, {"--model", "image"},
+                   {"a.png", "bend.skv", "twist.skv"});
+  RunResult help;
+  expect_ok({"compare", "--help"}, &help);
+  EXPECT_NE(help.out.find("REF.skv TEST.skv --model MODEL"), std::string::npos) << help.out;
+}
+
 }  // namespace
 }  // namespace skinref

@@ -10,6 +10,7 @@
 #include "corpus_models.h"
 #include "evaluate.h"
 #include "gltf_load.h"
+#include "input_error.h"
 #include "gpu_fixture.h"
 #include "pose_error_bounds.h"
 #include "skinning_gpu.h"
@@ -22,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -233,6 +235,15 @@ TEST_F(GpuAnimationTest, TimingsAreReported) {
   EXPECT_GT(timing.end_to_end_ms, 0.0);
   if (context_->timestamps_supported()) EXPECT_GT(timing.device_ms, 0.0);
   else EXPECT_EQ(timing.device_ms, 0.0);
+}
+
+TEST_F(GpuAnimationTest, TimeBeyondFloatRangeIsBadInput) {
+  const Scene scene = make_builtin_scene("twist");
+  EXPECT_THROW(gpu::gpu_evaluate_pose(*context_, scene, 0, 1e300), InputError);
+  EXPECT_THROW(gpu::gpu_evaluate_pose(*context_, scene, 0, -1e39), InputError);
+  // The largest float is still a time (clamped to the last key like any time past the end).
+  const EvaluatedPose pose = gpu::gpu_evaluate_pose(*context_, scene, 0, double(std::numeric_limits<float>::max()));
+  EXPECT_EQ(pose.time, double(std::numeric_limits<float>::max()));
 }
 
 // ---- corpus ----------------------------------------------------------------------------------------------------

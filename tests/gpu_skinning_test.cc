@@ -33,6 +33,10 @@
 namespace skinref {
 namespace {
 
+using test::method_name;
+using test::sample_times;
+using test::time_text;
+
 // The largest deviations of one GPU result from the reference's.
 struct Deviation {
   double extent = 1.0;    // max(1, largest absolute coordinate of the reference's positions)
@@ -87,22 +91,6 @@ void print_case(const std::string& what, const Deviation& d, const gpu::GpuTimin
               what.c_str(), d.vertices, d.position, d.normal, d.tangent, timing.device_ms, timing.end_to_end_ms);
 }
 
-const char* method_name(SkinningMethod method) { return method == SkinningMethod::Dqs ? "dqs" : "lbs"; }
-
-std::string time_text(double time) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", time);
-  return text;
-}
-
-// Three times over an animation's timeline: its start, a time between keys (no key of the built-in scenes
-// falls on 0.4 of their duration) and its end (for builtin:twist the candy-wrapper extreme, 180 degrees, where
-// LBS collapses the middle ring onto the axis). Just 0 for a model without animation or with a single key.
-std::vector<double> sample_times(const Scene& scene, int animation) {
-  const double end = animation >= 0 ? scene.animations[size_t(animation)].end_time : 0.0;
-  if (end == 0.0) return {0.0};
-  return {0.0, 0.4 * end, end};
-}
 
 class GpuSkinningTest : public test::ValidatedGpuTest {
  protected:

@@ -1,7 +1,12 @@
 // `skinref compare A B [options]`: compares two outputs and exits 0 when they agree within the given
 // tolerances, 1 when they do not. The kind of comparison follows the files' extension: two .png images
-// (image_compare.h) so far; vertex and pose dumps get their own branch of run_compare() with their own
-// options. Every problem with the inputs or options exits 2 with one stderr line (main.cc).
+// (image_compare.h), or two .skv vertex dumps (vertex_compare.h), each with its own options. Every problem
+// with the inputs or options exits 2 with one stderr line (main.cc).
+//
+// Vertex dumps: A is the reference run, B the float32 run; every position, normal and tangent of B is
+// compared with A's against its per-vertex bound (vertex_error_bounds.h), computed from the model (--model)
+// at the pose the runs used (--anim, --time; the float32 time with --palette gpu) with the runs' skinning
+// options. --report DIR writes vertices.json (write_vertex_comparison_json), atomically.
 //
 // Images: the failing fraction is (position-tolerant failures when --tolerance-px > 0, else pixels over
 // threshold) / pixel count, and the comparison passes when it is <= --max-fraction. --report DIR writes
@@ -11,9 +16,15 @@
 #include "commands.h"
 
 #include "atomic_file.h"
+#include "evaluate.h"
+#include "gltf_load.h"
 #include "image_compare.h"
 #include "image_io.h"
 #include "input_error.h"
+#include "pose_error_bounds.h"
+#include "vertex_compare.h"
+#include "vertex_dump.h"
+#include "vertex_error_bounds.h"
 
 #include <nlohmann/json.hpp>
 
@@ -53,32 +64,6 @@ std::string format_double(const char* format, double value) {
 }
 
 std::string psnr_text(double psnr) { return std::isinf(psnr) ? std::string("inf") : format_double("%.2f", psnr); }
-
-// Report files go to temporaries first; the destructor removes whatever was not committed.
-class StagedFiles {
- public:
-  ~StagedFiles() {
-    for (const auto& [temporary, path] : staged_) {
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-    }
-  }
-  void stage(const std::string& path, const std::function<void(const std::string&)>& write) {
-    const std::string temporary = temporary_path_for(path);
-    staged_.emplace_back(temporary, path);
-    write(temporary);
-  }
-  void commit_all() {
-    while (!staged_.empty()) {
-      const auto [temporary, path] = staged_.front();
-      staged_.erase(staged_.begin());
-      commit_temporary(temporary, path);
-    }
-  }
-
- private:
-  std::vector<std::pair<std::string, std::string>> staged_;  // (temporary, target)
-};
 
 struct ImageVerdict {
   size_t failing = 0;
@@ -206,10 +191,80 @@ int compare_png_images(const ParsedArgs& parsed, const std::string& a_path, cons
   return verdict.pass ? kExitOk : kExitComparisonFailed;
 }
 
+// The options of each kind of comparison, to refuse those of the other kind.
+const std::vector<std::string> kImageOptions{"--threshold", "--tolerance-px", "--max-fraction"};
+const std::vector<std::string> kVertexOptions{"--model",   "--anim",    "--time",   "--method",
+                                              "--weights", "--normals", "--palette"};
+
+void refuse_options(const ParsedArgs& parsed, const std::vector<std::string>& options, const std::string& why) {
+  for (const std::string& option : options)
+    if (parsed.value(option)) throw UsageError("compare: option " + option + " " + why);
+}
+
+int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_path, const std::string& test_path) {
+  refuse_options(parsed, kImageOptions, "applies to images, not to .skv vertex dumps");
+  const std::optional<std::string> model = parsed.value("--model");
+  if (!model)
+    throw UsageError("compare: comparing .skv vertex dumps needs --model MODEL: each vertex's bound is computed "
+                     "from the model's data (its joints, weights and attributes) at the pose of the runs");
+  const SkinningOptions options = parse_skinning_options(parsed);
+  bool gpu_palette = false;
+  if (const std::optional<std::string> text = parsed.value("--palette")) {
+    static const std::vector<std::string> kChoices{"reference", "gpu"};
+    gpu_palette = parse_choice(*text, "--palette", kChoices) == 1;
+  }
+  double time = 0.0;
+  if (const std::optional<std::string> text = parsed.value("--time")) time = parse_finite_double(*text, "--time");
+  // The GPU animation pass runs at the float32 time (animation_gpu.h), and so does the reference it is held to.
+  if (gpu_palette) time = double(static_cast<float>(time));
+  const std::optional<std::string> report_dir = parsed.value("--report");
+  if (report_dir && report_dir->empty()) throw UsageError("compare: option --report needs a non-empty value");
+
+  const VertexDump reference = read_vertices_skv(reference_path);
+  const VertexDump test = read_vertices_skv(test_path);
+  const Scene scene = load_model(*model);
+  const int animation = resolve_animation(scene, parsed.value("--anim"));
+  const EvaluatedPose pose = evaluate_pose(scene, animation, time);
+  const PoseErrorBounds palette_bounds =
+      gpu_palette ? float32_pose_error_bounds(scene, animation, time) : PoseErrorBounds{};
+  const std::vector<PrimitiveErrorBounds> bounds =
+      float32_vertex_error_bounds(scene, pose, options, gpu_palette ? &palette_bounds : nullptr);
+  VertexComparison comparison;
+  try {
+    comparison = compare_vertices(scene, reference.primitives, test.primitives, bounds);
+  } catch (const InputError& error) {
+    throw InputError(test_path, "", error.expected() + " (reference " + reference_path + ", model " + *model + ")");
+  }
+
+  if (report_dir) {
+    std::error_code error;
+    std::filesystem::create_directories(*report_dir, error);
+    if (error || !std::filesystem::is_directory(*report_dir)) {
+      throw std::runtime_error("option --report: cannot create the directory " + *report_dir +
+                               (error ? ": " + error.message() : std::string(": a file of that name exists")));
+    }
+    write_file_atomically((std::filesystem::path(*report_dir) / "vertices.json").string(),
+                          [&](std::ostream& out) { write_vertex_comparison_json(comparison, out); });
+  }
+  std::cout << "compare " << reference_path << " " << test_path << ": " << scene.source << ", "
+            << (animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation)) << " at t = "
+            << format_double("%.9g", time) << ", " << (options.method == SkinningMethod::Dqs ? "dqs" : "lbs")
+            << ", weights " << (options.weights == WeightPolicy::Renormalize ? "renormalize" : "as-stored")
+            << ", normals "
+            << (options.normals == NormalMode::BlendedNormalMatrices ? "blend-normal-matrices" : "inverse-transpose")
+            << ", palette " << (gpu_palette ? "gpu" : "reference") << "\n";
+  print_vertex_comparison(comparison, std::cout);
+  if (report_dir) std::cout << "report: " << (std::filesystem::path(*report_dir) / "vertices.json").string() << "\n";
+  return comparison.passed() ? kExitOk : kExitComparisonFailed;
+}
+
 }  // namespace
 
 const char* compare_usage() {
   return "usage: skinref compare A.png B.png [--threshold N] [--tolerance-px N] [--max-fraction F] [--report DIR]\n"
+         "       skinref compare REF.skv TEST.skv --model MODEL [--anim NAME|INDEX] [--time T] [--method lbs|dqs]\n"
+         "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
+         "         [--palette reference|gpu] [--report DIR]\n"
          "  Compares two images of the same size (e.g. a reference render and a Vulkan render) and prints the\n"
          "  metrics: the largest per-channel difference and where, pixels over the threshold, position-tolerant\n"
          "  failures, coverage mismatches (background in one image only), PSNR and mean absolute difference\n"
@@ -223,12 +278,31 @@ const char* compare_usage() {
          "  --report DIR        create DIR if needed and write a.png, b.png, diff.png (heat map: grey = within\n"
          "                      threshold, blue -> cyan -> green -> yellow -> red = difference 1, 4, 16, 64, 255,\n"
          "                      magenta = coverage mismatch), side_by_side.png (A | B | diff) and compare.json\n"
-         "                      (the metrics); each written atomically\n";
+         "                      (the metrics); each written atomically\n"
+         "  Vertex dumps (skinref skin ... --out FILE.skv): REF is the reference run, TEST a float32 run (e.g.\n"
+         "  --backend vulkan). Every position, normal and tangent of TEST is held to a per-vertex bound derived\n"
+         "  from the model by a float32 error analysis of the skinning (docs/error_bounds.md), so the options\n"
+         "  must be those of the runs. Prints the count over the bound, the error/bound distribution and the\n"
+         "  worst vertex with its joints and weights. Exit status 0 when every value is within its bound, 1 when\n"
+         "  any is over (or has no bound), 2 for unreadable dumps, dumps that do not match each other or the\n"
+         "  model, or bad options.\n"
+         "  --model MODEL       the model both runs skinned (.gltf/.glb or builtin:NAME); required\n"
+         "  --anim NAME|INDEX   the animation they played (default: the first; the rest pose without any)\n"
+         "  --time T            the time they used (default 0)\n"
+         "  --method M          lbs (default) or dqs\n"
+         "  --weights W         as-stored (default) or renormalize\n"
+         "  --normals N         inverse-transpose (default) or blend-normal-matrices\n"
+         "  --palette P         reference (default: TEST used the reference's palettes in float32) or gpu (TEST\n"
+         "                      ran skin --palette gpu: the pose is evaluated at the float32 time and the\n"
+         "                      palettes' own bounds are carried into the vertices; REF must be at that time)\n"
+         "  --report DIR        create DIR if needed and write vertices.json (the comparison), atomically\n";
 }
 
 int run_compare(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{
-      {"--threshold", true}, {"--tolerance-px", true}, {"--max-fraction", true}, {"--report", true}};
+      {"--threshold", true}, {"--tolerance-px", true}, {"--max-fraction", true}, {"--report", true},
+      {"--model", true},     {"--anim", true},         {"--time", true},         {"--method", true},
+      {"--weights", true},   {"--normals", true},      {"--palette", true}};
   const ParsedArgs parsed = parse_args(args, kOptions, "compare");
   if (parsed.help) {
     std::cout << compare_usage();
@@ -237,11 +311,15 @@ int run_compare(std::span<const std::string> args) {
   require_positionals(parsed, 2, "A and B", "compare");
   const std::string& a_path = parsed.positionals[0];
   const std::string& b_path = parsed.positionals[1];
+  if (has_extension(a_path, ".skv") && has_extension(b_path, ".skv"))
+    return compare_vertex_dumps(parsed, a_path, b_path);
   for (const std::string& path : {a_path, b_path}) {
     if (!has_extension(path, ".png")) {
-      throw UsageError("compare: '" + path + "' is not a .png image; compare takes two .png images");
+      throw UsageError("compare: '" + path + "' is not a .png image; compare takes two .png images or two .skv "
+                       "vertex dumps");
     }
   }
+  refuse_options(parsed, kVertexOptions, "applies to .skv vertex dumps, not to images");
   return compare_png_images(parsed, a_path, b_path);
 }
 

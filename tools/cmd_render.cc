@@ -117,35 +117,6 @@ bool ends_with_lowercase(const std::string& path, const std::string& extension) 
          lower.compare(lower.size() - extension.size(), extension.size(), extension) == 0;
 }
 
-// Outputs written to temporaries first and renamed over their targets only once every one was written.
-class StagedOutputs {
- public:
-  ~StagedOutputs() {
-    for (const auto& [temporary, path] : staged_) {
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-    }
-  }
-
-  // `write` must create the file it is given.
-  void stage(const std::string& path, const std::function<void(const std::string&)>& write) {
-    const std::string temporary = temporary_path_for(path);
-    staged_.emplace_back(temporary, path);
-    write(temporary);
-  }
-
-  void commit_all() {
-    while (!staged_.empty()) {
-      const auto [temporary, path] = staged_.front();
-      staged_.erase(staged_.begin());
-      commit_temporary(temporary, path);
-    }
-  }
-
- private:
-  std::vector<std::pair<std::string, std::string>> staged_;  // (temporary, target)
-};
-
 // One line describing what a pixel shows, from the rasterizer's per-pixel triangle and barycentrics.
 void print_trace(const Scene& scene, const std::vector<WorldPrimitive>& primitives, const RenderResult& rendered,
                  size_t x, size_t y) {
@@ -312,7 +283,7 @@ int run_render(std::span<const std::string> args) {
                      " triangles; the 24-bit id image numbers at most " + std::to_string(kMaxEncodableTriangleId + 1));
   }
 
-  StagedOutputs outputs;
+  StagedFiles outputs;
   outputs.stage(out_path, [&](const std::string& path) { write_png(rendered.image, path); });
   if (ids_path) {
     outputs.stage(*ids_path, [&](const std::string& path) { write_png(triangle_id_image(rendered.buffers), path); });

@@ -22,6 +22,8 @@ int run_export(std::span<const std::string> args);
 int run_render(std::span<const std::string> args);
 int run_devices(std::span<const std::string> args);
 int run_compare(std::span<const std::string> args);
+int run_bisect(std::span<const std::string> args);
+int run_golden(std::span<const std::string> args);
 
 // Usage text of each command (several lines, ending in a newline).
 const char* info_usage();
@@ -31,5 +33,7 @@ const char* export_usage();
 const char* render_usage();
 const char* devices_usage();
 const char* compare_usage();
+const char* bisect_usage();
+const char* golden_usage();
 
 }  // namespace skinref::cli

@@ -33,6 +33,8 @@ const std::vector<Command>& commands() {
       {"render", run_render, render_usage, "rasterize a posed model to a PNG (the reference image)"},
       {"devices", run_devices, devices_usage, "list the Vulkan devices that --device can select"},
       {"compare", run_compare, compare_usage, "compare two images: metrics, pass/fail, heat map"},
+      {"bisect", run_bisect, bisect_usage, "the first pipeline stage where a float32 run leaves the reference"},
+      {"golden", run_golden, golden_usage, "regenerate (update) or check the golden images and dumps"},
   };
   return kCommands;
 }

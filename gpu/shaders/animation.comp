@@ -58,7 +58,7 @@ layout(push_constant) uniform Push {
 // ---- sampling ------------------------------------------------------------------------------------------------
 
 // sin and cos on [0, pi/2] (where slerp needs them: u * angle with the short-path angle <= pi/2) by their
-// Taylor series to x^13 and x^14; truncation below 7e-10, under float rounding.
+// Taylor series to x^13 and x^14; truncation below 7e-10 at pi/2 and far less for small x.
 float sin_quadrant(float x) {
   float x2 = x * x;
   float p = 1.0 / 6227020800.0;
