@@ -9,8 +9,12 @@
 namespace skinref {
 namespace {
 
-// The values of one stage, compared one by one; keeps the worst (largest error / bound).
+// The values of one stage, compared one by one; keeps the worst (largest error / bound). `exact`: a value is
+// over when it differs at all, and the worst is the first that differs.
 struct StageScan {
+  explicit StageScan(bool exact_bits) : exact(exact_bits) {}
+
+  bool exact = false;
   size_t over = 0;
   size_t checked = 0;
   double worst_ratio = -1.0;
@@ -21,6 +25,15 @@ struct StageScan {
   void add(double test, double reference, double bound, Locate&& locate) {
     ++checked;
     const double error = std::abs(test - reference);
+    if (exact) {
+      if (test == reference) return;  // as numbers: a JSON dump reads -0 back as 0
+      if (over++ == 0) {
+        worst = StageDivergence{};
+        worst.error = error;
+        locate(worst);
+      }
+      return;
+    }
     const bool ok = within_bound(test, reference, bound);
     if (!ok) ++over;
     const double allowed = bound + tol::kReferenceRelative * std::abs(reference);
@@ -75,10 +88,13 @@ const char* pipeline_stage_name(PipelineStage stage) {
   return "none";
 }
 
-StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference_pose, const EvaluatedPose* test_pose,
-                              const PoseErrorBounds* pose_bounds, const std::vector<WorldPrimitive>& reference_vertices,
-                              const std::vector<WorldPrimitive>& test_vertices,
-                              const std::vector<PrimitiveErrorBounds>& vertex_bounds) {
+namespace {
+
+// The walk both entry points share; `exact` (no bounds given) compares bits.
+StageDivergence walk_stages(const Scene& scene, const EvaluatedPose& reference_pose, const EvaluatedPose* test_pose,
+                            const PoseErrorBounds* pose_bounds, const std::vector<WorldPrimitive>& reference_vertices,
+                            const std::vector<WorldPrimitive>& test_vertices,
+                            const std::vector<PrimitiveErrorBounds>* vertex_bounds, bool exact) {
   size_t checked = 0;
   auto finish = [&](StageScan& scan, PipelineStage stage) {
     checked += scan.checked;
@@ -91,16 +107,18 @@ StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference
   const size_t node_count = scene.nodes.size();
 
   if (test_pose != nullptr) {
-    require(pose_bounds != nullptr, scene, "a test pose needs its bounds");
+    require(exact || pose_bounds != nullptr, scene, "a test pose needs its bounds");
     require(test_pose->local.local.size() == node_count && reference_pose.local.local.size() == node_count &&
-                pose_bounds->local.size() == node_count,
+                (exact || pose_bounds->local.size() == node_count),
             scene, "node counts");
+    // A value's bound (0 when comparing bits).
+    auto bound_of = [&](auto&& get) { return exact ? 0.0 : get(); };
     // Sampling: local TRS and morph weights of every node.
-    StageScan sampling;
+    StageScan sampling{exact};
     for (size_t n = 0; n < node_count; ++n) {
       for (int i = 0; i < 10; ++i)
         sampling.add(trs_value(test_pose->local.local[n], i), trs_value(reference_pose.local.local[n], i),
-                     pose_bounds->local[n][size_t(i)], [&](StageDivergence& d) {
+                     bound_of([&] { return pose_bounds->local[n][size_t(i)]; }), [&](StageDivergence& d) {
                        d.node = int(n);
                        d.location = node_label(scene, int(n)) + " " + kTrsComponent[i];
                      });
@@ -108,7 +126,8 @@ StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference
       const std::vector<double>& ref_weights = reference_pose.local.morph_weights[n];
       require(test_weights.size() == ref_weights.size(), scene, "morph weight counts of node " + std::to_string(n));
       for (size_t i = 0; i < ref_weights.size(); ++i)
-        sampling.add(test_weights[i], ref_weights[i], pose_bounds->morph_weights[n][i], [&](StageDivergence& d) {
+        sampling.add(test_weights[i], ref_weights[i], bound_of([&] { return pose_bounds->morph_weights[n][i]; }),
+                     [&](StageDivergence& d) {
           d.node = int(n);
           d.location = node_label(scene, int(n)) + " morph weight " + std::to_string(i);
         });
@@ -117,11 +136,11 @@ StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference
     checked += sampling.checked;
 
     // Local to model: global matrices.
-    StageScan globals;
+    StageScan globals{exact};
     for (size_t n = 0; n < node_count; ++n)
       for (int i = 0; i < 16; ++i)
         globals.add(test_pose->model.global[n].data()[i], reference_pose.model.global[n].data()[i],
-                    pose_bounds->global[n][size_t(i)], [&](StageDivergence& d) {
+                    bound_of([&] { return pose_bounds->global[n][size_t(i)]; }), [&](StageDivergence& d) {
                       d.node = int(n);
                       d.location = node_label(scene, int(n)) + " global " + matrix_entry(i, 4);
                     });
@@ -131,7 +150,7 @@ StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference
     // Palettes: JM and normal matrices.
     require(test_pose->palettes.size() == scene.skins.size() && reference_pose.palettes.size() == scene.skins.size(),
             scene, "skin counts");
-    StageScan palettes;
+    StageScan palettes{exact};
     for (size_t s = 0; s < scene.skins.size(); ++s) {
       const JointPalette& test = test_pose->palettes[s];
       const JointPalette& ref = reference_pose.palettes[s];
@@ -149,10 +168,11 @@ StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference
           };
         };
         for (int i = 0; i < 16; ++i)
-          palettes.add(test.skinning[j].data()[i], ref.skinning[j].data()[i], pose_bounds->palettes[s].skinning[j][size_t(i)],
-                       locate("palette", i, 4));
+          palettes.add(test.skinning[j].data()[i], ref.skinning[j].data()[i],
+                       bound_of([&] { return pose_bounds->palettes[s].skinning[j][size_t(i)]; }), locate("palette", i, 4));
         for (int i = 0; i < 9; ++i)
-          palettes.add(test.normal[j].data()[i], ref.normal[j].data()[i], pose_bounds->palettes[s].normal[j][size_t(i)],
+          palettes.add(test.normal[j].data()[i], ref.normal[j].data()[i],
+                       bound_of([&] { return pose_bounds->palettes[s].normal[j][size_t(i)]; }),
                        locate("normal matrix", i, 3));
       }
     }
@@ -160,18 +180,20 @@ StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference
     checked += palettes.checked;
   }
 
-  // Skinning: per vertex, the Euclidean norm of each attribute's difference against its bound.
-  require(test_vertices.size() == reference_vertices.size() && vertex_bounds.size() == reference_vertices.size(),
+  // Skinning: per vertex, the Euclidean norm of each attribute's difference against its bound; bit by bit
+  // per component when exact.
+  require(test_vertices.size() == reference_vertices.size() &&
+              (exact || vertex_bounds->size() == reference_vertices.size()),
           scene, "primitive counts");
-  StageScan skinning;
+  StageScan skinning{exact};
   for (size_t p = 0; p < reference_vertices.size(); ++p) {
     const SkinnedVertices& test = test_vertices[p].vertices;
     const SkinnedVertices& ref = reference_vertices[p].vertices;
-    const PrimitiveErrorBounds& bounds = vertex_bounds[p];
     require(test.positions.size() == ref.positions.size() && test.normals.size() == ref.normals.size() &&
-                test.tangents.size() == ref.tangents.size() && bounds.position.size() == ref.positions.size(),
+                test.tangents.size() == ref.tangents.size() &&
+                (exact || (*vertex_bounds)[p].position.size() == ref.positions.size()),
             scene, "vertex counts of primitive " + std::to_string(p));
-    auto locate = [&](size_t v, const char* attribute) {
+    auto locate = [&](size_t v, std::string attribute) {
       return [&, v, attribute](StageDivergence& d) {
         d.primitive_index = int(p);
         d.vertex = (long long)v;
@@ -181,6 +203,19 @@ StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference
                      std::to_string(reference_vertices[p].primitive) + ") vertex " + std::to_string(v) + " " + attribute;
       };
     };
+    if (exact) {
+      static const char* kAxis[4] = {".x", ".y", ".z", ".w"};
+      auto add_components = [&](const auto& tests, const auto& refs, int n, const char* attribute) {
+        for (size_t v = 0; v < refs.size(); ++v)
+          for (int i = 0; i < n; ++i)
+            skinning.add(tests[v][i], refs[v][i], 0.0, locate(v, std::string(attribute) + kAxis[i]));
+      };
+      add_components(test.positions, ref.positions, 3, "position");
+      add_components(test.normals, ref.normals, 3, "normal");
+      add_components(test.tangents, ref.tangents, 4, "tangent");
+      continue;
+    }
+    const PrimitiveErrorBounds& bounds = (*vertex_bounds)[p];
     // The norm of the difference is compared as a value against 0 with the reference's magnitude folded into
     // the bound, so that within_bound()'s relative allowance applies to the vector's length.
     auto add_vector = [&](double difference, double reference_norm, double bound, size_t v, const char* attribute) {
@@ -202,6 +237,23 @@ StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference
   StageDivergence none;
   none.values_checked = checked;
   return none;
+}
+
+}  // namespace
+
+StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference_pose, const EvaluatedPose* test_pose,
+                              const PoseErrorBounds* pose_bounds, const std::vector<WorldPrimitive>& reference_vertices,
+                              const std::vector<WorldPrimitive>& test_vertices,
+                              const std::vector<PrimitiveErrorBounds>& vertex_bounds) {
+  return walk_stages(scene, reference_pose, test_pose, pose_bounds, reference_vertices, test_vertices, &vertex_bounds,
+                     false);
+}
+
+StageDivergence first_differing_stage(const Scene& scene, const EvaluatedPose& expected_pose,
+                                      const EvaluatedPose* actual_pose,
+                                      const std::vector<WorldPrimitive>& expected_vertices,
+                                      const std::vector<WorldPrimitive>& actual_vertices) {
+  return walk_stages(scene, expected_pose, actual_pose, nullptr, expected_vertices, actual_vertices, nullptr, true);
 }
 
 }  // namespace skinref

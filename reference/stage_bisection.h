@@ -45,4 +45,12 @@ StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference
                               const std::vector<WorldPrimitive>& test_vertices,
                               const std::vector<PrimitiveErrorBounds>& vertex_bounds);
 
+// The same walk for two runs that must agree exactly (the reference against its own goldens): a value is
+// over when it differs at all (vertices component by component: "vertex 7 position.y"), and the location is
+// the first differing value of the first stage with one. `actual_pose` may be null (vertices only).
+StageDivergence first_differing_stage(const Scene& scene, const EvaluatedPose& expected_pose,
+                                      const EvaluatedPose* actual_pose,
+                                      const std::vector<WorldPrimitive>& expected_vertices,
+                                      const std::vector<WorldPrimitive>& actual_vertices);
+
 }  // namespace skinref

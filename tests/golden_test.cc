@@ -200,7 +200,7 @@ TEST_F(GoldenCommandTest, AnAlteredVertexFailsAtTheSkinningStageAndNamesTheVerte
   const test::CliRun check = golden({"check", "--backend", "reference"});
   EXPECT_EQ(check.exit_code, kExitFailed) << check.out << check.err;
   EXPECT_TRUE(contains(check.out, "skinning: 1 values differ")) << check.out;
-  EXPECT_TRUE(contains(check.out, "first diverging stage: skinning at primitive 0 (node 2, mesh 0) vertex 7 position.y"))
+  EXPECT_TRUE(contains(check.out, "first diverging stage: skinning at primitive 0 (node 2, mesh 0 primitive 0) vertex 7 position.y"))
       << check.out;
 }
 

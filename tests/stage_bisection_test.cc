@@ -2,7 +2,7 @@
 // diverges nowhere; a wrong local rotation is a sampling divergence at that node; a wrong global matrix with
 // correct locals is a local-to-model divergence; a wrong palette entry with correct globals is a palette
 // divergence at that joint; a moved vertex with a correct pose is a skinning divergence at that vertex.
-// Earlier stages win. Also the pose dump reader (pose_dump.h): a written dump reads back bit for bit, and
+// Earlier stages win; the exact walk (first_differing_stage) finds a one-ulp change. Also the pose dump reader (pose_dump.h): a written dump reads back bit for bit, and
 // malformed dumps name the JSON path.
 #include "builtin_scenes.h"
 #include "evaluate.h"
@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -129,6 +130,23 @@ TEST(StageBisectionTest, StructuralMismatchThrows) {
   std::vector<WorldPrimitive> fewer = f.vertices;
   fewer[0].vertices.positions.pop_back();
   EXPECT_THROW(f.bisect(f.reference, fewer), InputError);
+}
+
+TEST(FirstDifferingStageTest, ExactComparisonNamesTheFirstDifferingComponent) {
+  const Fixture f;
+  EXPECT_EQ(first_differing_stage(f.scene, f.reference, &f.reference, f.vertices, f.vertices).stage,
+            PipelineStage::None);
+  std::vector<WorldPrimitive> moved = f.vertices;
+  moved[0].vertices.positions[7].y() = std::nextafter(moved[0].vertices.positions[7].y(), 1e300);  // one ulp
+  const StageDivergence skinning = first_differing_stage(f.scene, f.reference, &f.reference, f.vertices, moved);
+  EXPECT_EQ(skinning.stage, PipelineStage::Skinning);
+  EXPECT_EQ(skinning.values_over, 1u);
+  EXPECT_NE(skinning.location.find("vertex 7 position.y"), std::string::npos) << skinning.location;
+  EvaluatedPose pose = f.reference;
+  pose.model.global[2](1, 3) = std::nextafter(pose.model.global[2](1, 3), 1e300);
+  const StageDivergence global = first_differing_stage(f.scene, f.reference, &pose, f.vertices, moved);
+  EXPECT_EQ(global.stage, PipelineStage::LocalToModel);  // before skinning
+  EXPECT_EQ(global.node, 2);
 }
 
 // ---- pose dump reader ------------------------------------------------------------------------------------------
