@@ -59,6 +59,22 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A row's verdict: missing golden files first (never a pass, never created), else a failure when anything
+// was wrong.
+void set_status(GoldenReportRow& row, const GoldenCase& golden_case, const std::vector<std::string>& missing,
+                const std::vector<std::string>& problems, bool failed) {
+  if (!missing.empty()) {
+    row.status = GoldenStatus::Missing;
+    std::string list;
+    for (const std::string& path : missing) list += (list.empty() ? "" : ", ") + path;
+    row.message = "missing golden " + list + " (skinref golden update --filter " + golden_case.name +
+                  ", then look at the images before committing)";
+  } else if (!problems.empty() || failed) {
+    row.status = GoldenStatus::Fail;
+    for (const std::string& problem : problems) row.message += (row.message.empty() ? "" : "; ") + problem;
+  }
+}
+
 struct CheckSettings {
   bool vulkan = false;
   BackendChoice backend;
@@ -222,16 +238,7 @@ void check_reference_output(const PreparedCase& prepared, double time, const Che
   } else if (!image_ok) {
     row.stage = "render";  // pose and vertices equal (or not dumped): the rasterizer or shading changed
   }
-  if (!missing.empty()) {
-    row.status = GoldenStatus::Missing;
-    std::string list;
-    for (const std::string& path : missing) list += (list.empty() ? "" : ", ") + path;
-    row.message = "missing golden " + list + " (skinref golden update --filter " + golden_case.name +
-                  ", then look at the images before committing)";
-  } else if (!problems.empty() || !dumps_ok || !image_ok) {
-    row.status = GoldenStatus::Fail;
-    for (const std::string& problem : problems) row.message += (row.message.empty() ? "" : "; ") + problem;
-  }
+  set_status(row, golden_case, missing, problems, !dumps_ok || !image_ok);
 }
 
 // One output on Vulkan: the whole GPU pipeline against the golden files within derived bounds.
@@ -340,16 +347,7 @@ void check_vulkan_output(const PreparedCase& prepared, double time, Backend& bac
       row.location = pixel_location(*comparison, *golden_image, image, &reference);
     }
   }
-  if (!missing.empty()) {
-    row.status = GoldenStatus::Missing;
-    std::string list;
-    for (const std::string& path : missing) list += (list.empty() ? "" : ", ") + path;
-    row.message = "missing golden " + list + " (skinref golden update --filter " + golden_case.name +
-                  ", then look at the images before committing)";
-  } else if (!problems.empty()) {
-    row.status = GoldenStatus::Fail;
-    for (const std::string& problem : problems) row.message += (row.message.empty() ? "" : "; ") + problem;
-  }
+  set_status(row, golden_case, missing, problems, false);
 }
 
 std::string row_line(const GoldenReportRow& row) {
