@@ -724,5 +724,37 @@ TEST_F(CliTest, CompareVertexDumpsBadInputExitsTwo) {
   EXPECT_NE(help.out.find("REF.skv TEST.skv --model MODEL"), std::string::npos) << help.out;
 }
 
+TEST_F(CliTest, ComparePoseDumpsAgainstTheirDerivedBounds) {
+  // The reference's pose against itself: every value within its bound (exactly equal), exit 0.
+  expect_ok({"pose", "builtin:bend", "--time", "0.25", "--out", work("ref.json")});
+  RunResult same;
+  expect_ok({"compare", work("ref.json"), work("ref.json"), "--report", work("report")}, &same);
+  EXPECT_NE(same.out.find("within their derived float32 bounds"), std::string::npos) << same.out;
+  EXPECT_TRUE(fs::is_regular_file(work("report/pose.json")));
+  // One local rotation component off by 1e-3 (far over a float32 rounding): the sampling stage, that node.
+  std::string text = read_bytes(work("ref.json"));
+  const std::string elbow = "\"name\":\"elbow\"";
+  const size_t node = text.find(elbow);
+  ASSERT_NE(node, std::string::npos);
+  const size_t rotation = text.find("\"rotation\":[", node) + std::string("\"rotation\":[").size();
+  const size_t comma = text.find(',', rotation);
+  const double x = std::stod(text.substr(rotation, comma - rotation));
+  char nudged[64];
+  std::snprintf(nudged, sizeof nudged, "%.17g", x + 1e-3);
+  text.replace(rotation, comma - rotation, nudged);
+  write_bytes(work("wrong.json"), text);
+  const RunResult wrong = run({"compare", work("ref.json"), work("wrong.json")});
+  EXPECT_EQ(wrong.exit_code, kExitComparisonFailed) << wrong.err;
+  EXPECT_NE(wrong.out.find("first stage over its bound: sampling"), std::string::npos) << wrong.out;
+  EXPECT_NE(wrong.out.find("'elbow' rotation.x"), std::string::npos) << wrong.out;
+  // Another time is another moment: bad input, naming the times.
+  expect_ok({"pose", "builtin:bend", "--time", "0.5", "--out", work("later.json")});
+  const RunResult later = run({"compare", work("ref.json"), work("later.json")});
+  EXPECT_EQ(later.exit_code, kExitBadInput) << later.err;
+  EXPECT_NE(later.err.find("/time"), std::string::npos) << later.err;
+  const RunResult option = run({"compare", work("ref.json"), work("ref.json"), "--time", "1"});
+  EXPECT_EQ(option.exit_code, kExitBadInput) << option.err;
+}
+
 }  // namespace
 }  // namespace skinref

@@ -1,12 +1,16 @@
 // `skinref compare A B [options]`: compares two outputs and exits 0 when they agree within the given
 // tolerances, 1 when they do not. The kind of comparison follows the files' extension: two .png images
-// (image_compare.h), or two .skv vertex dumps (vertex_compare.h), each with its own options. Every problem
+// (image_compare.h), two .skv vertex dumps (vertex_compare.h), or two .json pose dumps (pose_dump.h), each
+// with its own options. Every problem
 // with the inputs or options exits 2 with one stderr line (main.cc).
 //
 // Vertex dumps: A is the reference run, B the float32 run; every position, normal and tangent of B is
 // compared with A's against its per-vertex bound (vertex_error_bounds.h), computed from the model (--model)
 // at the pose the runs used (--anim, --time; the float32 time with --palette gpu) with the runs' skinning
 // options. --report DIR writes vertices.json (write_vertex_comparison_json), atomically.
+//
+// Pose dumps: A the reference's, B a float32 animation pass's; every value against its pose bound
+// (pose_error_bounds.h) at B's time, stage by stage (stage_bisection.h). --report DIR writes pose.json.
 //
 // Images: the failing fraction is (position-tolerant failures when --tolerance-px > 0, else pixels over
 // threshold) / pixel count, and the comparison passes when it is <= --max-fraction. --report DIR writes
@@ -21,7 +25,9 @@
 #include "image_compare.h"
 #include "image_io.h"
 #include "input_error.h"
+#include "pose_dump.h"
 #include "pose_error_bounds.h"
+#include "stage_bisection.h"
 #include "vertex_compare.h"
 #include "vertex_dump.h"
 #include "vertex_error_bounds.h"
@@ -258,6 +264,55 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
   return comparison.passed() ? kExitOk : kExitComparisonFailed;
 }
 
+// Two pose dumps (pose_dump.h): REF the reference's, TEST a float32 animation pass's (skinref pose --backend
+// vulkan, or an engine's), value by value against float32_pose_error_bounds at TEST's time, stage by stage.
+int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_path, const std::string& test_path) {
+  refuse_options(parsed, kImageOptions, "applies to images, not to pose dumps");
+  for (const char* option : {"--anim", "--time", "--method", "--weights", "--normals", "--palette"})
+    if (parsed.value(option))
+      throw UsageError(std::string("compare: option ") + option +
+                       " does not apply to pose dumps: their animation and time are in the dumps");
+  const std::optional<std::string> report_dir = parsed.value("--report");
+  if (report_dir && report_dir->empty()) throw UsageError("compare: option --report needs a non-empty value");
+  const std::string model = parsed.value("--model").value_or(read_pose_dump_source(reference_path));
+  const Scene scene = load_model(model);
+  const EvaluatedPose reference = read_pose_dump(reference_path, scene);
+  const EvaluatedPose test = read_pose_dump(test_path, scene);
+  if (reference.animation != test.animation || reference.time != test.time)
+    throw InputError(test_path, "/time",
+                     "the reference's animation and time (" + std::to_string(reference.animation) + ", " +
+                         format_double("%.17g", reference.time) + " s; this dump: " +
+                         std::to_string(test.animation) + ", " + format_double("%.17g", test.time) + " s)");
+  const PoseErrorBounds bounds = float32_pose_error_bounds(scene, test.animation, test.time);
+  const StageDivergence divergence = bisect_stages(scene, reference, &test, &bounds, {}, {}, {});
+
+  std::cout << "compare " << reference_path << " " << test_path << ": " << scene.source << ", "
+            << (test.animation < 0 ? std::string("rest pose") : "animation " + std::to_string(test.animation))
+            << " at t = " << format_double("%.9g", test.time) << "\n";
+  if (divergence.stage == PipelineStage::None) {
+    std::cout << "  all " << divergence.values_checked
+              << " values (local TRS, morph weights, global matrices, palettes, normal matrices) within their "
+                 "derived float32 bounds\n";
+  } else {
+    std::cout << "  first stage over its bound: " << pipeline_stage_name(divergence.stage) << ", "
+              << divergence.values_over << " values over\n  worst: " << divergence.location << ": error "
+              << format_double("%.3e", divergence.error) << ", bound " << format_double("%.3e", divergence.bound)
+              << "\n";
+  }
+  if (report_dir) {
+    std::filesystem::create_directories(*report_dir);
+    const nlohmann::json json{{"stage", pipeline_stage_name(divergence.stage)},
+                              {"values_checked", divergence.values_checked},
+                              {"values_over", divergence.values_over},
+                              {"location", divergence.location},
+                              {"error", divergence.error},
+                              {"bound", divergence.bound}};
+    write_file_atomically((std::filesystem::path(*report_dir) / "pose.json").string(),
+                          [&](std::ostream& out) { out << json.dump(2) << "\n"; });
+  }
+  return divergence.stage == PipelineStage::None ? kExitOk : kExitComparisonFailed;
+}
+
 }  // namespace
 
 const char* compare_usage() {
@@ -265,6 +320,7 @@ const char* compare_usage() {
          "       skinref compare REF.skv TEST.skv --model MODEL [--anim NAME|INDEX] [--time T] [--method lbs|dqs]\n"
          "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
          "         [--palette reference|gpu] [--report DIR]\n"
+         "       skinref compare REF_POSE.json TEST_POSE.json [--model MODEL] [--report DIR]\n"
          "  Compares two images of the same size (e.g. a reference render and a Vulkan render) and prints the\n"
          "  metrics: the largest per-channel difference and where, pixels over the threshold, position-tolerant\n"
          "  failures, coverage mismatches (background in one image only), PSNR and mean absolute difference\n"
@@ -295,7 +351,12 @@ const char* compare_usage() {
          "  --palette P         reference (default: TEST used the reference's palettes in float32) or gpu (TEST\n"
          "                      ran skin --palette gpu: the pose is evaluated at the float32 time and the\n"
          "                      palettes' own bounds are carried into the vertices; REF must be at that time)\n"
-         "  --report DIR        create DIR if needed and write vertices.json (the comparison), atomically\n";
+         "  --report DIR        create DIR if needed and write vertices.json (the comparison), atomically\n"
+         "  Pose dumps (skinref pose ... --out FILE.json; TEST from skinref pose --backend vulkan or an engine):\n"
+         "  every local TRS value, morph weight, global matrix, palette and normal matrix entry of TEST is held\n"
+         "  to its derived float32 bound at TEST's time (the two dumps must agree on animation and time), and\n"
+         "  the first stage with a value over its bound is named with the node or joint. The model is the\n"
+         "  dump's \"source\" unless --model is given; --report DIR writes pose.json.\n";
 }
 
 int run_compare(std::span<const std::string> args) {
@@ -313,10 +374,11 @@ int run_compare(std::span<const std::string> args) {
   const std::string& b_path = parsed.positionals[1];
   if (has_extension(a_path, ".skv") && has_extension(b_path, ".skv"))
     return compare_vertex_dumps(parsed, a_path, b_path);
+  if (has_extension(a_path, ".json") && has_extension(b_path, ".json")) return compare_pose_dumps(parsed, a_path, b_path);
   for (const std::string& path : {a_path, b_path}) {
     if (!has_extension(path, ".png")) {
-      throw UsageError("compare: '" + path + "' is not a .png image; compare takes two .png images or two .skv "
-                       "vertex dumps");
+      throw UsageError("compare: '" + path + "' is not a .png image; compare takes two .png images, two .skv "
+                       "vertex dumps or two .json pose dumps");
     }
   }
   refuse_options(parsed, kVertexOptions, "applies to .skv vertex dumps, not to images");
