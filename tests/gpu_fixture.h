@@ -1,11 +1,11 @@
 // What the GPU tests share: the fixture (a fresh context with the validation layer on, and a failure for any
 // warning or error the layer reported during the test, its messages printed; the context's own teardown
-// aborts on Vulkan objects leaked at destruction), and the times and names the skinning cases use.
+// aborts on Vulkan objects leaked at destruction), and (skinning_cases.h) the times and names the skinning
+// cases use.
 #pragma once
 
 #include "context.h"
-#include "scene.h"
-#include "skinning_lbs.h"
+#include "skinning_cases.h"
 
 #include <gtest/gtest.h>
 
@@ -35,22 +35,5 @@ class ValidatedGpuTest : public ::testing::Test {
 
   std::unique_ptr<gpu::Context> context_;
 };
-
-inline const char* method_name(SkinningMethod method) { return method == SkinningMethod::Dqs ? "dqs" : "lbs"; }
-
-inline std::string time_text(double time) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", time);
-  return text;
-}
-
-// Three times over an animation's timeline: its start, a time between keys (no key of the built-in scenes
-// falls on 0.4 of their duration) and its end (for builtin:twist the candy-wrapper extreme, 180 degrees, where
-// LBS collapses the middle ring onto the axis). Just 0 for a model without animation or with a single key.
-inline std::vector<double> sample_times(const Scene& scene, int animation) {
-  const double end = animation >= 0 ? scene.animations[size_t(animation)].end_time : 0.0;
-  if (end == 0.0) return {0.0};
-  return {0.0, 0.4 * end, end};
-}
 
 }  // namespace skinref::test

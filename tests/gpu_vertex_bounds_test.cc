@@ -36,6 +36,7 @@ namespace {
 using test::method_name;
 using test::sample_times;
 using test::time_text;
+using test::twist_collapsed_ring;  // LBS at the same half turn: the collapsed middle ring
 
 
 // What a set of comparisons adds up to: how many ratios are above 1/1000 among those that differ at all (the
@@ -153,14 +154,6 @@ size_t twist_half_turn_unbounded(const Scene& scene) {
   return 2 * blended;
 }
 
-// LBS at the same half turn: the middle ring (x = L/2, weights 0.5 / 0.5) collapses onto the axis, its
-// blended matrix diag(1, 0, 0) is singular and its normals have no direction to bound: at the cap.
-size_t twist_collapsed_ring(const Scene& scene) {
-  size_t ring = 0;
-  for (const Vec3& p : scene.meshes[0].primitives[0].positions) ring += p.x() == 0.5 * kTwistLength ? 1 : 0;
-  return ring;
-}
-
 TEST_F(GpuVertexBoundsTest, BuiltinScenesWithinBoundsAndTight) {
   RatioTally tally;
   for (const std::string& name : builtin_scene_names()) {
@@ -194,21 +187,9 @@ TEST_F(GpuVertexBoundsTest, BuiltinScenesWithinBoundsAndTight) {
 
 TEST_F(GpuVertexBoundsTest, WeightAndNormalOptionsWithinBounds) {
   // The weights scaled to sum to 0.7 (as gpu_skinning_test does), both policies and both normal conventions.
-  Scene scene = make_builtin_scene("twist");
-  for (double& w : scene.meshes[0].primitives[0].weights) w *= 0.7;
-  finalize_scene(scene);
-  for (WeightPolicy weights : {WeightPolicy::AsStored, WeightPolicy::Renormalize})
-    for (NormalMode normals : {NormalMode::InverseTransposeOfBlend, NormalMode::BlendedNormalMatrices})
-      for (SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs}) {
-        SkinningOptions options;
-        options.weights = weights;
-        options.normals = normals;
-        options.method = method;
-        check(scene, 0, 0.4, options, false,
-              std::string("twist x0.7 ") + method_name(method) +
-                  (weights == WeightPolicy::Renormalize ? " renormalize" : " as-stored") +
-                  (normals == NormalMode::BlendedNormalMatrices ? " blend-normal-matrices" : ""));
-      }
+  const Scene scene = test::twist_with_scaled_weights(0.7);
+  for (const SkinningOptions& options : test::weight_and_normal_options())
+    check(scene, 0, 0.4, options, false, "twist x0.7 " + test::options_label(options));
 }
 
 TEST_F(GpuVertexBoundsTest, MillionVertexBoundsTakeWellUnderASecondPerThread) {

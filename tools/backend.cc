@@ -1,5 +1,7 @@
 #include "backend.h"
 
+#include "skinning_cpu.h"
+
 #ifdef SKINREF_HAVE_VULKAN
 #include "animation_gpu.h"
 #include "context.h"
@@ -19,9 +21,13 @@ BackendChoice parse_backend(const ParsedArgs& parsed, const PoseSelection& selec
                             bool pose_command) {
   BackendChoice choice;
   if (const std::optional<std::string> text = parsed.value("--backend")) {
-    static const std::vector<std::string> kChoices{"reference", "vulkan"};
-    choice.vulkan = parse_choice(*text, "--backend", kChoices) == 1;
+    static const std::vector<std::string> kChoices{"reference", "vulkan", "cpu"};
+    const size_t backend = parse_choice(*text, "--backend", kChoices);
+    choice.vulkan = backend == 1;
+    choice.cpu = backend == 2;
   }
+  if (choice.cpu && pose_command)
+    throw UsageError(command + ": --backend cpu skins only; the pose is the reference's (use --backend reference)");
 #ifndef SKINREF_HAVE_VULKAN
   if (choice.vulkan)
     throw UsageError(command + ": --backend vulkan: the Vulkan path was not built (no Vulkan loader/headers or glslc "
@@ -71,6 +77,7 @@ std::vector<WorldPrimitive> Backend::vertices(const Scene& scene, const Evaluate
 #ifdef SKINREF_HAVE_VULKAN
   if (context_) return gpu::gpu_evaluate_vertices(*context_, scene, pose, options);
 #endif
+  if (choice_.cpu) return cpu::cpu_evaluate_vertices(scene, pose, options);
   return evaluate_vertices(scene, pose, options);
 }
 
@@ -104,6 +111,7 @@ std::string Backend::summary() const {
 #ifdef SKINREF_HAVE_VULKAN
   if (context_) return ", vulkan on " + context_->info().name + (choice_.gpu_pose ? ", GPU animation" : "");
 #endif
+  if (choice_.cpu) return std::string(", cpu backend (") + cpu::cpu_kernel_name(SkinningKernel::Auto) + ")";
   return "";
 }
 

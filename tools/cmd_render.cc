@@ -1,7 +1,8 @@
 // `skinref render MODEL ... --out FILE.png`: evaluates a model at one time, rasterizes it with the reference
 // rasterizer (Vulkan's rules) and writes the image; optionally the per-pixel triangle ids as a PNG and the
 // skinned vertices that were drawn. With --backend vulkan the vertices are skinned by compute shaders and the
-// image rendered offscreen by Vulkan (gpu/), with the same camera. All outputs are staged in temporary files
+// image rendered offscreen by Vulkan (gpu/), with the same camera; with --backend cpu they are skinned by the
+// fast float32 CPU backend (cpu/) and rasterized by the reference. All outputs are staged in temporary files
 // and renamed together at the end, so a failure leaves none of them.
 #include "backend.h"
 #include "cli_args.h"
@@ -152,7 +153,7 @@ const char* render_usage() {
          "         [--size WxH] [--camera auto|gltf:N|EX,EY,EZ:TX,TY,TZ:FOV]\n"
          "         [--view shaded|normals|weights:JOINT|depth] [--threads N] [--ids FILE.png] --out FILE.png\n"
          "         [--dump FILE.skv|FILE.json|FILE.ply] [--trace X,Y]\n"
-         "         [--backend reference|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]]\n"
+         "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]]\n"
          "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and rasterizes it with Vulkan's rules\n"
          "  (the reference image a GPU renderer is compared with).\n"
          "  --anim NAME|INDEX   animation to sample (an integer is an index); default: the first, or the rest\n"
@@ -173,10 +174,12 @@ const char* render_usage() {
          "  --trace X,Y         print what pixel (X, Y) shows (0,0 = top left): its triangle, that triangle's\n"
          "                      node, mesh, primitive and vertex indices, the perspective-correct barycentrics,\n"
          "                      the depth and the colour, to trace a pixel difference back to vertices\n"
-         "  --backend B         reference (default: the CPU reference) or vulkan (compute-shader skinning and an\n"
-         "                      offscreen Vulkan render with the same camera, culling and shading formulas;\n"
-         "                      --dump then writes the GPU's float32 vertices; not with --ids or --trace, which\n"
-         "                      show the reference rasterizer's triangles)\n"
+         "  --backend B         reference (default: the CPU reference), cpu (skinning by the fast float32 CPU\n"
+         "                      backend, rasterized by the reference; --dump writes its float32 vertices) or\n"
+         "                      vulkan (compute-shader skinning and an offscreen Vulkan render with the same\n"
+         "                      camera, culling and shading formulas; --dump then writes the GPU's float32\n"
+         "                      vertices; not with --ids or --trace, which show the reference rasterizer's\n"
+         "                      triangles)\n"
          "  --device NAME|INDEX the Vulkan device, by index or a substring of its name (see skinref devices);\n"
          "                      default: the first discrete GPU, else integrated, else the first\n"
          "  --validate          enable the Vulkan validation layer; any warning or error it reports fails the run\n"

@@ -22,7 +22,7 @@ const char* skin_usage() {
   return "usage: skinref skin MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] [--precision f32|f64]\n"
          "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
          "         [--method lbs|dqs] [--threads N]\n"
-         "         [--backend reference|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]]\n"
+         "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]]\n"
          "         --out FILE.json|FILE.skv|FILE.ply\n"
          "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and writes the world-space positions,\n"
          "  normals and tangents of every drawn primitive.\n"
@@ -35,8 +35,9 @@ const char* skin_usage() {
          "  --normals N         inverse-transpose (default) of the blended matrix, or blend-normal-matrices\n"
          "  --method M          lbs (default, linear blend) or dqs (dual quaternions; --normals does not apply)\n"
          "  --threads N         worker threads, 1 to 1024 (default 1); the output does not depend on it\n"
-         "  --backend B         reference (default: the double-precision CPU reference) or vulkan (compute shaders\n"
-         "                      in float32; its dumps are always f32, so --precision f64 is refused)\n"
+         "  --backend B         reference (default: the double-precision CPU reference), cpu (the fast float32 CPU\n"
+         "                      backend: SIMD, --threads; the reference's pose) or vulkan (compute shaders in\n"
+         "                      float32); cpu and vulkan dumps are always f32, so --precision f64 is refused\n"
          "  --device NAME|INDEX the Vulkan device, by index or a substring of its name (see skinref devices);\n"
          "                      default: the first discrete GPU, else integrated, else the first\n"
 "  --validate          enable the Vulkan validation layer; any warning or error it reports fails the run\n"
@@ -74,10 +75,11 @@ int run_skin(std::span<const std::string> args) {
     options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
   }
   const BackendChoice choice = parse_backend(parsed, selection, "skin", false);
-  if (choice.vulkan) {
-    // The GPU computes in float32: an f64 dump would only widen those floats and suggest a precision it lacks.
+  if (choice.vulkan || choice.cpu) {
+    // Both compute in float32: an f64 dump would only widen those floats and suggest a precision they lack.
     if (parsed.value("--precision") && dump.precision == DumpPrecision::F64)
-      throw UsageError("skin: --precision f64: the vulkan backend computes in float32 and writes f32 dumps");
+      throw UsageError(std::string("skin: --precision f64: the ") + (choice.cpu ? "cpu" : "vulkan") +
+                       " backend computes in float32 and writes f32 dumps");
     dump.precision = DumpPrecision::F32;
   }
   Backend backend(choice);  // before the model loads, so that an unknown --device is reported at once

@@ -5,7 +5,9 @@
 // take the reference's pose, since the GPU animation pass plays one clip), the image within the case's image
 // tolerance, the pose and vertices within their derived float32 bounds (pose_error_bounds.h,
 // vertex_error_bounds.h), and on a failure the first diverging stage from bisect_stages() (or render, when
-// only the image differs). A missing golden file is a failure, never created by check. Corpus cases are
+// only the image differs). cpu: the fast float32 CPU backend's vertices from the reference's pose within
+// their derived float32 bounds (the reference's palette), rasterized by the reference, the image within the
+// Vulkan image tolerance. A missing golden file is a failure, never created by check. Corpus cases are
 // skipped, with a line, when the corpus is absent.
 #include "backend.h"
 #include "cli_args.h"
@@ -24,6 +26,7 @@
 #include "pose_error_bounds.h"
 #include "recipe.h"
 #include "render.h"
+#include "skinning_cpu.h"
 #include "stage_bisection.h"
 #include "tolerances.h"
 #include "vertex_compare.h"
@@ -77,6 +80,7 @@ void set_status(GoldenReportRow& row, const GoldenCase& golden_case, const std::
 
 struct CheckSettings {
   bool vulkan = false;
+  bool cpu = false;
   BackendChoice backend;
   std::string golden_dir;
   std::optional<std::string> report_dir;
@@ -241,8 +245,9 @@ void check_reference_output(const PreparedCase& prepared, double time, const Che
   set_status(row, golden_case, missing, problems, !dumps_ok || !image_ok);
 }
 
-// One output on Vulkan: the whole GPU pipeline against the golden files within derived bounds.
-void check_vulkan_output(const PreparedCase& prepared, double time, Backend& backend, const CheckSettings& settings,
+// One output on a float32 backend against the golden files within derived bounds: on Vulkan the whole GPU
+// pipeline; on the CPU backend the skinning (the reference's pose and rasterizer).
+void check_float32_output(const PreparedCase& prepared, double time, Backend& backend, const CheckSettings& settings,
                          GoldenReportRow& row) {
   const GoldenCase& golden_case = *prepared.golden_case;
   const Scene& scene = prepared.scene;
@@ -258,8 +263,9 @@ void check_vulkan_output(const PreparedCase& prepared, double time, Backend& bac
   }
 
   // The times are float32 values (golden_manifest.h), so the GPU's time is `time` and the goldens are its
-  // exact reference. Recipe cases take the reference's pose (the GPU animation pass plays one clip).
-  const bool gpu_pose = !prepared.recipe;
+  // exact reference. Recipe cases take the reference's pose (the GPU animation pass plays one clip), as does
+  // the CPU backend, which skins only.
+  const bool gpu_pose = settings.vulkan && !prepared.recipe;
   EvaluatedPose test_pose;
   if (gpu_pose) {
     PoseSelection selection;
@@ -294,7 +300,7 @@ void check_vulkan_output(const PreparedCase& prepared, double time, Backend& bac
                        format("%.3g", vertices.median_ratio) + "; pose " +
                        (gpu_pose ? std::string("from the GPU animation pass, ") + std::to_string(divergence.values_checked) +
                                        " values checked"
-                                 : std::string("from the reference (recipe)"));
+                                 : std::string(settings.cpu ? "from the reference" : "from the reference (recipe)"));
 
   std::vector<std::string> problems;
   const GoldenImageTolerance tolerance = vulkan_image_tolerance(golden_case);
@@ -369,7 +375,7 @@ CaseResult check_case(const GoldenCase& golden_case, const CheckSettings& settin
     row.description = golden_case.description;
     row.model = golden_case.model;
     row.output = golden_output_stem(time);
-    row.backend = settings.vulkan ? "vulkan" : "reference";
+    row.backend = settings.vulkan ? "vulkan" : settings.cpu ? "cpu" : "reference";
     return row;
   };
   if (golden_case.corpus() && !fs::is_directory(corpus_dir())) {
@@ -386,7 +392,7 @@ CaseResult check_case(const GoldenCase& golden_case, const CheckSettings& settin
   std::unique_ptr<Backend> backend;
   try {
     prepared = prepare_case(golden_case, settings.golden_dir);
-    if (settings.vulkan) backend = std::make_unique<Backend>(settings.backend);
+    if (settings.vulkan || settings.cpu) backend = std::make_unique<Backend>(settings.backend);
   } catch (const std::exception& error) {
     result.setup_error = true;
     for (const double time : golden_case.times) {
@@ -401,8 +407,8 @@ CaseResult check_case(const GoldenCase& golden_case, const CheckSettings& settin
   for (const double time : golden_case.times) {
     GoldenReportRow row = new_row(time);
     try {
-      if (settings.vulkan) {
-        check_vulkan_output(*prepared, time, *backend, settings, row);
+      if (settings.vulkan || settings.cpu) {
+        check_float32_output(*prepared, time, *backend, settings, row);
       } else {
         check_reference_output(*prepared, time, settings, row);
       }
@@ -439,10 +445,12 @@ int run_golden_check(std::span<const std::string> args) {
   }
   require_positionals(parsed, 0, "no arguments", "golden check");
   CheckSettings settings;
-  static const std::vector<std::string> kBackends{"reference", "vulkan"};
-  settings.vulkan = parse_choice(require_value(parsed, "--backend", "golden check"), "--backend", kBackends) == 1;
+  static const std::vector<std::string> kBackends{"reference", "vulkan", "cpu"};
+  const size_t backend = parse_choice(require_value(parsed, "--backend", "golden check"), "--backend", kBackends);
+  settings.vulkan = backend == 1;
+  settings.cpu = backend == 2;
   // The backend options as the other commands check them; the GPU pose: the whole pipeline on the GPU.
-  settings.backend = parse_backend(parsed, PoseSelection{}, "golden check", true);
+  settings.backend = parse_backend(parsed, PoseSelection{}, "golden check", !settings.cpu);
   settings.golden_dir = parsed.value("--golden-dir").value_or(SKINREF_GOLDEN_DIR);
   settings.report_dir = parsed.value("--report");
   int threads = settings.vulkan ? 1 : default_threads();
@@ -486,7 +494,9 @@ int run_golden_check(std::span<const std::string> args) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   GoldenReport report;
-  report.backend = settings.vulkan ? "vulkan" + device_name : "reference";
+  report.backend = settings.vulkan ? "vulkan" + device_name
+                   : settings.cpu  ? std::string("cpu (") + cpu::cpu_kernel_name(SkinningKernel::Auto) + ")"
+                                   : "reference";
   report.golden_dir = settings.golden_dir;
   report.command = "skinref golden check";
   for (const std::string& arg : args) report.command += " " + arg;

@@ -1,0 +1,276 @@
+// The CPU backend (skinning_cpu.h): the inputs converted to float32 planes (one array per component, so that
+// SIMD lanes hold consecutive vertices), then the kernel of cpu_kernel.inc for the widest instruction set
+// available over vertex ranges, one range per thread across every primitive of the scene.
+#include "skinning_cpu.h"
+
+#include "input_error.h"
+#include "parallel_ranges.h"
+#include "skinning_dqs.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace skinref::cpu {
+namespace {
+
+using namespace cpu_detail;
+
+// The smallest number of vertices worth a thread of its own.
+constexpr size_t kVerticesPerThread = 16384;
+
+uint32_t as_u32(size_t value, const Scene& scene, const char* what) {
+  if (value >= kNone)
+    throw InputError(scene.source, "",
+                     std::string("the CPU backend indexes ") + what + " with 32-bit integers; got " +
+                         std::to_string(value));
+  return static_cast<uint32_t>(value);
+}
+
+void append(Planes& planes, const Vec3& v) {
+  planes.x.push_back(static_cast<float>(v.x()));
+  planes.y.push_back(static_cast<float>(v.y()));
+  planes.z.push_back(static_cast<float>(v.z()));
+}
+
+void append_zeros(Planes& planes, size_t count, bool with_w) {
+  planes.x.resize(planes.x.size() + count, 0.0f);
+  planes.y.resize(planes.y.size() + count, 0.0f);
+  planes.z.resize(planes.z.size() + count, 0.0f);
+  if (with_w) planes.w.resize(planes.w.size() + count, 0.0f);
+}
+
+// One palette entry in float32, rounded from the reference's doubles as the Vulkan path rounds them: JM's
+// columns, the normal matrix's rows and, for DQS, split_dqs_joint()'s quaternions and S.
+void append_entry(const Mat4& jm, const Mat3& normal, bool dqs, std::vector<float>& palette) {
+  const size_t base = palette.size();
+  palette.resize(base + kEntryFloats, 0.0f);
+  float* entry = palette.data() + base;
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 3; ++r) entry[kColumns + 3 * c + r] = static_cast<float>(jm(r, c));
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) entry[kNormalRows + 3 * r + c] = static_cast<float>(normal(r, c));
+  if (!dqs) return;
+  const DqsJointSplit split = split_dqs_joint(jm);
+  for (int k = 0; k < 4; ++k) {
+    entry[kReal + k] = static_cast<float>(split.real[size_t(k)]);
+    entry[kDual + k] = static_cast<float>(split.dual[size_t(k)]);
+  }
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) entry[kSRows + 3 * r + c] = static_cast<float>(split.s(r, c));
+}
+
+SegmentKernel find_kernel(SkinningKernel which) {
+  switch (which) {
+    case SkinningKernel::Scalar: return scalar_segment_kernel();
+    case SkinningKernel::Avx2: return avx2_segment_kernel();
+    case SkinningKernel::Avx512: return avx512_segment_kernel();
+    case SkinningKernel::Auto: break;
+  }
+  return nullptr;
+}
+
+// Auto: the widest kernel available (the scalar one always is).
+SkinningKernel resolve(SkinningKernel which) {
+  if (which != SkinningKernel::Auto) return which;
+  for (SkinningKernel k : {SkinningKernel::Avx512, SkinningKernel::Avx2})
+    if (find_kernel(k) != nullptr) return k;
+  return SkinningKernel::Scalar;
+}
+
+}  // namespace
+
+CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options) {
+  const bool dqs = options.method == SkinningMethod::Dqs;
+  CpuSkinningInputs in;
+  in.renormalize = options.weights == WeightPolicy::Renormalize;
+  in.blend_normal_matrices = options.normals == NormalMode::BlendedNormalMatrices;
+
+  // Every skin's palette, then (below) one entry per rigid node.
+  std::vector<size_t> skin_first_entry(scene.skins.size());
+  size_t entry_count = 0;
+  for (size_t s = 0; s < scene.skins.size(); ++s) {
+    const JointPalette& palette = pose.palettes.at(s);
+    skin_first_entry[s] = entry_count;
+    for (size_t j = 0; j < palette.skinning.size(); ++j)
+      append_entry(palette.skinning[j], palette.normal.at(j), dqs, in.palette);
+    entry_count += palette.skinning.size();
+  }
+
+  const std::vector<int> drawn = drawn_nodes(scene);
+  bool any_normals = false, any_tangents = false;
+  size_t vertex_total = 0, influence_total = 0;
+  for (int n : drawn)
+    for (const Primitive& prim : scene.meshes[size_t(scene.nodes[size_t(n)].mesh)].primitives) {
+      any_normals = any_normals || !prim.normals.empty();
+      any_tangents = any_tangents || !prim.tangents.empty();
+      vertex_total += prim.vertex_count();
+      if (scene.nodes[size_t(n)].skin >= 0) influence_total += prim.joints.size();
+    }
+  as_u32(vertex_total, scene, "vertices");
+  for (std::vector<float>* plane : {&in.positions.x, &in.positions.y, &in.positions.z}) plane->reserve(vertex_total);
+  in.entries.reserve(influence_total);
+  in.weights.reserve(influence_total);
+
+  for (int n : drawn) {
+    const Node& node = scene.nodes[size_t(n)];
+    const bool skinned = node.skin >= 0;
+    size_t first_entry = 0, palette_size = 1;
+    if (skinned) {
+      first_entry = skin_first_entry[size_t(node.skin)];
+      palette_size = pose.palettes.at(size_t(node.skin)).skinning.size();
+    } else {
+      // A rigid node: its global matrix as a one-entry palette, with weight 1 (as evaluate_vertices does).
+      const Mat4& global = pose.model.global.at(size_t(n));
+      first_entry = entry_count++;
+      append_entry(global, normal_matrix(global.topLeftCorner<3, 3>()), false, in.palette);
+    }
+    as_u32(in.palette.size(), scene, "palette floats");
+    const std::vector<double>& morph_weights = pose.local.morph_weights.at(size_t(n));
+    const std::vector<Primitive>& primitives = scene.meshes[size_t(node.mesh)].primitives;
+    for (size_t p = 0; p < primitives.size(); ++p) {
+      const Primitive& prim = primitives[p];
+      const size_t count = prim.vertex_count();
+      Segment seg;
+      seg.first = in.vertex_count;
+      seg.count = count;
+      seg.rigid = !skinned;
+      seg.rigid_entry = uint32_t(first_entry * kEntryFloats);
+      seg.dqs = skinned && dqs;
+      seg.normals = !prim.normals.empty();
+      seg.tangents = !prim.tangents.empty();
+      if (skinned) {
+        const size_t k = size_t(prim.influences_per_vertex);
+        if (k < 1 || prim.joints.size() != count * k || prim.weights.size() != count * k)
+          throw std::invalid_argument("prepare_cpu_skinning: inconsistent influence sizes");
+        seg.influences = int(k);
+        seg.influence_first = in.entries.size();
+        // Influence-major, so that lanes of consecutive vertices read consecutive entries and weights.
+        for (size_t i = 0; i < k; ++i)
+          for (size_t v = 0; v < count; ++v) {
+            const uint32_t joint = prim.joints[v * k + i];
+            if (joint >= palette_size)
+              throw std::invalid_argument("prepare_cpu_skinning: joint index outside the palette");
+            in.entries.push_back(uint32_t((first_entry + joint) * kEntryFloats));
+            in.weights.push_back(static_cast<float>(prim.weights[v * k + i]));
+          }
+      }
+      // Morph targets of non-zero weight, in target order (the reference skips the others too).
+      seg.first_target = in.targets.size();
+      for (size_t t = 0; t < prim.targets.size() && t < morph_weights.size(); ++t) {
+        if (morph_weights[t] == 0.0) continue;
+        const MorphTarget& target = prim.targets[t];
+        auto append_deltas = [&](const std::vector<Vec3>& deltas, bool used) -> uint32_t {
+          if (deltas.empty() || !used) return kNone;
+          const uint32_t offset = as_u32(in.deltas.x.size(), scene, "morph deltas");
+          for (const Vec3& delta : deltas) append(in.deltas, delta);
+          return offset;
+        };
+        Target entry;
+        entry.position = append_deltas(target.position_deltas, true);
+        entry.normal = append_deltas(target.normal_deltas, seg.normals);
+        entry.tangent = append_deltas(target.tangent_deltas, seg.tangents);
+        entry.weight = static_cast<float>(morph_weights[t]);
+        in.targets.push_back(entry);
+      }
+      seg.target_count = in.targets.size() - seg.first_target;
+      as_u32(in.deltas.x.size(), scene, "morph deltas");
+
+      for (const Vec3& position : prim.positions) append(in.positions, position);
+      if (any_normals) {
+        if (seg.normals)
+          for (const Vec3& normal : prim.normals) append(in.normals, normal);
+        else
+          append_zeros(in.normals, count, false);
+      }
+      if (any_tangents) {
+        if (seg.tangents)
+          for (const Vec4& tangent : prim.tangents) {
+            append(in.tangents, tangent.head<3>());
+            in.tangents.w.push_back(static_cast<float>(tangent.w()));
+          }
+        else
+          append_zeros(in.tangents, count, true);
+      }
+      in.vertex_count += count;
+      in.segments.push_back(seg);
+      WorldPrimitive header;
+      header.node = n;
+      header.mesh = node.mesh;
+      header.primitive = int(p);
+      header.skinned = skinned;
+      in.primitives.push_back(std::move(header));
+    }
+  }
+  return in;
+}
+
+void skin_cpu(const CpuSkinningInputs& in, CpuSkinningOutputs& out, int threads, SkinningKernel kernel) {
+  if (threads < 1) throw std::invalid_argument("skin_cpu: threads must be >= 1");
+  const SegmentKernel run = find_kernel(resolve(kernel));
+  if (run == nullptr)
+    throw std::invalid_argument(std::string("skin_cpu: the ") + cpu_kernel_name(kernel) +
+                                " kernel is not available on this CPU or build");
+  const size_t n = in.vertex_count;
+  auto size_like = [n](const Planes& from, Planes& to) {
+    for (auto [source, target] : {std::pair{&from.x, &to.x}, std::pair{&from.y, &to.y}, std::pair{&from.z, &to.z},
+                                  std::pair{&from.w, &to.w}})
+      target->resize(source->empty() ? 0 : n);
+  };
+  size_like(in.positions, out.positions);
+  size_like(in.normals, out.normals);
+  size_like(in.tangents, out.tangents);
+
+  const Job job{in.positions.x.data(), in.positions.y.data(), in.positions.z.data(),
+                in.normals.x.data(),   in.normals.y.data(),   in.normals.z.data(),
+                in.tangents.x.data(),  in.tangents.y.data(),  in.tangents.z.data(),
+                in.tangents.w.data(),  in.entries.data(),     in.weights.data(),
+                in.palette.data(),     in.targets.data(),     in.deltas.x.data(),
+                in.deltas.y.data(),    in.deltas.z.data(),    in.renormalize,
+                in.blend_normal_matrices, out.positions.x.data(), out.positions.y.data(),
+                out.positions.z.data(),   out.normals.x.data(),   out.normals.y.data(),
+                out.normals.z.data(),     out.tangents.x.data(),  out.tangents.y.data(),
+                out.tangents.z.data(),    out.tangents.w.data()};
+  // Ranges of the whole scene's vertices; each range skins the parts of the primitives it covers.
+  detail::for_each_range(n, threads, kVerticesPerThread, [&](size_t begin, size_t end) {
+    auto first = std::upper_bound(in.segments.begin(), in.segments.end(), begin,
+                                  [](size_t vertex, const Segment& s) { return vertex < s.first; });
+    if (first != in.segments.begin()) --first;
+    for (auto s = first; s != in.segments.end() && s->first < end; ++s) {
+      const size_t lo = std::max(begin, s->first), hi = std::min(end, s->first + s->count);
+      if (lo < hi) run(job, *s, lo - s->first, hi - s->first);
+    }
+  });
+}
+
+std::vector<WorldPrimitive> cpu_world_primitives(const CpuSkinningInputs& in, const CpuSkinningOutputs& out) {
+  std::vector<WorldPrimitive> result = in.primitives;
+  for (size_t k = 0; k < result.size(); ++k) {
+    const Segment& s = in.segments[k];
+    SkinnedVertices& v = result[k].vertices;
+    v.positions.resize(s.count);
+    v.normals.resize(s.normals ? s.count : 0);
+    v.tangents.resize(s.tangents ? s.count : 0);
+    for (size_t i = 0; i < s.count; ++i) {
+      const size_t g = s.first + i;
+      v.positions[i] = Vec3(out.positions.x[g], out.positions.y[g], out.positions.z[g]);
+      if (s.normals) v.normals[i] = Vec3(out.normals.x[g], out.normals.y[g], out.normals.z[g]);
+      if (s.tangents) v.tangents[i] = Vec4(out.tangents.x[g], out.tangents.y[g], out.tangents.z[g], out.tangents.w[g]);
+    }
+  }
+  return result;
+}
+
+std::vector<WorldPrimitive> cpu_evaluate_vertices(const Scene& scene, const EvaluatedPose& pose,
+                                                  const SkinningOptions& options) {
+  const CpuSkinningInputs inputs = prepare_cpu_skinning(scene, pose, options);
+  CpuSkinningOutputs outputs;
+  skin_cpu(inputs, outputs, options.threads, options.kernel);
+  return cpu_world_primitives(inputs, outputs);
+}
+
+bool cpu_kernel_available(SkinningKernel kernel) { return find_kernel(resolve(kernel)) != nullptr; }
+
+const char* cpu_kernel_name(SkinningKernel kernel) { return skinning_kernel_name(resolve(kernel)); }
+
+}  // namespace skinref::cpu

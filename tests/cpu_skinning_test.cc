@@ -1,0 +1,361 @@
+// The fast CPU backend (cpu/skinning_cpu.h) against the double-precision reference, held to the derived
+// per-vertex float32 bounds of reference/vertex_error_bounds.h (the bounds of skin.comp's computation, which
+// the CPU kernel performs lane for lane): every built-in scene, LBS and DQS, at three times; every corpus skin
+// model; morph targets, tangents and rigid nodes; both weight policies and both normal conventions. Every
+// kernel this CPU has gives the scalar kernel's bits, and 1, 2 and 3 threads give the same bits. The other
+// normal convention must be caught by the bounds. The command line: `skin --backend cpu` and `compare`.
+#include "builtin_scenes.h"
+#include "cli_runner.h"
+#include "corpus_models.h"
+#include "evaluate.h"
+#include "gltf_load.h"
+#include "skinning_cases.h"
+#include "skinning_cpu.h"
+#include "temp_dir.h"
+#include "tolerances.h"
+#include "vertex_compare.h"
+#include "vertex_error_bounds.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace skinref {
+namespace {
+
+using cpu::CpuSkinningInputs;
+using cpu::CpuSkinningOutputs;
+using test::method_name;
+using test::sample_times;
+using test::time_text;
+
+// ---- scenes ---------------------------------------------------------------------------------------------------
+
+// builtin:bend with what the built-in scenes lack: tangents (perpendicular to the normals, both handednesses),
+// two morph targets with deltas on every attribute and non-zero default weights (one negative), and a rigid
+// node, the same mesh without a skin, hanging under the elbow (so its global matrix is animated).
+Scene decorated_bend() {
+  Scene scene = make_builtin_scene("bend");
+  Mesh& mesh = scene.meshes[0];
+  for (Primitive& prim : mesh.primitives) {
+    const size_t n = prim.vertex_count();
+    prim.tangents.resize(n);
+    for (size_t v = 0; v < n; ++v) {
+      Vec3 t = prim.normals[v].cross(Vec3::UnitZ());
+      if (t.norm() < 0.1) t = prim.normals[v].cross(Vec3::UnitX());
+      t.normalize();
+      prim.tangents[v] = Vec4(t.x(), t.y(), t.z(), v % 2 == 0 ? 1.0 : -1.0);
+    }
+    for (int k = 0; k < 2; ++k) {
+      MorphTarget target;
+      for (size_t v = 0; v < n; ++v) {
+        const double a = 0.37 * double(v) + k;
+        target.position_deltas.push_back(0.05 * Vec3(std::sin(a), std::cos(a), std::sin(2.0 * a)));
+        target.normal_deltas.push_back(0.1 * Vec3(std::cos(a), std::sin(3.0 * a), std::sin(a)));
+        target.tangent_deltas.push_back(0.1 * Vec3(std::sin(5.0 * a), std::cos(a), std::cos(2.0 * a)));
+      }
+      prim.targets.push_back(std::move(target));
+    }
+  }
+  mesh.default_weights = {0.25, -0.6};
+  int elbow = -1;
+  for (size_t i = 0; i < scene.nodes.size(); ++i)
+    if (scene.nodes[i].name == "elbow") elbow = int(i);
+  EXPECT_GE(elbow, 0);
+  Node rigid;
+  rigid.name = "rigid_copy";
+  rigid.mesh = 0;
+  rigid.rest.translation = Vec3(0.0, 0.5, 0.25);
+  rigid.rest.scale = Vec3(1.0, 0.5, 2.0);  // non-uniform: normals by the inverse transpose
+  scene.nodes.push_back(rigid);
+  scene.nodes[size_t(elbow)].children.push_back(int(scene.nodes.size()) - 1);
+  finalize_scene(scene);
+  return scene;
+}
+
+// `name` with a set of 4 more influences per vertex, first, of weight 0 (joint 0): an influence count the
+// kernels do not specialize (12 for builtin:eight-influences) and zero slots DQS's pivot must skip.
+Scene with_leading_zero_influences(const std::string& name) {
+  Scene scene = make_builtin_scene(name);
+  for (Primitive& prim : scene.meshes[0].primitives) {
+    const size_t k = size_t(prim.influences_per_vertex), n = prim.vertex_count();
+    std::vector<uint32_t> joints;
+    std::vector<double> weights;
+    for (size_t v = 0; v < n; ++v) {
+      joints.insert(joints.end(), 4, 0u);
+      weights.insert(weights.end(), 4, 0.0);
+      joints.insert(joints.end(), prim.joints.begin() + long(v * k), prim.joints.begin() + long((v + 1) * k));
+      weights.insert(weights.end(), prim.weights.begin() + long(v * k), prim.weights.begin() + long((v + 1) * k));
+    }
+    prim.joints = std::move(joints);
+    prim.weights = std::move(weights);
+    prim.influences_per_vertex = int(k + 4);
+  }
+  finalize_scene(scene);
+  return scene;
+}
+
+// ---- checks ---------------------------------------------------------------------------------------------------
+
+size_t capped_count(const std::vector<PrimitiveErrorBounds>& bounds) {
+  size_t capped = 0;
+  for (const PrimitiveErrorBounds& b : bounds) {
+    capped += size_t(std::count(b.normal.begin(), b.normal.end(), tol::kUnitVectorDifferenceCap));
+    capped += size_t(std::count(b.tangent.begin(), b.tangent.end(), tol::kUnitVectorDifferenceCap));
+  }
+  return capped;
+}
+
+// Every value a float32 value, and how many differ from the reference's doubles at all.
+size_t float_values_differing(const std::vector<WorldPrimitive>& cpu, const std::vector<WorldPrimitive>& ref) {
+  size_t differing = 0;
+  auto check = [&](double value, double reference) {
+    EXPECT_EQ(value, double(static_cast<float>(value)));
+    differing += value != reference ? 1 : 0;
+  };
+  for (size_t i = 0; i < cpu.size() && i < ref.size(); ++i) {
+    const SkinnedVertices &c = cpu[i].vertices, &r = ref[i].vertices;
+    for (size_t v = 0; v < c.positions.size(); ++v)
+      for (int e = 0; e < 3; ++e) check(c.positions[v][e], r.positions[v][e]);
+    for (size_t v = 0; v < c.normals.size(); ++v)
+      for (int e = 0; e < 3; ++e) check(c.normals[v][e], r.normals[v][e]);
+    for (size_t v = 0; v < c.tangents.size(); ++v)
+      for (int e = 0; e < 4; ++e) check(c.tangents[v][e], r.tangents[v][e]);
+  }
+  return differing;
+}
+
+// The CPU backend against the reference at one time, within the bounds of the reference's palette: no value
+// over its bound, none unbounded, exactly `capped` directions at the cap. Prints the figures.
+VertexComparison check_within_bounds(const Scene& scene, int animation, double time, const SkinningOptions& options,
+                                     const std::string& what, size_t capped = 0) {
+  const EvaluatedPose pose = evaluate_pose(scene, animation, time);
+  const std::vector<WorldPrimitive> cpu = cpu::cpu_evaluate_vertices(scene, pose, options);
+  const std::vector<WorldPrimitive> ref = evaluate_vertices(scene, pose, options);
+  const std::vector<PrimitiveErrorBounds> bounds = float32_vertex_error_bounds(scene, pose, options, nullptr);
+  const VertexComparison c = compare_vertices(scene, ref, cpu, bounds);
+  EXPECT_GT(c.values, 0u) << what;
+  EXPECT_EQ(c.over, 0u) << what << ": worst " << c.worst.attribute << " of vertex " << c.worst.vertex
+                        << " in primitive " << c.worst.primitive_index << ", error " << c.worst.error << " bound "
+                        << c.worst.bound;
+  EXPECT_EQ(c.unbounded, 0u) << what;
+  EXPECT_EQ(capped_count(bounds), capped) << what;
+  const size_t differing = float_values_differing(cpu, ref);
+  std::printf("[ measured ] %-44s %8zu values, %7zu components differ from the reference, error/bound max %.3f"
+              " median %.2e\n",
+              what.c_str(), c.values, differing, c.max_ratio, c.median_ratio);
+  return c;
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+}
+bool same_bits(const cpu_detail::Planes& a, const cpu_detail::Planes& b) {
+  return same_bits(a.x, b.x) && same_bits(a.y, b.y) && same_bits(a.z, b.z) && same_bits(a.w, b.w);
+}
+bool same_bits(const CpuSkinningOutputs& a, const CpuSkinningOutputs& b) {
+  return same_bits(a.positions, b.positions) && same_bits(a.normals, b.normals) && same_bits(a.tangents, b.tangents);
+}
+
+// ---- within the derived bounds --------------------------------------------------------------------------------
+
+TEST(CpuSkinningBounds, BuiltinScenesAtThreeTimes) {
+  for (const std::string& name : builtin_scene_names()) {
+    const Scene scene = make_builtin_scene(name);
+    for (SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs}) {
+      SkinningOptions options;
+      options.method = method;
+      for (double time : sample_times(scene, 0)) {
+        // LBS at builtin:twist's half turn collapses the middle ring: its normals' direction is at the cap.
+        const bool collapsed = name == "twist" && time == scene.animations[0].end_time && method == SkinningMethod::Lbs;
+        check_within_bounds(scene, 0, time, options, name + " " + method_name(method) + " t=" + time_text(time),
+                            collapsed ? test::twist_collapsed_ring(scene) : 0);
+      }
+    }
+  }
+}
+
+TEST(CpuSkinningBounds, MorphTargetsTangentsAndRigidNodes) {
+  const Scene scene = decorated_bend();
+  const EvaluatedPose pose = evaluate_pose(scene, 0, 0.3);
+  // The scene does what it is for: a rigid primitive, tangents, morph weights in use.
+  const std::vector<WorldPrimitive> cpu = cpu::cpu_evaluate_vertices(scene, pose, SkinningOptions{});
+  ASSERT_EQ(cpu.size(), 2u);
+  EXPECT_NE(cpu[0].skinned, cpu[1].skinned);
+  for (const WorldPrimitive& primitive : cpu) {
+    EXPECT_EQ(primitive.vertices.tangents.size(), primitive.vertices.positions.size());
+    EXPECT_EQ(pose.local.morph_weights[size_t(primitive.node)], (std::vector<double>{0.25, -0.6}));
+  }
+  for (SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs})
+    for (double time : {0.0, 0.3}) {
+      SkinningOptions options;
+      options.method = method;
+      check_within_bounds(scene, 0, time, options, std::string("bend+morph+rigid ") + method_name(method) + " t=" +
+                                                       time_text(time));
+    }
+}
+
+TEST(CpuSkinningBounds, WeightPoliciesNormalModesAndUnspecializedInfluenceCounts) {
+  // The weights scaled to sum to 0.7, both policies and both normal conventions.
+  const Scene scaled = test::twist_with_scaled_weights(0.7);
+  const Scene padded = with_leading_zero_influences("eight-influences");
+  for (const SkinningOptions& options : test::weight_and_normal_options()) {
+    check_within_bounds(scaled, 0, 0.4, options, "twist x0.7 " + test::options_label(options));
+    check_within_bounds(padded, 0, 0.4 * padded.animations[0].end_time, options,
+                        "eight +4 zero slots " + test::options_label(options));
+  }
+}
+
+TEST(CpuSkinningBounds, OtherNormalConventionIsCaught) {
+  // builtin:chain64 between keys: blending the joints' normal matrices instead of taking the inverse transpose
+  // of the blended matrix moves the normals of two-joint vertices by a few 1e-5, far above float rounding.
+  const Scene scene = make_builtin_scene("chain64");
+  const EvaluatedPose pose = evaluate_pose(scene, 0, 0.4 * scene.animations[0].end_time);
+  const SkinningOptions options;  // inverse transpose: the reference and its bounds
+  SkinningOptions wrong;
+  wrong.normals = NormalMode::BlendedNormalMatrices;
+  const VertexComparison c =
+      compare_vertices(scene, evaluate_vertices(scene, pose, options), cpu::cpu_evaluate_vertices(scene, pose, wrong),
+                       float32_vertex_error_bounds(scene, pose, options, nullptr));
+  std::printf("[ measured ] other normal convention: %zu of %zu values over their bound, max error/bound %.3g\n",
+              c.over, c.values, c.max_ratio);
+  EXPECT_GT(c.over, 0u);
+  EXPECT_FALSE(c.passed());
+  EXPECT_EQ(c.worst.attribute, "normal");
+  EXPECT_GT(c.max_ratio, 10.0);
+}
+
+class CpuSkinningCorpusTest : public ::testing::TestWithParam<test::CorpusModel> {};
+
+TEST_P(CpuSkinningCorpusTest, WithinBoundsAtThreeTimes) {
+  if (!test::corpus_present()) GTEST_SKIP() << test::corpus_skip_reason();
+  const Scene scene = load_model(test::corpus_dir() + "/" + GetParam().path);
+  const int animation = scene.animations.empty() ? -1 : 0;
+  for (SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs}) {
+    if (method == SkinningMethod::Dqs && scene.skins.empty()) continue;  // DQS applies to skinned nodes only
+    SkinningOptions options;
+    options.method = method;
+    for (double time : sample_times(scene, animation))
+      check_within_bounds(scene, animation, time, options,
+                          std::string(GetParam().name) + " " + method_name(method) + " t=" + time_text(time));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CpuSkinningCorpusTest, ::testing::ValuesIn(test::kCorpusModels),
+                         test::model_test_name);
+
+// ---- identical bits: kernels and thread counts ----------------------------------------------------------------
+
+TEST(CpuSkinningBits, EveryKernelGivesTheScalarBits) {
+  std::vector<SkinningKernel> kernels;
+  for (SkinningKernel k : {SkinningKernel::Avx2, SkinningKernel::Avx512}) {
+    if (cpu::cpu_kernel_available(k)) kernels.push_back(k);
+    else std::printf("[ skipped  ] the %s kernel: not on this CPU or build\n", cpu::cpu_kernel_name(k));
+  }
+  ASSERT_TRUE(cpu::cpu_kernel_available(SkinningKernel::Scalar));
+  std::vector<std::pair<std::string, Scene>> scenes;
+  for (const std::string& name : builtin_scene_names()) scenes.emplace_back(name, make_builtin_scene(name));
+  scenes.emplace_back("bend+morph+rigid", decorated_bend());
+  scenes.emplace_back("eight +4 zero slots", with_leading_zero_influences("eight-influences"));
+  size_t compared = 0;
+  for (const auto& [name, scene] : scenes)
+    for (SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs})
+      for (WeightPolicy weights : {WeightPolicy::AsStored, WeightPolicy::Renormalize})
+        for (NormalMode normals : {NormalMode::InverseTransposeOfBlend, NormalMode::BlendedNormalMatrices}) {
+          const bool default_options =
+              weights == WeightPolicy::AsStored && normals == NormalMode::InverseTransposeOfBlend;
+          if (name == "million" && !default_options) continue;  // one option set is enough for its size
+          SkinningOptions options;
+          options.method = method;
+          options.weights = weights;
+          options.normals = normals;
+          const CpuSkinningInputs in =
+              cpu::prepare_cpu_skinning(scene, evaluate_pose(scene, 0, 0.4 * scene.animations[0].end_time), options);
+          CpuSkinningOutputs scalar;
+          cpu::skin_cpu(in, scalar, 1, SkinningKernel::Scalar);
+          for (SkinningKernel k : kernels) {
+            CpuSkinningOutputs wide;
+            cpu::skin_cpu(in, wide, 1, k);
+            EXPECT_TRUE(same_bits(scalar, wide))
+                << name << " " << method_name(method) << " " << cpu::cpu_kernel_name(k);
+            ++compared;
+          }
+        }
+  std::printf("[ measured ] %zu runs of the wide kernels (%s) bit-identical to the scalar kernel\n", compared,
+              cpu::cpu_kernel_name(SkinningKernel::Auto));
+}
+
+TEST(CpuSkinningBits, OneTwoAndThreeThreadsGiveTheSameBits) {
+  // builtin:million (1,001,000 vertices: several ranges) and the decorated bend (two primitives, small).
+  for (const Scene& scene : {make_builtin_scene("million"), decorated_bend()})
+    for (SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs}) {
+      SkinningOptions options;
+      options.method = method;
+      const CpuSkinningInputs in = cpu::prepare_cpu_skinning(scene, evaluate_pose(scene, 0, 0.3), options);
+      CpuSkinningOutputs one;
+      cpu::skin_cpu(in, one, 1);
+      for (int threads : {2, 3}) {
+        CpuSkinningOutputs many;
+        cpu::skin_cpu(in, many, threads);
+        EXPECT_TRUE(same_bits(one, many)) << scene.source << " " << method_name(method) << " " << threads << " threads";
+      }
+    }
+}
+
+TEST(CpuSkinningErrors, BadThreadCountAndJointOutsideThePalette) {
+  Scene scene = make_builtin_scene("bend");
+  const EvaluatedPose pose = evaluate_pose(scene, 0, 0.0);
+  const CpuSkinningInputs in = cpu::prepare_cpu_skinning(scene, pose, SkinningOptions{});
+  CpuSkinningOutputs out;
+  EXPECT_THROW(cpu::skin_cpu(in, out, 0), std::invalid_argument);
+  scene.meshes[0].primitives[0].joints[0] = uint32_t(scene.skins[0].joints.size());
+  EXPECT_THROW(cpu::prepare_cpu_skinning(scene, pose, SkinningOptions{}), std::invalid_argument);
+}
+
+// ---- the command line -------------------------------------------------------------------------------------------
+
+TEST(CpuSkinningCli, SkinDumpComparesWithinBoundsAndOptionsAreChecked) {
+  const test::TempDir dir;
+  for (const std::string method : {"lbs", "dqs"}) {
+    SCOPED_TRACE(method);
+    const test::CliRun cpu = test::run_cli(dir, {"skin", "builtin:bend", "--time", "0.625", "--method", method,
+                                                 "--backend", "cpu", "--threads", "2", "--out", dir.file("cpu.skv")});
+    ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+    EXPECT_NE(cpu.out.find("cpu"), std::string::npos) << cpu.out;
+    const test::CliRun ref = test::run_cli(
+        dir, {"skin", "builtin:bend", "--time", "0.625", "--method", method, "--out", dir.file("ref.skv")});
+    ASSERT_EQ(ref.exit_code, 0) << ref.err;
+    const test::CliRun compare =
+        test::run_cli(dir, {"compare", dir.file("ref.skv"), dir.file("cpu.skv"), "--model", "builtin:bend", "--time",
+                            "0.625", "--method", method});
+    EXPECT_EQ(compare.exit_code, 0) << compare.out << compare.err;
+    EXPECT_NE(compare.out.find("PASS"), std::string::npos) << compare.out;
+  }
+  const test::CliRun render = test::run_cli(dir, {"render", "builtin:bend", "--time", "0.625", "--size", "64x64",
+                                                  "--backend", "cpu", "--out", dir.file("cpu.png")});
+  EXPECT_EQ(render.exit_code, 0) << render.err;
+  EXPECT_FALSE(test::read_bytes(dir.file("cpu.png")).empty());
+  // Vulkan-only options and an f64 dump are usage errors with the CPU backend, as is the pose command.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"skin", "builtin:bend", "--backend", "cpu", "--device", "0", "--out",
+                                 dir.file("x.skv")},
+        std::vector<std::string>{"skin", "builtin:bend", "--backend", "cpu", "--validate", "--out", dir.file("x.skv")},
+        std::vector<std::string>{"skin", "builtin:bend", "--backend", "cpu", "--palette", "gpu", "--out",
+                                 dir.file("x.skv")},
+        std::vector<std::string>{"skin", "builtin:bend", "--backend", "cpu", "--precision", "f64", "--out",
+                                 dir.file("x.skv")},
+        std::vector<std::string>{"pose", "builtin:bend", "--backend", "cpu", "--out", dir.file("x.json")}}) {
+    const test::CliRun run = test::run_cli(dir, args);
+    EXPECT_EQ(run.exit_code, 2) << args[0] << " " << args[4] << ": " << run.out << run.err;
+    EXPECT_FALSE(run.err.empty());
+  }
+}
+
+}  // namespace
+}  // namespace skinref
