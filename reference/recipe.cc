@@ -1,10 +1,11 @@
-// Pose recipes (recipe.h): a strict JSON reader that names the JSON pointer of every problem, and the
+// Pose recipes (recipe.h): the reader (on strict_json.h) that names the JSON pointer of every problem, and the
 // evaluation sample -> cross-fade -> blend -> additive -> local to model -> IK -> palettes.
 #include "recipe.h"
 
 #include "input_error.h"
 #include "local_to_model.h"
 #include "sampling.h"
+#include "strict_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,8 +18,6 @@
 #include <initializer_list>
 #include <iterator>
 #include <limits>
-#include <set>
-#include <string_view>
 #include <utility>
 
 namespace skinref {
@@ -26,141 +25,9 @@ namespace {
 
 using nlohmann::json;
 
-// One JSON pointer token: '~' and '/' escaped as RFC 6901 says.
-std::string pointer_token(std::string_view key) {
-  std::string token;
-  for (char c : key) {
-    if (c == '~') {
-      token += "~0";
-    } else if (c == '/') {
-      token += "~1";
-    } else {
-      token.push_back(c);
-    }
-  }
-  return token;
-}
-
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
-// ---- reading the text ---------------------------------------------------------------------------------------
-
-// Builds the document as nlohmann's own parser does, but knows the JSON pointer of the value being read, so
-// that a repeated key (which nlohmann would silently overwrite) and a number beyond the range of a double
-// are reported where they are. A syntax error keeps nlohmann's message (which gives line and column).
-class LocatingSax final : public json::json_sax_t {
- public:
-  json root;
-  std::string error_path;
-  std::string error_message;
-
-  bool null() override { return place(json(nullptr)); }
-  bool boolean(bool value) override { return place(json(value)); }
-  bool number_integer(number_integer_t value) override { return place(json(value)); }
-  bool number_unsigned(number_unsigned_t value) override { return place(json(value)); }
-  bool number_float(number_float_t value, const string_t&) override { return place(json(value)); }
-  bool string(string_t& value) override { return place(json(std::move(value))); }
-  bool binary(binary_t&) override { return fail_here("JSON text (binary values are not JSON)"); }
-
-  bool start_object(std::size_t) override { return open(json::object(), false); }
-  bool start_array(std::size_t) override { return open(json::array(), true); }
-  bool end_object() override { return close(); }
-  bool end_array() override { return close(); }
-
-  bool key(string_t& key) override {
-    Frame& frame = frames_.back();
-    frame.key = key;
-    frame.token = pointer_token(key);
-    if (!frame.keys.insert(key).second) return fail_here("each key once per object; \"" + key + "\" is repeated");
-    return true;
-  }
-
-  bool parse_error(std::size_t, const std::string& token, const json::exception& error) override {
-    // 406 is nlohmann's "number overflow": valid JSON syntax whose value is no finite double.
-    if (error.id == 406) return fail_here("a finite number; " + token + " is beyond the range of a double");
-    error_path.clear();
-    error_message = error.what();
-    std::replace(error_message.begin(), error_message.end(), '\n', ' ');
-    std::replace(error_message.begin(), error_message.end(), '\r', ' ');
-    return false;
-  }
-
- private:
-  struct Frame {
-    json* container = nullptr;
-    bool array = false;
-    size_t count = 0;   // elements started so far (arrays)
-    std::string key;    // the member being read (objects)
-    std::string token;  // its pointer token: the escaped key, or the element index
-    std::set<std::string> keys;
-  };
-
-  // The pointer of the value about to be read: the open containers' current tokens, and for an array on top
-  // the index its next element will get.
-  std::string path_of_next() const {
-    std::string path;
-    for (size_t i = 0; i < frames_.size(); ++i) {
-      const bool top_array = i + 1 == frames_.size() && frames_[i].array;
-      path += "/" + (top_array ? std::to_string(frames_[i].count) : frames_[i].token);
-    }
-    return path;
-  }
-
-  bool fail_here(const std::string& message) {
-    error_path = path_of_next();
-    error_message = message;
-    return false;
-  }
-
-  // Stores `value` where the next value goes; returns its address, which stays valid while it is open
-  // (nothing else is added to its parent until it closes).
-  json* store(json value) {
-    if (frames_.empty()) {
-      root = std::move(value);
-      return &root;
-    }
-    Frame& frame = frames_.back();
-    if (frame.array) {
-      frame.token = std::to_string(frame.count++);
-      frame.container->push_back(std::move(value));
-      return &frame.container->back();
-    }
-    json& slot = (*frame.container)[frame.key];
-    slot = std::move(value);
-    return &slot;
-  }
-
-  bool place(json value) {
-    store(std::move(value));
-    return true;
-  }
-
-  bool open(json container, bool array) {
-    Frame frame;
-    frame.container = store(std::move(container));
-    frame.array = array;
-    frames_.push_back(std::move(frame));
-    return true;
-  }
-
-  bool close() {
-    frames_.pop_back();
-    return true;
-  }
-
-  std::vector<Frame> frames_;
-};
-
 // ---- checking the document ----------------------------------------------------------------------------------
-
-// What a value is, for messages: scalars as their JSON text (escaped, so always one line).
-std::string describe(const json& value) {
-  switch (value.type()) {
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    default: return value.dump();
-  }
-}
 
 class RecipeReader {
  public:
@@ -169,15 +36,15 @@ class RecipeReader {
   Recipe read(const json& root) {
     Recipe recipe;
     recipe.source = file_;
-    if (!root.is_object()) fail("", "a JSON object {\"format\": \"skinref-recipe\", ...}, got " + describe(root));
+    if (!root.is_object()) fail("", "a JSON object {\"format\": \"skinref-recipe\", ...}, got " + describe_json_value(root));
     // Format and version first: they say whether this is a recipe at all.
     const json& format = require(root, "", "format");
     if (!format.is_string() || format.get<std::string>() != "skinref-recipe") {
-      fail("/format", "\"skinref-recipe\", got " + describe(format));
+      fail("/format", "\"skinref-recipe\", got " + describe_json_value(format));
     }
     const json& version = require(root, "", "version");
     if (!version.is_number_integer() || version.get<long long>() != 1) {
-      fail("/version", "version 1 (the only one this reader knows), got " + describe(version));
+      fail("/version", "version 1 (the only one this reader knows), got " + describe_json_value(version));
     }
     check_keys(root, "", {"format", "version", "time", "rotation_blend", "layers", "additive", "ik"});
 
@@ -225,7 +92,7 @@ class RecipeReader {
   }
 
   void require_object(const json& value, const std::string& path, const std::string& what) const {
-    if (!value.is_object()) fail(path, what + ", got " + describe(value));
+    if (!value.is_object()) fail(path, what + ", got " + describe_json_value(value));
   }
 
   // Every key of `object` must be one of `allowed`.
@@ -236,49 +103,49 @@ class RecipeReader {
       if (known) continue;
       std::string list;
       for (const char* name : allowed) list += (list.empty() ? "" : ", ") + std::string(name);
-      fail(path + "/" + pointer_token(key), "no such key here; expected one of " + list);
+      fail(path + "/" + json_pointer_token(key), "no such key here; expected one of " + list);
     }
   }
 
   template <typename Visit>
   void for_each_element(const json& array, const std::string& path, Visit visit) const {
-    if (!array.is_array()) fail(path, "an array, got " + describe(array));
+    if (!array.is_array()) fail(path, "an array, got " + describe_json_value(array));
     for (size_t i = 0; i < array.size(); ++i) visit(array[i], path + "/" + std::to_string(i));
   }
 
   double number(const json& value, const std::string& path) const {
-    if (!value.is_number()) fail(path, "a number, got " + describe(value));
+    if (!value.is_number()) fail(path, "a number, got " + describe_json_value(value));
     const double result = value.get<double>();
-    if (!std::isfinite(result)) fail(path, "a finite number, got " + describe(value));
+    if (!std::isfinite(result)) fail(path, "a finite number, got " + describe_json_value(value));
     return result;
   }
 
   double non_negative(const json& value, const std::string& path) const {
     const double result = number(value, path);
-    if (!(result >= 0.0)) fail(path, "a number >= 0, got " + describe(value));
+    if (!(result >= 0.0)) fail(path, "a number >= 0, got " + describe_json_value(value));
     return result;
   }
 
   double in_unit_interval(const json& value, const std::string& path) const {
     const double result = number(value, path);
-    if (!(result >= 0.0 && result <= 1.0)) fail(path, "a number in [0, 1], got " + describe(value));
+    if (!(result >= 0.0 && result <= 1.0)) fail(path, "a number in [0, 1], got " + describe_json_value(value));
     return result;
   }
 
   long long integer(const json& value, const std::string& path, long long min_value, long long max_value,
                     const std::string& what = "an integer") const {
     const std::string range = what + " in [" + std::to_string(min_value) + ", " + std::to_string(max_value) + "]";
-    if (!value.is_number_integer()) fail(path, range + ", got " + describe(value));
+    if (!value.is_number_integer()) fail(path, range + ", got " + describe_json_value(value));
     if (value.is_number_unsigned() && value.get<unsigned long long>() > static_cast<unsigned long long>(max_value)) {
-      fail(path, range + ", got " + describe(value));
+      fail(path, range + ", got " + describe_json_value(value));
     }
     const long long result = value.get<long long>();
-    if (result < min_value || result > max_value) fail(path, range + ", got " + describe(value));
+    if (result < min_value || result > max_value) fail(path, range + ", got " + describe_json_value(value));
     return result;
   }
 
   bool boolean(const json& value, const std::string& path) const {
-    if (!value.is_boolean()) fail(path, "true or false, got " + describe(value));
+    if (!value.is_boolean()) fail(path, "true or false, got " + describe_json_value(value));
     return value.get<bool>();
   }
 
@@ -291,11 +158,11 @@ class RecipeReader {
         if (text == choices.begin()[i]) return i;
       }
     }
-    fail(path, "one of " + list + ", got " + describe(value));
+    fail(path, "one of " + list + ", got " + describe_json_value(value));
   }
 
   Vec3 vec3(const json& value, const std::string& path) const {
-    if (!value.is_array() || value.size() != 3) fail(path, "an array of 3 numbers, got " + describe(value));
+    if (!value.is_array() || value.size() != 3) fail(path, "an array of 3 numbers, got " + describe_json_value(value));
     Vec3 result;
     for (int i = 0; i < 3; ++i) result[i] = number(value[size_t(i)], path + "/" + std::to_string(i));
     return result;
@@ -304,7 +171,7 @@ class RecipeReader {
   int animation(const json& value, const std::string& path) const {
     const size_t count = scene_.animations.size();
     if (!value.is_string() && !value.is_number_integer()) {
-      fail(path, "an animation name or index, got " + describe(value));
+      fail(path, "an animation name or index, got " + describe_json_value(value));
     }
     if (count == 0) fail(path, "an animation, but " + scene_.source + " has no animations");
     if (value.is_number_integer()) {
@@ -327,7 +194,7 @@ class RecipeReader {
       if (scene_.nodes.empty()) fail(path, "a node, but " + scene_.source + " has no nodes");
       return static_cast<int>(integer(value, path, 0, static_cast<long long>(scene_.nodes.size()) - 1, "a node index"));
     }
-    if (!value.is_string()) fail(path, "a node name or index, got " + describe(value));
+    if (!value.is_string()) fail(path, "a node name or index, got " + describe_json_value(value));
     try {
       return find_node(scene_, value.get<std::string>());
     } catch (const InputError& error) {
@@ -424,7 +291,7 @@ class RecipeReader {
     const std::string rpath = path + "/reference";
     if (reference.is_string()) {
       if (reference.get<std::string>() != "rest") {
-        fail(rpath, "\"rest\" or {\"animation\": NAME|INDEX, \"time\": SECONDS}, got " + describe(reference));
+        fail(rpath, "\"rest\" or {\"animation\": NAME|INDEX, \"time\": SECONDS}, got " + describe_json_value(reference));
       }
     } else {
       require_object(reference, rpath, "\"rest\" or {\"animation\": NAME|INDEX, \"time\": SECONDS}");
@@ -457,7 +324,7 @@ class RecipeReader {
       if (const json* weight = find(value, "weight")) ik.weight = in_unit_interval(*weight, path + "/weight");
       if (const json* soft = find(value, "soft")) {
         ik.soft = number(*soft, path + "/soft");
-        if (!(ik.soft > 0.0 && ik.soft <= 1.0)) fail(path + "/soft", "a number in (0, 1], got " + describe(*soft));
+        if (!(ik.soft > 0.0 && ik.soft <= 1.0)) fail(path + "/soft", "a number in (0, 1], got " + describe_json_value(*soft));
       }
       return ik;
     }
@@ -561,9 +428,7 @@ LocalPose layer_pose(const Scene& scene, const LocalPose& rest, const RecipeLaye
 }  // namespace
 
 Recipe parse_recipe(const std::string& json_text, const std::string& display_name, const Scene& scene) {
-  LocatingSax sax;
-  if (!json::sax_parse(json_text, &sax)) throw InputError(display_name, sax.error_path, sax.error_message);
-  return RecipeReader(display_name, scene).read(sax.root);
+  return RecipeReader(display_name, scene).read(parse_strict_json(json_text, display_name));
 }
 
 Recipe load_recipe(const std::string& path, const Scene& scene) {

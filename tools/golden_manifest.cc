@@ -4,6 +4,7 @@
 #include "builtin_scenes.h"
 #include "camera.h"
 #include "input_error.h"
+#include "strict_json.h"
 #include "tolerances.h"
 
 #include <nlohmann/json.hpp>
@@ -23,124 +24,6 @@ using json = nlohmann::json;
 
 constexpr int kMaxGoldenImageSide = 4096;  // goldens are committed: small images only
 
-// JSON pointer escaping of one reference token (RFC 6901).
-std::string pointer_token(const std::string& key) {
-  std::string token;
-  for (char c : key) {
-    if (c == '~') token += "~0";
-    else if (c == '/') token += "~1";
-    else token += c;
-  }
-  return token;
-}
-
-// nlohmann's own document, built through SAX so that a repeated key (which nlohmann would silently
-// overwrite) is reported at its JSON pointer. Syntax errors keep nlohmann's message (line and column).
-class ManifestSax final : public json::json_sax_t {
- public:
-  json root;
-  std::string error_path;
-  std::string error_message;
-
-  bool null() override { return place(json(nullptr)); }
-  bool boolean(bool value) override { return place(json(value)); }
-  bool number_integer(number_integer_t value) override { return place(json(value)); }
-  bool number_unsigned(number_unsigned_t value) override { return place(json(value)); }
-  bool number_float(number_float_t value, const string_t&) override { return place(json(value)); }
-  bool string(string_t& value) override { return place(json(std::move(value))); }
-  bool binary(binary_t&) override { return fail("", "JSON text"); }
-  bool start_object(std::size_t) override { return open(json::object(), false); }
-  bool start_array(std::size_t) override { return open(json::array(), true); }
-  bool end_object() override { return close(); }
-  bool end_array() override { return close(); }
-
-  bool key(string_t& key) override {
-    Frame& frame = frames_.back();
-    frame.key = key;
-    if (!frame.keys.insert(key).second) {
-      return fail(path_here(), "each key once per object; \"" + key + "\" is repeated");
-    }
-    return true;
-  }
-
-  bool parse_error(std::size_t, const std::string& token, const json::exception& error) override {
-    if (error.id == 406) return fail(path_here(), "a finite number; " + token + " is beyond the range of a double");
-    std::string message = error.what();
-    std::replace(message.begin(), message.end(), '\n', ' ');
-    return fail("", message);
-  }
-
- private:
-  struct Frame {
-    json* container = nullptr;
-    bool array = false;
-    std::string key;
-    std::set<std::string> keys;
-  };
-
-  // The pointer of the value being read: an open array's element is its last one, except on top, where the
-  // value about to be stored becomes the next one.
-  std::string path_here() const {
-    std::string path;
-    for (size_t i = 0; i < frames_.size(); ++i) {
-      const Frame& frame = frames_[i];
-      const size_t size = frame.container->size();
-      const bool top = i + 1 == frames_.size();
-      path += "/" + (frame.array ? std::to_string(top ? size : size - 1) : pointer_token(frame.key));
-    }
-    return path;
-  }
-
-  bool fail(const std::string& path, const std::string& message) {
-    error_path = path;
-    error_message = message;
-    return false;
-  }
-
-  json* store(json value) {
-    if (frames_.empty()) {
-      root = std::move(value);
-      return &root;
-    }
-    Frame& frame = frames_.back();
-    if (frame.array) {
-      frame.container->push_back(std::move(value));
-      return &frame.container->back();
-    }
-    json& slot = (*frame.container)[frame.key];
-    slot = std::move(value);
-    return &slot;
-  }
-
-  bool place(json value) {
-    store(std::move(value));
-    return true;
-  }
-
-  bool open(json container, bool array) {
-    Frame frame;
-    frame.container = store(std::move(container));
-    frame.array = array;
-    frames_.push_back(std::move(frame));
-    return true;
-  }
-
-  bool close() {
-    frames_.pop_back();
-    return true;
-  }
-
-  std::vector<Frame> frames_;
-};
-
-std::string describe(const json& value) {
-  switch (value.type()) {
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    default: return value.dump();
-  }
-}
-
 class Checker {
  public:
   explicit Checker(std::string file) : file_(std::move(file)) {}
@@ -150,12 +33,12 @@ class Checker {
   }
 
   const json& object(const json& value, const std::string& path, const std::set<std::string>& allowed) const {
-    if (!value.is_object()) fail(path, "an object, got " + describe(value));
+    if (!value.is_object()) fail(path, "an object, got " + describe_json_value(value));
     for (auto it = value.begin(); it != value.end(); ++it) {
       if (allowed.count(it.key()) == 0) {
         std::string list;
         for (const std::string& key : allowed) list += (list.empty() ? "" : ", ") + key;
-        fail(path + "/" + pointer_token(it.key()), "no such key here; expected one of " + list);
+        fail(path + "/" + json_pointer_token(it.key()), "no such key here; expected one of " + list);
       }
     }
     return value;
@@ -163,7 +46,7 @@ class Checker {
 
   std::string string(const json& object, const std::string& path, const std::string& key) const {
     const json& value = object.at(key);
-    if (!value.is_string()) fail(path + "/" + key, "a string, got " + describe(value));
+    if (!value.is_string()) fail(path + "/" + key, "a string, got " + describe_json_value(value));
     return value.get<std::string>();
   }
 
@@ -172,7 +55,7 @@ class Checker {
   }
 
   double number(const json& value, const std::string& path) const {
-    if (!value.is_number()) fail(path, "a number, got " + describe(value));
+    if (!value.is_number()) fail(path, "a number, got " + describe_json_value(value));
     const double x = value.get<double>();
     if (!std::isfinite(x)) fail(path, "a finite number");
     return x;
@@ -274,14 +157,14 @@ void parse_tolerances(const Checker& check, const json& value, const std::string
   if (vulkan.contains("image_threshold")) {
     const json& threshold = vulkan.at("image_threshold");
     if (!threshold.is_number_integer() || threshold.get<long long>() < 0 || threshold.get<long long>() > 255) {
-      check.fail(vulkan_path + "/image_threshold", "an integer 0 to 255, got " + describe(threshold));
+      check.fail(vulkan_path + "/image_threshold", "an integer 0 to 255, got " + describe_json_value(threshold));
     }
     golden_case.tolerances.vulkan_image_threshold = threshold.get<int>();
   }
   if (vulkan.contains("image_max_fraction")) {
     const double fraction = check.number(vulkan.at("image_max_fraction"), vulkan_path + "/image_max_fraction");
     if (fraction < 0 || fraction > 1) {
-      check.fail(vulkan_path + "/image_max_fraction", "a fraction in [0, 1], got " + describe(vulkan.at("image_max_fraction")));
+      check.fail(vulkan_path + "/image_max_fraction", "a fraction in [0, 1], got " + describe_json_value(vulkan.at("image_max_fraction")));
     }
     golden_case.tolerances.vulkan_image_max_fraction = fraction;
   }
@@ -314,7 +197,7 @@ GoldenCase parse_case(const Checker& check, const json& value, const std::string
     } else if (animation.is_string() && !animation.get<std::string>().empty()) {
       golden_case.animation = animation.get<std::string>();
     } else {
-      check.fail(path + "/animation", "an animation name or index >= 0, got " + describe(animation));
+      check.fail(path + "/animation", "an animation name or index >= 0, got " + describe_json_value(animation));
     }
   }
   if (object.contains("recipe")) {
@@ -328,17 +211,17 @@ GoldenCase parse_case(const Checker& check, const json& value, const std::string
 
   check.require(object, path, "times");
   const json& times = object.at("times");
-  if (!times.is_array() || times.empty()) check.fail(path + "/times", "a non-empty array of times, got " + describe(times));
+  if (!times.is_array() || times.empty()) check.fail(path + "/times", "a non-empty array of times, got " + describe_json_value(times));
   for (size_t i = 0; i < times.size(); ++i) {
     const std::string time_path = path + "/times/" + std::to_string(i);
     const double time = check.number(times[i], time_path);
     if (double(float(time)) != time) {
       check.fail(time_path, "a time exactly representable in float32 (the Vulkan path evaluates at the float32 "
-                            "time), got " + describe(times[i]));
+                            "time), got " + describe_json_value(times[i]));
     }
     if (!golden_case.times.empty() && !(time > golden_case.times.back())) {
-      check.fail(time_path, "times in strictly increasing order, got " + describe(times[i]) + " after " +
-                                describe(times[i - 1]));
+      check.fail(time_path, "times in strictly increasing order, got " + describe_json_value(times[i]) + " after " +
+                                describe_json_value(times[i - 1]));
     }
     golden_case.times.push_back(time);
   }
@@ -362,7 +245,7 @@ GoldenCase parse_case(const Checker& check, const json& value, const std::string
   if (object.contains("view")) parse_view(check, path + "/view", check.string(object, path, "view"), golden_case);
   if (object.contains("dumps")) {
     const json& dumps = object.at("dumps");
-    if (!dumps.is_boolean()) check.fail(path + "/dumps", "true or false, got " + describe(dumps));
+    if (!dumps.is_boolean()) check.fail(path + "/dumps", "true or false, got " + describe_json_value(dumps));
     golden_case.dumps = dumps.get<bool>();
   }
   if (object.contains("dumps_reason")) {
@@ -383,21 +266,20 @@ GoldenManifest load_golden_manifest(const std::string& path) {
   if (!in) throw InputError(path, "", "a readable golden manifest (the file could not be opened)");
   std::ostringstream text;
   text << in.rdbuf();
-  ManifestSax sax;
-  if (!json::sax_parse(text.str(), &sax)) throw InputError(path, sax.error_path, sax.error_message);
+  const json document = parse_strict_json(text.str(), path);
 
   const Checker check(path);
-  const json& root = check.object(sax.root, "", {"format", "version", "description", "cases"});
+  const json& root = check.object(document, "", {"format", "version", "description", "cases"});
   check.require(root, "", "format");
   if (root.at("format") != "skinref-golden-manifest") {
-    check.fail("/format", "\"skinref-golden-manifest\", got " + describe(root.at("format")));
+    check.fail("/format", "\"skinref-golden-manifest\", got " + describe_json_value(root.at("format")));
   }
   check.require(root, "", "version");
-  if (root.at("version") != 1) check.fail("/version", "1, got " + describe(root.at("version")));
+  if (root.at("version") != 1) check.fail("/version", "1, got " + describe_json_value(root.at("version")));
   if (root.contains("description")) check.string(root, "", "description");
   check.require(root, "", "cases");
   const json& cases = root.at("cases");
-  if (!cases.is_array() || cases.empty()) check.fail("/cases", "a non-empty array of cases, got " + describe(cases));
+  if (!cases.is_array() || cases.empty()) check.fail("/cases", "a non-empty array of cases, got " + describe_json_value(cases));
 
   GoldenManifest manifest;
   manifest.path = path;
