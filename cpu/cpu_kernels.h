@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 namespace skinref::cpu_detail {
@@ -20,7 +21,21 @@ constexpr uint32_t kNormalRows = 12;   // 9
 constexpr uint32_t kReal = 21;         // 4
 constexpr uint32_t kDual = 25;         // 4
 constexpr uint32_t kSRows = 29;        // 9
-constexpr uint32_t kEntryFloats = 40;  // 38, padded
+constexpr uint32_t kEntryFloats = 48;  // 38, padded to whole 64-byte cache lines
+
+// The palette's storage: 64-byte aligned, so that with kEntryFloats a multiple of 16 every entry's JM columns
+// (floats 0..15) are one aligned 64-byte load for the AVX-512 kernel's per-vertex blend.
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  CacheLineAllocator() = default;
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(64))); }
+  void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t(64)); }
+  friend bool operator==(const CacheLineAllocator&, const CacheLineAllocator&) { return true; }
+};
+using PaletteFloats = std::vector<float, CacheLineAllocator<float>>;
 
 // One attribute, one array per component (x, y, z, and w for tangents), so that consecutive vertices are
 // consecutive floats in each.
@@ -40,7 +55,7 @@ struct Segment {
   size_t first = 0;
   size_t count = 0;
   int influences = 1;         // 1 for a rigid node
-  size_t influence_first = 0; // influence i of local vertex v at influence_first + i * count + v
+  size_t influence_first = 0; // influence i of local vertex v at influence_index(*this, i, v)
   bool rigid = false;         // one implicit influence: entry rigid_entry with weight 1
   uint32_t rigid_entry = 0;   // a float offset into the palette (entry index * kEntryFloats)
   bool dqs = false;
@@ -49,6 +64,17 @@ struct Segment {
   size_t first_target = 0;
   size_t target_count = 0;
 };
+
+// Influences are stored in blocks of kInfluenceBlock vertices: block b holds influence 0 of its vertices, then
+// influence 1, and so on, so that the lanes of consecutive vertices read consecutive entries and weights and
+// one block is one contiguous run (one stream for the prefetcher, fixed offsets for the per-vertex blend).
+// A segment's arrays are padded to whole blocks (entry 0, weight 0; never read).
+constexpr size_t kInfluenceBlock = 16;
+inline size_t influence_index(const Segment& s, int i, size_t v) {
+  const size_t k = size_t(s.influences);
+  return s.influence_first + (v / kInfluenceBlock) * kInfluenceBlock * k + size_t(i) * kInfluenceBlock +
+         v % kInfluenceBlock;
+}
 
 struct Job {
   const float *px, *py, *pz;

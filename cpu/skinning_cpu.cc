@@ -42,7 +42,7 @@ void append_zeros(Planes& planes, size_t count, bool with_w) {
 
 // One palette entry in float32, rounded from the reference's doubles as the Vulkan path rounds them: JM's
 // columns, the normal matrix's rows and, for DQS, split_dqs_joint()'s quaternions and S.
-void append_entry(const Mat4& jm, const Mat3& normal, bool dqs, std::vector<float>& palette) {
+void append_entry(const Mat4& jm, const Mat3& normal, bool dqs, PaletteFloats& palette) {
   const size_t base = palette.size();
   palette.resize(base + kEntryFloats, 0.0f);
   float* entry = palette.data() + base;
@@ -145,14 +145,18 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
           throw std::invalid_argument("prepare_cpu_skinning: inconsistent influence sizes");
         seg.influences = int(k);
         seg.influence_first = in.entries.size();
-        // Influence-major, so that lanes of consecutive vertices read consecutive entries and weights.
-        for (size_t i = 0; i < k; ++i)
-          for (size_t v = 0; v < count; ++v) {
+        // Blocked (cpu_kernels.h: influence_index), padded to whole blocks.
+        const size_t padded = (count + kInfluenceBlock - 1) / kInfluenceBlock * kInfluenceBlock;
+        in.entries.resize(seg.influence_first + padded * k, 0);
+        in.weights.resize(seg.influence_first + padded * k, 0.0f);
+        for (size_t v = 0; v < count; ++v)
+          for (size_t i = 0; i < k; ++i) {
             const uint32_t joint = prim.joints[v * k + i];
             if (joint >= palette_size)
               throw std::invalid_argument("prepare_cpu_skinning: joint index outside the palette");
-            in.entries.push_back(uint32_t((first_entry + joint) * kEntryFloats));
-            in.weights.push_back(static_cast<float>(prim.weights[v * k + i]));
+            const size_t at = influence_index(seg, int(i), v);
+            in.entries[at] = uint32_t((first_entry + joint) * kEntryFloats);
+            in.weights[at] = static_cast<float>(prim.weights[v * k + i]);
           }
       }
       // Morph targets of non-zero weight, in target order (the reference skips the others too).
@@ -267,6 +271,16 @@ std::vector<WorldPrimitive> cpu_evaluate_vertices(const Scene& scene, const Eval
   CpuSkinningOutputs outputs;
   skin_cpu(inputs, outputs, options.threads, options.kernel);
   return cpu_world_primitives(inputs, outputs);
+}
+
+double cpu_skinning_traffic_bytes(const CpuSkinningInputs& in) {
+  auto plane_bytes = [](const Planes& planes) {
+    return double(planes.x.size() + planes.y.size() + planes.z.size() + planes.w.size()) * sizeof(float);
+  };
+  // Attributes in and out (the outputs have the inputs' planes), the influences, the deltas.
+  return 2.0 * (plane_bytes(in.positions) + plane_bytes(in.normals) + plane_bytes(in.tangents)) +
+         double(in.entries.size()) * sizeof(in.entries[0]) + double(in.weights.size()) * sizeof(float) +
+         plane_bytes(in.deltas);
 }
 
 bool cpu_kernel_available(SkinningKernel kernel) { return find_kernel(resolve(kernel)) != nullptr; }

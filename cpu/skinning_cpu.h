@@ -41,7 +41,7 @@ struct CpuSkinningInputs {
   cpu_detail::Planes positions, normals, tangents;  // normals / tangents empty when no primitive has them
   std::vector<uint32_t> entries;                     // per influence: palette float offset
   std::vector<float> weights;
-  std::vector<float> palette;  // cpu_detail::kEntryFloats per entry
+  cpu_detail::PaletteFloats palette;  // cpu_detail::kEntryFloats per entry
   std::vector<cpu_detail::Target> targets;
   cpu_detail::Planes deltas;  // x, y, z
 };
@@ -61,6 +61,11 @@ std::vector<WorldPrimitive> cpu_world_primitives(const CpuSkinningInputs& inputs
 // prepare_cpu_skinning, skin_cpu with options.threads and options.kernel, cpu_world_primitives.
 std::vector<WorldPrimitive> cpu_evaluate_vertices(const Scene& scene, const EvaluatedPose& pose,
                                                   const SkinningOptions& options);
+
+// The bytes one skin_cpu() call must move through memory: every vertex attribute read and written, each
+// influence's stored joint reference and weight, and the morph deltas of non-zero weight. The palette is not
+// counted (a few KiB, cache-resident). Benchmarks divide this by the measured copy bandwidth.
+double cpu_skinning_traffic_bytes(const CpuSkinningInputs& inputs);
 
 bool cpu_kernel_available(SkinningKernel kernel);
 const char* cpu_kernel_name(SkinningKernel kernel);  // "scalar", "avx2", "avx512"; Auto: the one chosen
