@@ -23,8 +23,9 @@ constexpr uint32_t kDual = 25;         // 4
 constexpr uint32_t kSRows = 29;        // 9
 constexpr uint32_t kEntryFloats = 48;  // 38, padded to whole 64-byte cache lines
 
-// The palette's storage: 64-byte aligned, so that with kEntryFloats a multiple of 16 every entry's JM columns
-// (floats 0..15) are one aligned 64-byte load for the AVX-512 kernel's per-vertex blend.
+// 64-byte aligned storage: for the palette, so that with kEntryFloats a multiple of 16 every entry's JM
+// columns (floats 0..15) are one aligned 64-byte load for the AVX-512 kernel's per-vertex blend; for the
+// vertex planes, so that wide lanes load and store whole cache lines (and can stream them).
 template <class T>
 struct CacheLineAllocator {
   using value_type = T;
@@ -35,12 +36,13 @@ struct CacheLineAllocator {
   void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t(64)); }
   friend bool operator==(const CacheLineAllocator&, const CacheLineAllocator&) { return true; }
 };
-using PaletteFloats = std::vector<float, CacheLineAllocator<float>>;
+using Floats = std::vector<float, CacheLineAllocator<float>>;
+using PaletteFloats = Floats;
 
 // One attribute, one array per component (x, y, z, and w for tangents), so that consecutive vertices are
 // consecutive floats in each.
 struct Planes {
-  std::vector<float> x, y, z, w;
+  Floats x, y, z, w;
 };
 
 // A morph target of non-zero weight: where its deltas of each attribute start in the delta planes (kNone:
@@ -57,6 +59,7 @@ struct Segment {
   int influences = 1;         // 1 for a rigid node
   size_t influence_first = 0; // influence i of local vertex v at influence_index(*this, i, v)
   bool rigid = false;         // one implicit influence: entry rigid_entry with weight 1
+  bool zero_weight_sum = false;  // some vertex's float weights sum ((w0 + w1) + ...) to 0
   uint32_t rigid_entry = 0;   // a float offset into the palette (entry index * kEntryFloats)
   bool dqs = false;
   bool normals = false;
@@ -87,6 +90,7 @@ struct Job {
   const float *dx, *dy, *dz;  // morph deltas
   bool renormalize;
   bool blend_normal_matrices;
+  bool stream_outputs;  // non-temporal stores for the wide lanes' outputs; the caller fences after the kernel
   float *out_px, *out_py, *out_pz;
   float *out_nx, *out_ny, *out_nz;
   float *out_tx, *out_ty, *out_tz, *out_tw;

@@ -19,6 +19,17 @@ using namespace cpu_detail;
 // The smallest number of vertices worth a thread of its own.
 constexpr size_t kVerticesPerThread = 16384;
 
+// Outputs of at least this many bytes are written with streaming (non-temporal) stores: beyond the caches a
+// normal store first reads the line it writes, a third more memory traffic for a skinning pass. Below it the
+// outputs stay in cache for whoever reads them next. Measured on builtin:million (bench/): see README.
+constexpr double kStreamOutputBytes = 64.0 * 1024 * 1024;
+
+void store_fence() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_sfence();
+#endif
+}
+
 uint32_t as_u32(size_t value, const Scene& scene, const char* what) {
   if (value >= kNone)
     throw InputError(scene.source, "",
@@ -108,7 +119,7 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
       if (scene.nodes[size_t(n)].skin >= 0) influence_total += prim.joints.size();
     }
   as_u32(vertex_total, scene, "vertices");
-  for (std::vector<float>* plane : {&in.positions.x, &in.positions.y, &in.positions.z}) plane->reserve(vertex_total);
+  for (Floats* plane : {&in.positions.x, &in.positions.y, &in.positions.z}) plane->reserve(vertex_total);
   in.entries.reserve(influence_total);
   in.weights.reserve(influence_total);
 
@@ -131,8 +142,15 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
     for (size_t p = 0; p < primitives.size(); ++p) {
       const Primitive& prim = primitives[p];
       const size_t count = prim.vertex_count();
+      // Each segment starts at a multiple of kInfluenceBlock floats in the planes (zero padding between), so
+      // that the wide lanes, which start at multiples of their width within a segment, are 64-byte aligned.
+      const size_t pad = (kInfluenceBlock - in.plane_size % kInfluenceBlock) % kInfluenceBlock;
+      append_zeros(in.positions, pad, false);
+      if (any_normals) append_zeros(in.normals, pad, false);
+      if (any_tangents) append_zeros(in.tangents, pad, true);
+      in.plane_size += pad;
       Segment seg;
-      seg.first = in.vertex_count;
+      seg.first = in.plane_size;
       seg.count = count;
       seg.rigid = !skinned;
       seg.rigid_entry = uint32_t(first_entry * kEntryFloats);
@@ -158,6 +176,12 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
             in.entries[at] = uint32_t((first_entry + joint) * kEntryFloats);
             in.weights[at] = static_cast<float>(prim.weights[v * k + i]);
           }
+        // As the kernel sums them (float, influence order), so that it can skip the sum where none is 0.
+        for (size_t v = 0; v < count && !seg.zero_weight_sum; ++v) {
+          float sum = in.weights[influence_index(seg, 0, v)];
+          for (size_t i = 1; i < k; ++i) sum += in.weights[influence_index(seg, int(i), v)];
+          seg.zero_weight_sum = sum == 0.0f;
+        }
       }
       // Morph targets of non-zero weight, in target order (the reference skips the others too).
       seg.first_target = in.targets.size();
@@ -197,6 +221,7 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
           append_zeros(in.tangents, count, true);
       }
       in.vertex_count += count;
+      in.plane_size += count;
       in.segments.push_back(seg);
       WorldPrimitive header;
       header.node = n;
@@ -206,6 +231,7 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
       in.primitives.push_back(std::move(header));
     }
   }
+  as_u32(in.plane_size, scene, "vertices (with the alignment padding)");
   return in;
 }
 
@@ -215,7 +241,7 @@ void skin_cpu(const CpuSkinningInputs& in, CpuSkinningOutputs& out, int threads,
   if (run == nullptr)
     throw std::invalid_argument(std::string("skin_cpu: the ") + cpu_kernel_name(kernel) +
                                 " kernel is not available on this CPU or build");
-  const size_t n = in.vertex_count;
+  const size_t n = in.plane_size;
   auto size_like = [n](const Planes& from, Planes& to) {
     for (auto [source, target] : {std::pair{&from.x, &to.x}, std::pair{&from.y, &to.y}, std::pair{&from.z, &to.z},
                                   std::pair{&from.w, &to.w}})
@@ -225,18 +251,30 @@ void skin_cpu(const CpuSkinningInputs& in, CpuSkinningOutputs& out, int threads,
   size_like(in.normals, out.normals);
   size_like(in.tangents, out.tangents);
 
+  // Outputs larger than kStreamOutputBytes are written with streaming stores (see there).
+  const double output_bytes = double(n) * sizeof(float) *
+                              double((out.positions.x.empty() ? 0 : 3) + (out.normals.x.empty() ? 0 : 3) +
+                                     (out.tangents.x.empty() ? 0 : 4));
+  const bool stream_outputs = output_bytes >= kStreamOutputBytes;
   const Job job{in.positions.x.data(), in.positions.y.data(), in.positions.z.data(),
                 in.normals.x.data(),   in.normals.y.data(),   in.normals.z.data(),
                 in.tangents.x.data(),  in.tangents.y.data(),  in.tangents.z.data(),
                 in.tangents.w.data(),  in.entries.data(),     in.weights.data(),
                 in.palette.data(),     in.targets.data(),     in.deltas.x.data(),
                 in.deltas.y.data(),    in.deltas.z.data(),    in.renormalize,
-                in.blend_normal_matrices, out.positions.x.data(), out.positions.y.data(),
+                in.blend_normal_matrices, stream_outputs, out.positions.x.data(), out.positions.y.data(),
                 out.positions.z.data(),   out.normals.x.data(),   out.normals.y.data(),
                 out.normals.z.data(),     out.tangents.x.data(),  out.tangents.y.data(),
                 out.tangents.z.data(),    out.tangents.w.data()};
   // Ranges of the whole scene's vertices; each range skins the parts of the primitives it covers.
   detail::for_each_range(n, threads, kVerticesPerThread, [&](size_t begin, size_t end) {
+    // Streaming stores are weakly ordered: fenced before the range counts as done.
+    struct Fence {
+      bool streaming;
+      ~Fence() {
+        if (streaming) store_fence();
+      }
+    } fence{stream_outputs};
     auto first = std::upper_bound(in.segments.begin(), in.segments.end(), begin,
                                   [](size_t vertex, const Segment& s) { return vertex < s.first; });
     if (first != in.segments.begin()) --first;

@@ -35,7 +35,8 @@ namespace skinref::cpu {
 struct CpuSkinningInputs {
   std::vector<WorldPrimitive> primitives;  // node, mesh, primitive, skinned; vertices empty
   std::vector<cpu_detail::Segment> segments;  // one per primitive, in the same order
-  size_t vertex_count = 0;
+  size_t vertex_count = 0;  // the primitives' vertices
+  size_t plane_size = 0;    // floats per plane: the vertices, each segment aligned to 64 bytes by zero padding
   bool renormalize = false;
   bool blend_normal_matrices = false;
   cpu_detail::Planes positions, normals, tangents;  // normals / tangents empty when no primitive has them

@@ -153,7 +153,7 @@ VertexComparison check_within_bounds(const Scene& scene, int animation, double t
   return c;
 }
 
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+bool same_bits(const cpu_detail::Floats& a, const cpu_detail::Floats& b) {
   return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
 }
 bool same_bits(const cpu_detail::Planes& a, const cpu_detail::Planes& b) {
