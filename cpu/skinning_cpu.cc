@@ -19,9 +19,9 @@ using namespace cpu_detail;
 // The smallest number of vertices worth a thread of its own.
 constexpr size_t kVerticesPerThread = 16384;
 
-// Outputs of at least this many bytes are written with streaming (non-temporal) stores: beyond the caches a
-// normal store first reads the line it writes, a third more memory traffic for a skinning pass. Below it the
-// outputs stay in cache for whoever reads them next. Measured on builtin:million (bench/): see README.
+// OutputStores::Auto: outputs of at least this many bytes are written with streaming (non-temporal) stores:
+// beyond the caches a normal store first reads the line it writes, a third more memory traffic for a skinning
+// pass. Below it the outputs stay in cache for whoever reads them next.
 constexpr double kStreamOutputBytes = 64.0 * 1024 * 1024;
 
 void store_fence() {
@@ -235,7 +235,8 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
   return in;
 }
 
-void skin_cpu(const CpuSkinningInputs& in, CpuSkinningOutputs& out, int threads, SkinningKernel kernel) {
+void skin_cpu(const CpuSkinningInputs& in, CpuSkinningOutputs& out, int threads, SkinningKernel kernel,
+              OutputStores stores) {
   if (threads < 1) throw std::invalid_argument("skin_cpu: threads must be >= 1");
   const SegmentKernel run = find_kernel(resolve(kernel));
   if (run == nullptr)
@@ -255,7 +256,8 @@ void skin_cpu(const CpuSkinningInputs& in, CpuSkinningOutputs& out, int threads,
   const double output_bytes = double(n) * sizeof(float) *
                               double((out.positions.x.empty() ? 0 : 3) + (out.normals.x.empty() ? 0 : 3) +
                                      (out.tangents.x.empty() ? 0 : 4));
-  const bool stream_outputs = output_bytes >= kStreamOutputBytes;
+  const bool stream_outputs = stores == OutputStores::Streaming ||
+                              (stores == OutputStores::Auto && output_bytes >= kStreamOutputBytes);
   const Job job{in.positions.x.data(), in.positions.y.data(), in.positions.z.data(),
                 in.normals.x.data(),   in.normals.y.data(),   in.normals.z.data(),
                 in.tangents.x.data(),  in.tangents.y.data(),  in.tangents.z.data(),

@@ -53,9 +53,13 @@ struct CpuSkinningOutputs {
 
 CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options);
 
+// How the wide lanes write the outputs: Streaming uses non-temporal stores (no read of the lines written, the
+// outputs not left in cache), Cached normal ones; Auto streams outputs of 64 MiB or more. Same bits either way.
+enum class OutputStores { Auto, Cached, Streaming };
+
 // Requires threads >= 1.
 void skin_cpu(const CpuSkinningInputs& inputs, CpuSkinningOutputs& outputs, int threads,
-              SkinningKernel kernel = SkinningKernel::Auto);
+              SkinningKernel kernel = SkinningKernel::Auto, OutputStores stores = OutputStores::Auto);
 
 std::vector<WorldPrimitive> cpu_world_primitives(const CpuSkinningInputs& inputs, const CpuSkinningOutputs& outputs);
 

@@ -212,6 +212,38 @@ TEST(CpuSkinningBounds, WeightPoliciesNormalModesAndUnspecializedInfluenceCounts
   }
 }
 
+TEST(CpuSkinningBounds, VerticesWhoseWeightsSumToZeroKeepTheirBindAttributes) {
+  // Every 7th vertex (so wide blocks mix both kinds) of scenes with 4 and 8 influences (the kernels' per-vertex
+  // blend) and 2 (builtin:bend) loses all its weights: it keeps its bind position and normal, as the reference
+  // does, under both weight policies, and everything stays within the bounds.
+  for (const std::string name : {"bend", "million", "eight-influences"}) {
+    Scene scene = make_builtin_scene(name);
+    size_t unweighted = 0;
+    for (Mesh& mesh : scene.meshes)
+      for (Primitive& prim : mesh.primitives) {
+        const size_t k = size_t(prim.influences_per_vertex);
+        for (size_t v = 3; v < prim.vertex_count() && k > 0; v += 7, ++unweighted)
+          std::fill_n(prim.weights.begin() + long(v * k), k, 0.0);
+      }
+    finalize_scene(scene);
+    ASSERT_GT(unweighted, 0u) << name;
+    const double time = 0.4 * scene.animations[0].end_time;
+    for (const SkinningOptions& options : test::weight_and_normal_options())
+      check_within_bounds(scene, 0, time, options, name + " 1/7 unweighted " + test::options_label(options));
+    const std::vector<WorldPrimitive> cpu =
+        cpu::cpu_evaluate_vertices(scene, evaluate_pose(scene, 0, time), SkinningOptions{});
+    for (const WorldPrimitive& primitive : cpu) {
+      if (!primitive.skinned) continue;
+      const Primitive& prim = scene.meshes[size_t(primitive.mesh)].primitives[size_t(primitive.primitive)];
+      for (size_t v = 3; v < prim.vertex_count(); v += 7)
+        for (int e = 0; e < 3; ++e) {
+          ASSERT_EQ(primitive.vertices.positions[v][e], double(float(prim.positions[v][e]))) << name << " " << v;
+          ASSERT_EQ(primitive.vertices.normals[v][e], double(float(prim.normals[v][e]))) << name << " " << v;
+        }
+    }
+  }
+}
+
 TEST(CpuSkinningBounds, OtherNormalConventionIsCaught) {
   // builtin:chain64 between keys: blending the joints' normal matrices instead of taking the inverse transpose
   // of the blended matrix moves the normals of two-joint vertices by a few 1e-5, far above float rounding.
@@ -289,6 +321,24 @@ TEST(CpuSkinningBits, EveryKernelGivesTheScalarBits) {
         }
   std::printf("[ measured ] %zu runs of the wide kernels (%s) bit-identical to the scalar kernel\n", compared,
               cpu::cpu_kernel_name(SkinningKernel::Auto));
+}
+
+TEST(CpuSkinningBits, StreamingAndCachedStoresGiveTheSameBits) {
+  // builtin:million's outputs (24 MB) are below OutputStores::Auto's threshold: both kinds forced, 1 and 3
+  // threads (ranges that start inside a segment, so scalar heads before aligned streaming lanes).
+  const Scene scene = make_builtin_scene("million");
+  for (SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs}) {
+    SkinningOptions options;
+    options.method = method;
+    const CpuSkinningInputs in = cpu::prepare_cpu_skinning(scene, evaluate_pose(scene, 0, 0.3), options);
+    CpuSkinningOutputs cached;
+    cpu::skin_cpu(in, cached, 1, SkinningKernel::Auto, cpu::OutputStores::Cached);
+    for (int threads : {1, 3}) {
+      CpuSkinningOutputs streamed;
+      cpu::skin_cpu(in, streamed, threads, SkinningKernel::Auto, cpu::OutputStores::Streaming);
+      EXPECT_TRUE(same_bits(cached, streamed)) << method_name(method) << " " << threads << " threads";
+    }
+  }
 }
 
 TEST(CpuSkinningBits, OneTwoAndThreeThreadsGiveTheSameBits) {
