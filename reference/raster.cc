@@ -3,12 +3,13 @@
 // bias), depth test, perspective-correct barycentrics mapped back through the clipping, and a tiled split of
 // the framebuffer over threads.
 #include "raster.h"
+#include "worker_pool.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
-#include <thread>
+#include <type_traits>
 #include <utility>
 
 namespace skinref {
@@ -316,14 +317,12 @@ void raster_in(const SetupTriangle& t, int x0, int x1, int y0, int y1, RasterBuf
   }
 }
 
-// Runs work(k) for k in [0, count): k = 0 on the calling thread, every other on its own std::thread.
+// Runs work(k) for k in [0, count): k = 0 on the calling thread, the others on the worker threads.
 template <class F>
 void run_parallel(int count, F&& work) {
-  std::vector<std::thread> workers;
-  workers.reserve(size_t(count - 1));
-  for (int k = 1; k < count; ++k) workers.emplace_back([&work, k] { work(k); });
-  work(0);
-  for (std::thread& worker : workers) worker.join();
+  using Work = std::remove_reference_t<F>;
+  detail::run_on_workers(size_t(count), [](void* context, size_t k) { (*static_cast<Work*>(context))(int(k)); },
+                         &work);
 }
 
 }  // namespace
