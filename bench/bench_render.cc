@@ -1,17 +1,25 @@
-// Throughput of the reference renderer: render_scene (clip transform, rasterization with Vulkan's rules,
-// shading, sRGB encoding) of builtin:million and of CesiumMan from the corpus, shaded view, at 512x512 and
-// 1920x1080, on one thread and on every hardware thread; frames/s. The scene, its skinned vertices (animation
-// 0 at its mid time) and the auto camera are computed once, outside the timed loop.
+// Rendering throughput: BM_Render/<model>/<W>x<H>/<renderer> for builtin:million (2,000,000 triangles) and
+// CesiumMan from the corpus (when present; skipped with the path otherwise), at 512x512 and 1920x1080, shaded
+// view, the same scene, pose, skinned vertices and auto camera for every renderer; items/s = frames/s.
+// - reference_1t, reference_all: render_scene() (clip transform, rasterization with Vulkan's rules, shading,
+//   sRGB encoding) on one thread and on every hardware thread.
+// - vulkan: gpu_render() end to end (bench_vulkan.h); only registered when the Vulkan path is built.
+// The scene, its skinned vertices (reference, animation 0 at its mid time) and the cameras are computed once,
+// outside the timed loops, and kept for the process. Wall-clock time: with several threads (or a device) the
+// work happens outside the calling thread.
+#include "bench_common.h"
 #include "builtin_scenes.h"
 #include "camera.h"
 #include "evaluate.h"
 #include "gltf_load.h"
 #include "render.h"
 #include "scene.h"
+#if SKINREF_HAVE_VULKAN
+#include "bench_vulkan.h"
+#endif
 
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
@@ -19,7 +27,6 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -27,14 +34,14 @@
 #error "SKINREF_CORPUS_DIR must be defined by the build (see CMakeLists.txt)"
 #endif
 
-namespace skinref {
+namespace skinref::bench {
 namespace {
 
-// A posed scene ready to draw: everything render_scene needs but the camera.
+// A posed scene ready to draw: everything the renderers need but the camera.
 struct RenderFixture {
   std::string label;
   Scene scene;
-  EvaluatedPose pose;  // the pose the primitives were skinned at (render_scene's winding per node)
+  EvaluatedPose pose;  // the pose the primitives were skinned at (the renderers' winding per node)
   std::vector<WorldPrimitive> primitives;
   int animation = -1;
   size_t triangles = 0;
@@ -61,7 +68,6 @@ std::unique_ptr<RenderFixture> make_fixture(const std::string& label, Scene scen
   return fixture;
 }
 
-// Built on first use (outside any timed loop) and kept for the process; null when the model is absent.
 RenderFixture* million_fixture() {
   static const std::unique_ptr<RenderFixture> fixture = make_fixture("builtin:million", make_builtin_scene("million"));
   return fixture.get();
@@ -73,6 +79,7 @@ const std::string& cesium_man_path() {
   return path;
 }
 
+// Null when the corpus is absent.
 RenderFixture* cesium_man_fixture() {
   static const std::unique_ptr<RenderFixture> fixture =
       std::filesystem::is_regular_file(cesium_man_path()) ? make_fixture("CesiumMan", load_model(cesium_man_path()))
@@ -81,8 +88,9 @@ RenderFixture* cesium_man_fixture() {
 }
 
 enum class Model { Million, CesiumMan };
+enum class Renderer { Reference1t, ReferenceAll, Vulkan };
 
-void run_render(benchmark::State& state, Model model, int width, int height, int threads) {
+void run_render(benchmark::State& state, Model model, int width, int height, Renderer renderer) {
   RenderFixture* fixture = nullptr;
   try {
     fixture = model == Model::Million ? million_fixture() : cesium_man_fixture();
@@ -91,8 +99,9 @@ void run_render(benchmark::State& state, Model model, int width, int height, int
     return;
   }
   if (fixture == nullptr) {
-    state.SkipWithError(("corpus model not found at " + cesium_man_path() +
-                         ": set SKINREF_CORPUS_DIR (CMake cache or environment)").c_str());
+    static const std::string message =
+        "corpus model not found at " + cesium_man_path() + ": set SKINREF_CORPUS_DIR (CMake cache or environment)";
+    state.SkipWithError(message.c_str());
     return;
   }
   auto camera = fixture->cameras.find({width, height});
@@ -105,44 +114,49 @@ void run_render(benchmark::State& state, Model model, int width, int height, int
   options.width = width;
   options.height = height;
   options.view = RenderView::Shaded;
-  options.threads = threads;
+  options.threads = renderer == Renderer::ReferenceAll ? all_threads() : 1;
+  const std::string what = fixture->label + " triangles=" + std::to_string(fixture->triangles) + " " +
+                           std::to_string(width) + "x" + std::to_string(height);
+  if (renderer == Renderer::Vulkan) {
+#if SKINREF_HAVE_VULKAN
+    run_vulkan_render(state, fixture->scene, fixture->pose, fixture->primitives, camera->second, options, what);
+#endif
+    return;
+  }
   for (auto _ : state) {
-    RenderResult result =
-        render_scene(fixture->scene, fixture->pose, fixture->primitives, camera->second, options);
+    RenderResult result = render_scene(fixture->scene, fixture->pose, fixture->primitives, camera->second, options);
     benchmark::DoNotOptimize(result.image.pixels.data());
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations());  // items/s = frames/s
-  state.SetLabel("frames; " + fixture->label + " triangles=" + std::to_string(fixture->triangles) + " " +
-                 std::to_string(width) + "x" + std::to_string(height) + " threads=" + std::to_string(threads));
+  state.SetLabel("frames; " + what + " reference threads=" + std::to_string(options.threads));
 }
 
-// BM_Render/<model>/<width>x<height>/threads:<n>, registered during static initialisation like BENCHMARK().
-// Wall-clock time: with several threads the work happens on worker threads.
-bool register_render_benchmarks() {
-  const int all_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  std::vector<int> thread_counts = {1};
-  if (all_threads > 1) thread_counts.push_back(all_threads);
+}  // namespace
+
+void register_render_benchmarks() {
+  std::vector<std::pair<Renderer, const char*>> renderers = {{Renderer::Reference1t, "reference_1t"},
+                                                             {Renderer::ReferenceAll, "reference_all"}};
+#if SKINREF_HAVE_VULKAN
+  renderers.emplace_back(Renderer::Vulkan, "vulkan");
+#endif
   const std::pair<Model, const char*> models[] = {{Model::Million, "million"}, {Model::CesiumMan, "CesiumMan"}};
   const std::pair<int, int> sizes[] = {{512, 512}, {1920, 1080}};
   for (const auto& [model, model_name] : models) {
     for (const auto& [width, height] : sizes) {
-      for (const int threads : thread_counts) {
+      for (const auto& [renderer, renderer_name] : renderers) {
         const std::string name = std::string("BM_Render/") + model_name + "/" + std::to_string(width) + "x" +
-                                 std::to_string(height) + "/threads:" + std::to_string(threads);
+                                 std::to_string(height) + "/" + renderer_name;
         benchmark::RegisterBenchmark(name.c_str(),
-                                     [model, width, height, threads](benchmark::State& state) {
-                                       run_render(state, model, width, height, threads);
+                                     [model = model, width = width, height = height,
+                                      renderer = renderer](benchmark::State& state) {
+                                       run_render(state, model, width, height, renderer);
                                      })
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime();
       }
     }
   }
-  return true;
 }
 
-[[maybe_unused]] const bool kRenderBenchmarksRegistered = register_render_benchmarks();
-
-}  // namespace
-}  // namespace skinref
+}  // namespace skinref::bench

@@ -1,0 +1,47 @@
+// What every benchmark file shares: thread counts, the CPU's measured copy bandwidth, and the counters every
+// skinning case reports.
+//
+// Contract:
+// - Benchmark names (bench_table reads them; tools/bench_table.cc):
+//     BM_Copy/<cpu_1t|cpu_all|vulkan>                                     copy bandwidth, counter bytes/s
+//     BM_Skin/<backend>/<lbs|dqs>/vertices:<N>/influences:<K>             backend: reference, cpu_1t, cpu_all,
+//                                                                        vulkan_device, vulkan_e2e
+//     BM_Animation/joints:<N>                                             items/s = poses/s
+//     BM_Render/<model>/<W>x<H>/<reference_1t|reference_all|vulkan>      items/s = frames/s
+//   Google Benchmark appends "/manual_time", "/real_time", "/iterations:N" or "/min_time:S" to some of them.
+// - BM_Copy/cpu_T: a STREAM-like copy of 256 MiB of floats into another 256 MiB buffer, std::memcpy of T equal
+//   ranges, one per thread (threads started per iteration, as skin_cpu starts them); bytes/s counts the read
+//   and the write (2 x 256 MiB). cpu_copy_bytes_per_second(T), the limit a T-thread case is compared with,
+//   is the highest value measured in this process with T threads or with one (T threads can always do what
+//   one does; on a shared machine the T-thread copy can come out slower); for a thread count no
+//   BM_Copy/cpu_T measured (filtered out), the best of five copies, measured once.
+// - set_skinning_counters(): vertices/s, bytes/s (bytes_per_pass from the backend's traffic model),
+//   copy_bytes/s (the bandwidth the case is compared with) and fraction_of_bandwidth = bytes/s / copy_bytes/s,
+//   all over `seconds`, the time the case reports (its manual time), so the counters agree with the
+//   reported time whatever Google Benchmark's rate conventions.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+namespace skinref::bench {
+
+int all_threads();  // std::thread::hardware_concurrency(), at least 1
+
+double cpu_copy_bytes_per_second(int threads);
+void register_cpu_copy_benchmarks();  // BM_Copy/cpu_1t, BM_Copy/cpu_all
+
+void set_skinning_counters(benchmark::State& state, double vertices_per_pass, double bytes_per_pass,
+                           double seconds, double copy_bytes_per_second);
+
+// Registration, in the order main() runs them (bench_main.cc): copies first, so that the skinning cases'
+// fractions use their measurements.
+void register_skinning_benchmarks();   // bench_skinning.cc
+void register_animation_benchmarks();  // bench_animation.cc
+void register_render_benchmarks();     // bench_render.cc
+
+// "lbs" or "dqs".
+const char* method_name(bool dqs);
+
+}  // namespace skinref::bench

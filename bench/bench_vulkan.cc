@@ -1,0 +1,302 @@
+#include "bench_vulkan.h"
+
+#include "bench_common.h"
+#include "bench_scenes.h"
+#include "context.h"
+#include "render_gpu.h"
+#include "skinning_gpu.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace skinref::bench {
+namespace {
+
+using gpu::Context;
+
+// ---- the context ---------------------------------------------------------------------------------------------
+
+struct ContextSlot {
+  bool tried = false;
+  std::unique_ptr<Context> context;
+  std::string error;
+};
+
+ContextSlot& context_slot() {
+  static ContextSlot slot;
+  if (!slot.tried) {
+    slot.tried = true;
+    try {
+      gpu::ContextOptions options;
+      options.validate = false;
+      if (const char* device = std::getenv("SKINREF_BENCH_DEVICE"); device != nullptr && *device != '\0')
+        options.device = device;
+      slot.context = std::make_unique<Context>(options);
+    } catch (const std::exception& error) {
+      slot.error = std::string("no Vulkan context: ") + error.what();
+    }
+  }
+  return slot;
+}
+
+// The process's context, or null with the case skipped and the reason given.
+Context* bench_context(benchmark::State& state, bool need_timestamps) {
+  ContextSlot& slot = context_slot();
+  if (!slot.context) {
+    state.SkipWithError(slot.error.c_str());
+    return nullptr;
+  }
+  if (need_timestamps && !slot.context->timestamps_supported()) {
+    static const std::string message = "device '" + slot.context->info().name +
+                                       "' has no timestamp queries on its queue (timestampComputeAndGraphics / "
+                                       "timestampPeriod), so device time cannot be measured";
+    state.SkipWithError(message.c_str());
+    return nullptr;
+  }
+  return slot.context.get();
+}
+
+std::string device_label(const Context& context) {
+  return "device=" + context.info().name + " [" + context.info().type + "]";
+}
+
+// Device time in ms between two timestamps of the context's queue family (taken modulo 2^timestampValidBits).
+double timestamp_interval_ms(const Context& context, const uint64_t stamps[2]) {
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &count, families.data());
+  const uint32_t bits = families.at(context.queue_family()).timestampValidBits;
+  const uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  return double((stamps[1] - stamps[0]) & mask) * context.timestamp_period_ns() * 1e-6;
+}
+
+// ---- device copy bandwidth -----------------------------------------------------------------------------------
+
+constexpr VkDeviceSize kMiB = VkDeviceSize{1} << 20;
+constexpr VkDeviceSize kMaxCopySize = 1024 * kMiB;
+
+// 1 GiB, or less: an eighth of the largest device-local heap (two such buffers must fit next to whatever else
+// the process holds) and at most maxMemoryAllocationSize; whole MiB.
+VkDeviceSize copy_size(const Context& context) {
+  VkPhysicalDeviceMemoryProperties memory{};
+  vkGetPhysicalDeviceMemoryProperties(context.physical_device(), &memory);
+  VkDeviceSize heap = 0;
+  for (uint32_t h = 0; h < memory.memoryHeapCount; ++h)
+    if ((memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0)
+      heap = std::max(heap, memory.memoryHeaps[h].size);
+  VkPhysicalDeviceMaintenance3Properties maintenance3{};
+  maintenance3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
+  VkPhysicalDeviceProperties2 properties{};
+  properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  properties.pNext = &maintenance3;
+  vkGetPhysicalDeviceProperties2(context.physical_device(), &properties);
+  VkDeviceSize size = std::min({kMaxCopySize, heap / 8, VkDeviceSize(maintenance3.maxMemoryAllocationSize)});
+  size = size / kMiB * kMiB;
+  if (size == 0) throw std::runtime_error("the device has no device-local heap of at least 8 MiB to copy within");
+  return size;
+}
+
+// Two device-local buffers (filled once, so that no first touch is timed) and a timestamp query pool; copy_ms()
+// times one copy of the whole source into the destination.
+class CopyRig {
+ public:
+  explicit CopyRig(Context& context) : context_(context), size_(copy_size(context)) {
+    try {
+      source_ = context.create_buffer(size_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                      false);
+      destination_ = context.create_buffer(size_, VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+      VkQueryPoolCreateInfo info{};
+      info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+      info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+      info.queryCount = 2;
+      VK_CHECK(vkCreateQueryPool(context.device(), &info, nullptr, &queries_));
+      context.submit_and_wait([&](VkCommandBuffer cmd) {
+        vkCmdFillBuffer(cmd, source_.buffer, 0, VK_WHOLE_SIZE, 0x3F800000u);  // 1.0f
+        vkCmdFillBuffer(cmd, destination_.buffer, 0, VK_WHOLE_SIZE, 0u);
+      });
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+  ~CopyRig() { release(); }
+  CopyRig(const CopyRig&) = delete;
+  CopyRig& operator=(const CopyRig&) = delete;
+
+  VkDeviceSize size() const { return size_; }
+
+  double copy_ms() {
+    context_.submit_and_wait([&](VkCommandBuffer cmd) {
+      // Earlier submissions wrote both buffers (the fills, the previous copy): transfer writes before this
+      // copy's reads and writes.
+      VkMemoryBarrier barrier{};
+      barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+      barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0,
+                           nullptr, 0, nullptr);
+      vkCmdResetQueryPool(cmd, queries_, 0, 2);
+      // The same brackets as the skinning dispatches (skinning_gpu.cc), so that the two times compare.
+      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
+      const VkBufferCopy region{0, 0, size_};
+      vkCmdCopyBuffer(cmd, source_.buffer, destination_.buffer, 1, &region);
+      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 1);
+    });
+    uint64_t stamps[2] = {0, 0};
+    VK_CHECK(vkGetQueryPoolResults(context_.device(), queries_, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    return timestamp_interval_ms(context_, stamps);
+  }
+
+ private:
+  void release() {
+    if (queries_ != VK_NULL_HANDLE) vkDestroyQueryPool(context_.device(), queries_, nullptr);
+    queries_ = VK_NULL_HANDLE;
+    if (destination_.buffer != VK_NULL_HANDLE) context_.destroy(destination_);
+    if (source_.buffer != VK_NULL_HANDLE) context_.destroy(source_);
+  }
+
+  Context& context_;
+  VkDeviceSize size_ = 0;
+  gpu::Buffer source_, destination_;
+  VkQueryPool queries_ = VK_NULL_HANDLE;
+};
+
+// The highest copy bandwidth (read + write bytes per second) measured in this process; 0 until measured.
+double g_copy_bytes_per_second = 0.0;
+
+// Measures it (one copy to warm up, then the best of five) when no BM_Copy/vulkan run has.
+double gpu_copy_bytes_per_second(Context& context) {
+  if (g_copy_bytes_per_second > 0.0) return g_copy_bytes_per_second;
+  CopyRig rig(context);
+  rig.copy_ms();
+  for (int i = 0; i < 5; ++i) {
+    const double ms = rig.copy_ms();
+    if (ms > 0.0) g_copy_bytes_per_second = std::max(g_copy_bytes_per_second, 2.0 * double(rig.size()) / (ms * 1e-3));
+  }
+  if (g_copy_bytes_per_second <= 0.0) throw std::runtime_error("the device reported zero time for every copy");
+  return g_copy_bytes_per_second;
+}
+
+void run_gpu_copy(benchmark::State& state) {
+  Context* context = bench_context(state, true);
+  if (context == nullptr) return;
+  try {
+    CopyRig rig(*context);
+    double total_ms = 0.0;
+    for (auto _ : state) {
+      const double ms = rig.copy_ms();
+      state.SetIterationTime(ms * 1e-3);
+      total_ms += ms;
+    }
+    if (total_ms <= 0.0) {
+      state.SkipWithError("the device reported zero time for the copies");
+      return;
+    }
+    const double bytes_per_second = 2.0 * double(rig.size()) * double(state.iterations()) / (total_ms * 1e-3);
+    g_copy_bytes_per_second = std::max(g_copy_bytes_per_second, bytes_per_second);
+    state.counters["bytes/s"] = bytes_per_second;
+    state.SetLabel("copy of " + std::to_string(rig.size() / kMiB) + " MiB, read + write; " + device_label(*context));
+  } catch (const std::exception& error) {
+    state.SkipWithError(error.what());
+  }
+}
+
+std::string mebibytes(double bytes) { return std::to_string(static_cast<long long>(bytes / double(kMiB))) + " MiB"; }
+
+}  // namespace
+
+void register_vulkan_copy_benchmark() {
+  benchmark::RegisterBenchmark("BM_Copy/vulkan", run_gpu_copy)->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
+void run_vulkan_skinning(benchmark::State& state, size_t vertices, int influences, SkinningMethod method,
+                         bool end_to_end) {
+  Context* context = bench_context(state, !end_to_end);
+  if (context == nullptr) return;
+  // skinning_gpu.cc refuses the same arrays, but only after converting every input: say so up front.
+  const double vec4_array = 16.0 * double(vertices), influence_array = 4.0 * double(influences) * double(vertices);
+  const double range = double(context->limits().maxStorageBufferRange);
+  if (std::max(vec4_array, influence_array) > range) {
+    static std::string message;  // SkipWithError keeps the pointer until the case is reported
+    message = "a " + mebibytes(std::max(vec4_array, influence_array)) + " array exceeds maxStorageBufferRange (" +
+              mebibytes(range) + "); needs a GPU";
+    state.SkipWithError(message.c_str());
+    return;
+  }
+  const SkinningBenchScene* fixture = nullptr;
+  double copy_bandwidth = 0.0;
+  try {
+    fixture = &skinning_bench_fixture().scene(vertices, influences);
+    copy_bandwidth = gpu_copy_bytes_per_second(*context);
+  } catch (const std::exception& error) {
+    state.SkipWithError(error.what());
+    return;
+  }
+
+  SkinningOptions options;
+  options.method = method;
+  double seconds = 0.0;
+  for (auto _ : state) {
+    gpu::GpuTiming timing;
+    try {
+      const std::vector<WorldPrimitive> result =
+          gpu::gpu_evaluate_vertices(*context, fixture->scene, fixture->pose, options, &timing);
+      benchmark::DoNotOptimize(result.data());
+    } catch (const std::exception& error) {
+      state.SkipWithError(error.what());
+      break;
+    }
+    const double ms = end_to_end ? timing.end_to_end_ms : timing.device_ms;
+    state.SetIterationTime(ms * 1e-3);
+    seconds += ms * 1e-3;
+  }
+  if (state.error_occurred()) return;
+  if (seconds <= 0.0) {
+    state.SkipWithError("the device reported zero skinning time");
+    return;
+  }
+  const double bytes_per_vertex = 2.0 * 2.0 * 4.0 * sizeof(float) + double(influences) * (sizeof(uint32_t) + sizeof(float));
+  set_skinning_counters(state, double(vertices), bytes_per_vertex * double(vertices), seconds, copy_bandwidth);
+  state.SetLabel(std::string(end_to_end ? "end to end" : "device time") + "; " + device_label(*context));
+}
+
+void run_vulkan_render(benchmark::State& state, const Scene& scene, const EvaluatedPose& pose,
+                       const std::vector<WorldPrimitive>& primitives, const RenderCamera& camera,
+                       const RenderOptions& options, const std::string& label) {
+  Context* context = bench_context(state, false);
+  if (context == nullptr) return;
+  for (auto _ : state) {
+    try {
+      RgbaImage image = gpu::gpu_render(*context, scene, pose, primitives, camera, options);
+      benchmark::DoNotOptimize(image.pixels.data());
+      benchmark::ClobberMemory();
+    } catch (const std::exception& error) {
+      state.SkipWithError(error.what());
+      break;
+    }
+  }
+  if (state.error_occurred()) return;
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel("frames; " + label + " vulkan, end to end; " + device_label(*context));
+}
+
+std::string vulkan_device_description() {
+  const ContextSlot& slot = context_slot();
+  if (!slot.context) return "unavailable: " + slot.error;
+  const gpu::DeviceInfo& info = slot.context->info();
+  return info.name + " [" + info.type + "], driver " + info.driver + ", Vulkan " +
+         std::to_string(VK_API_VERSION_MAJOR(info.api_version)) + "." +
+         std::to_string(VK_API_VERSION_MINOR(info.api_version)) + "." +
+         std::to_string(VK_API_VERSION_PATCH(info.api_version));
+}
+
+}  // namespace skinref::bench
