@@ -36,10 +36,6 @@ void threaded_copy(CopyBuffers& b, int threads) {
   for (std::thread& w : workers) w.join();
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // The best copy bytes/s seen in this process, per thread count.
 std::map<int, double>& best_copy() {
   static std::map<int, double> best;
@@ -48,19 +44,8 @@ std::map<int, double>& best_copy() {
 
 void run_cpu_copy(benchmark::State& state, int threads) {
   CopyBuffers& buffers = copy_buffers();
-  double seconds = 0.0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    threaded_copy(buffers, threads);
-    benchmark::ClobberMemory();
-    const double elapsed = seconds_since(start);
-    state.SetIterationTime(elapsed);
-    seconds += elapsed;
-  }
-  if (seconds <= 0.0) {
-    state.SkipWithError("the copies took no measurable time");
-    return;
-  }
+  const double seconds = run_timed_passes(state, [&] { threaded_copy(buffers, threads); });
+  if (seconds <= 0.0) return;
   const double bytes_per_second = kCopyBytes * double(state.iterations()) / seconds;
   state.counters["bytes/s"] = bytes_per_second;
   state.counters["threads"] = threads;
@@ -72,6 +57,10 @@ void run_cpu_copy(benchmark::State& state, int threads) {
 }  // namespace
 
 int all_threads() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 namespace {
 

@@ -23,6 +23,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <string>
 
 namespace skinref::bench {
@@ -43,5 +44,24 @@ void register_render_benchmarks();     // bench_render.cc
 
 // "lbs" or "dqs".
 const char* method_name(bool dqs);
+
+double seconds_since(std::chrono::steady_clock::time_point start);
+
+// Runs pass() once per benchmark iteration, each iteration's manual time its wall-clock time (so that work on
+// other threads counts); returns the total. No measurable time: SkipWithError and 0.
+template <class Pass>
+double run_timed_passes(benchmark::State& state, Pass&& pass) {
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    pass();
+    benchmark::ClobberMemory();
+    const double elapsed = seconds_since(start);
+    state.SetIterationTime(elapsed);
+    seconds += elapsed;
+  }
+  if (seconds <= 0.0) state.SkipWithError("no measurable time");
+  return seconds;
+}
 
 }  // namespace skinref::bench

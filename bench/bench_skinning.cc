@@ -48,9 +48,6 @@ constexpr size_t kVertexCounts[] = {100'000, 1'000'000, 16'000'000};
 constexpr int kInfluenceCounts[] = {1, 2, 4, 8};
 constexpr size_t kLarge = 16'000'000;
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 void run_reference(benchmark::State& state, size_t vertices, int influences, SkinningMethod method) {
   const SkinningBenchScene* fixture = nullptr;
@@ -71,24 +68,15 @@ void run_reference(benchmark::State& state, size_t vertices, int influences, Ski
   SkinnedVertices output;
   output.positions.assign(vertices, Vec3::Zero());
   output.normals.assign(vertices, Vec3::Zero());
-  double seconds = 0.0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
+  const double seconds = run_timed_passes(state, [&] {
     if (method == SkinningMethod::Dqs)
       skin_dqs(input, options, output);
     else
       skin_lbs(input, options, output);
     benchmark::DoNotOptimize(output.positions.data());
     benchmark::DoNotOptimize(output.normals.data());
-    benchmark::ClobberMemory();
-    const double elapsed = seconds_since(start);
-    state.SetIterationTime(elapsed);
-    seconds += elapsed;
-  }
-  if (seconds <= 0.0) {
-    state.SkipWithError("no measurable time");
-    return;
-  }
+  });
+  if (seconds <= 0.0) return;
   const double bytes_per_vertex = 2.0 * 6.0 * sizeof(double) + double(influences) * (sizeof(uint32_t) + sizeof(double));
   set_skinning_counters(state, double(vertices), bytes_per_vertex * double(vertices), seconds, copy_bandwidth);
   state.counters["threads"] = 1;
@@ -109,20 +97,11 @@ void run_cpu(benchmark::State& state, size_t vertices, int influences, SkinningM
   }
   cpu::CpuSkinningOutputs outputs;
   cpu::skin_cpu(*inputs, outputs, threads);  // sizes the outputs (and touches them) outside the timed loop
-  double seconds = 0.0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
+  const double seconds = run_timed_passes(state, [&] {
     cpu::skin_cpu(*inputs, outputs, threads);
     benchmark::DoNotOptimize(outputs.positions.x.data());
-    benchmark::ClobberMemory();
-    const double elapsed = seconds_since(start);
-    state.SetIterationTime(elapsed);
-    seconds += elapsed;
-  }
-  if (seconds <= 0.0) {
-    state.SkipWithError("no measurable time");
-    return;
-  }
+  });
+  if (seconds <= 0.0) return;
   set_skinning_counters(state, double(vertices), cpu::cpu_skinning_traffic_bytes(*inputs), seconds, copy_bandwidth);
   state.counters["threads"] = threads;
   state.SetLabel(std::string("cpu, float32, ") + cpu::cpu_kernel_name(SkinningKernel::Auto) +

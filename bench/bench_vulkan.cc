@@ -137,12 +137,8 @@ class CopyRig {
     context_.submit_and_wait([&](VkCommandBuffer cmd) {
       // Earlier submissions wrote both buffers (the fills, the previous copy): transfer writes before this
       // copy's reads and writes.
-      VkMemoryBarrier barrier{};
-      barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-      barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-      barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0,
-                           nullptr, 0, nullptr);
+      gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
       vkCmdResetQueryPool(cmd, queries_, 0, 2);
       // The same brackets as the skinning dispatches (skinning_gpu.cc), so that the two times compare.
       vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);

@@ -726,6 +726,15 @@ VkShaderModule Context::create_shader(const uint32_t* words, size_t word_count) 
   return module;
 }
 
+void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags src_stage, VkAccessFlags src,
+                    VkPipelineStageFlags dst_stage, VkAccessFlags dst) {
+  VkMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  barrier.srcAccessMask = src;
+  barrier.dstAccessMask = dst;
+  vkCmdPipelineBarrier(commands, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
 VkBufferMemoryBarrier buffer_barrier(VkBuffer buffer, VkAccessFlags src, VkAccessFlags dst) {
   VkBufferMemoryBarrier barrier{};
   barrier.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;

@@ -72,6 +72,11 @@ struct Image2D {
 // A memory barrier on the whole of `buffer` between two access masks (queue families ignored).
 VkBufferMemoryBarrier buffer_barrier(VkBuffer buffer, VkAccessFlags src, VkAccessFlags dst);
 
+// Records a global memory barrier: `src` accesses of `src_stage` made available and visible to `dst` accesses
+// of `dst_stage`.
+void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags src_stage, VkAccessFlags src,
+                    VkPipelineStageFlags dst_stage, VkAccessFlags dst);
+
 class Context {
  public:
   explicit Context(const ContextOptions& options);
