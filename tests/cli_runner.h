@@ -16,6 +16,15 @@
 
 namespace skinref::test {
 
+// The command line's exit codes, as the project's contract states them (a test's own expectation, not the
+// tool's constants): 0 success, 1 a comparison that failed, 2 bad input or usage.
+namespace exit_codes {
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitComparisonFailed = kExitFailed;
+inline constexpr int kExitBadInput = 2;
+}  // namespace exit_codes
+
 struct CliRun {
   int exit_code = -1;
   std::string out, err;

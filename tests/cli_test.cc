@@ -29,8 +29,7 @@ namespace fs = std::filesystem;
 using test::read_bytes;
 using test::write_bytes;
 
-constexpr int kExitOk = 0;
-constexpr int kExitBadInput = 2;
+using namespace test::exit_codes;
 
 // Joints of builtin:twist (builtin_scenes.h: joint 0 at the origin, joint 1 at the middle).
 constexpr size_t kTwistJointCount = 2;
@@ -494,8 +493,6 @@ TEST_F(CliTest, RenderFailingSecondOutputLeavesNoFirst) {
 }
 
 // ---- compare -----------------------------------------------------------------------------------------------
-
-constexpr int kExitComparisonFailed = 1;
 
 // A 7x5 grey image, and the same with pixel (4, 2) 3 steps greener: 1 of 35 pixels over threshold 1.
 RgbaImage compare_grey_image() {

@@ -23,8 +23,7 @@ namespace fs = std::filesystem;
 using test::read_bytes;
 using test::write_bytes;
 
-constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;
+using namespace test::exit_codes;
 
 // The chromium executable on PATH, or "" when there is none.
 std::string find_chromium() {

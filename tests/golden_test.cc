@@ -33,9 +33,7 @@ namespace fs = std::filesystem;
 using test::read_bytes;
 using test::write_bytes;
 
-constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;
-constexpr int kExitBadInput = 2;
+using namespace test::exit_codes;
 
 std::string corpus_dir() {
   if (const char* env = std::getenv("SKINREF_CORPUS_DIR"); env != nullptr && *env != '\0') return env;
