@@ -228,8 +228,11 @@ TEST(CpuSkinningBounds, VerticesWhoseWeightsSumToZeroKeepTheirBindAttributes) {
     finalize_scene(scene);
     ASSERT_GT(unweighted, 0u) << name;
     const double time = 0.4 * scene.animations[0].end_time;
-    for (const SkinningOptions& options : test::weight_and_normal_options())
+    for (const SkinningOptions& options : test::weight_and_normal_options()) {
+      // builtin:million (the 4-influence case) with the default normal convention only: it is large.
+      if (name == "million" && options.normals != NormalMode::InverseTransposeOfBlend) continue;
       check_within_bounds(scene, 0, time, options, name + " 1/7 unweighted " + test::options_label(options));
+    }
     const std::vector<WorldPrimitive> cpu =
         cpu::cpu_evaluate_vertices(scene, evaluate_pose(scene, 0, time), SkinningOptions{});
     for (const WorldPrimitive& primitive : cpu) {
