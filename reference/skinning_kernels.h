@@ -18,7 +18,7 @@ struct KernelArgs {
   const uint32_t* joints;
   const double* weights;
   int influences;
-  const double* columns;          // kBlock per joint
+  const double* columns;          // kBlock per joint, each joint's block 64-byte aligned (loads do not rely on it)
   const double* normal_matrices;  // 9 per joint, row-major
   size_t joint_count;
   bool blend_normal_matrices;

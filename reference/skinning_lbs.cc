@@ -153,7 +153,11 @@ void skin_lbs(const SkinningInput& in, const SkinningOptions& options, SkinnedVe
 
   // The palette, repacked once: columns c0..c3 of each JM as (x, y, z, 0); normal matrices row-major.
   const JointPalette& palette = *in.palette;
-  std::vector<double> columns(palette.skinning.size() * kBlock, 0.0);
+  // Each joint's block starts a 64-byte cache line, so that the AVX-512 kernel's loads of two columns never
+  // split one (operator new aligns to 16 only).
+  std::vector<double> column_storage(palette.skinning.size() * kBlock + 7, 0.0);
+  const size_t misalignment = reinterpret_cast<uintptr_t>(column_storage.data()) % 64 / sizeof(double);
+  double* const columns = column_storage.data() + (8 - misalignment) % 8;
   std::vector<double> normal_matrices(palette.normal.size() * 9);
   for (size_t j = 0; j < palette.skinning.size(); ++j) {
     for (int c = 0; c < 4; ++c)
@@ -173,7 +177,7 @@ void skin_lbs(const SkinningInput& in, const SkinningOptions& options, SkinnedVe
                                     in.joints.data(),
                                     in.weights.data(),
                                     k,
-                                    columns.data(),
+                                    columns,
                                     normal_matrices.data(),
                                     palette.skinning.size(),
                                     options.normals == NormalMode::BlendedNormalMatrices,
