@@ -9,9 +9,12 @@
 //     BM_Animation/joints:<N>                                             items/s = poses/s
 //     BM_Render/<model>/<W>x<H>/<reference_1t|reference_all|vulkan>      items/s = frames/s
 //   Google Benchmark appends "/manual_time", "/real_time", "/iterations:N" or "/min_time:S" to some of them.
-// - BM_Copy/cpu_T: a STREAM-like copy of 256 MiB of floats into another 256 MiB buffer, std::memcpy of T equal
-//   ranges, one per thread (threads started per iteration, as skin_cpu starts them); bytes/s counts the read
-//   and the write (2 x 256 MiB). cpu_copy_bytes_per_second(T), the limit a T-thread case is compared with,
+// - BM_Copy/cpu_T: a STREAM-like copy of 256 MiB of floats into another 256 MiB buffer, T equal ranges, one
+//   per thread on the worker threads skin_cpu uses, each iteration once with std::memcpy and once with
+//   streaming (non-temporal) stores, the faster of the two timed (counters memcpy_bytes/s and
+//   streaming_bytes/s give both); bytes/s counts the read and the write (2 x 256 MiB). With streaming stores
+//   those are the bytes moved; a normal store (glibc's memcpy below 3/4 of the last-level cache) first reads
+//   each line it writes, a third more traffic than counted, yet one thread often copies faster that way. cpu_copy_bytes_per_second(T), the limit a T-thread case is compared with,
 //   is the highest value measured in this process with T threads or with one (T threads can always do what
 //   one does; on a shared machine the T-thread copy can come out slower); for a thread count no
 //   BM_Copy/cpu_T measured (filtered out), the best of five copies, measured once.

@@ -117,8 +117,8 @@ TEST(BenchTable, PicksMediansFallsBackToRunsAndShowsSkippedCases) {
   expect_line(md, "| CPUs | 2 at 2700 MHz |");
   expect_line(md, "| caches | L1 Data 48 KiB, L3 Unified 480 MiB (shared by 2) |");
   expect_line(md, "| Vulkan device | llvmpipe [cpu], driver llvmpipe, Vulkan 1.3.230 |");
-  expect_line(md, "| CPU memcpy, 1 thread (reference, cpu_1t) | 11.0 |");
-  expect_line(md, "| CPU memcpy, all threads (cpu_all) | 20.0 |");
+  expect_line(md, "| CPU copy, 1 thread (reference, cpu_1t) | 11.0 |");
+  expect_line(md, "| CPU copy, all threads (cpu_all) | 20.0 |");
   expect_line(md, "| Vulkan vkCmdCopyBuffer, device time (vulkan_device, vulkan_e2e) | - |");
   expect_line(md, "| LBS | 100k | 4 | 50.0 (0.25) | 200 (0.50) | 350 (0.40) | skipped (no Vulkan context: none) | - | 4.00x |");
   expect_line(md, "| DQS | 16M | 8 | 8.00 (0.10) | - | - | - | - | - |");

@@ -366,8 +366,8 @@ void write_copies(std::ostream& out, const BenchFile& file) {
          "larger of the two CPU figures (all threads can always copy what one does).\n\n"
       << "| copy | GB/s |\n|---|---|\n";
   const std::pair<const char*, const char*> rows[] = {
-      {"cpu_1t", "CPU memcpy, 1 thread (reference, cpu_1t)"},
-      {"cpu_all", "CPU memcpy, all threads (cpu_all)"},
+      {"cpu_1t", "CPU copy, 1 thread (reference, cpu_1t)"},
+      {"cpu_all", "CPU copy, all threads (cpu_all)"},
       {"vulkan", "Vulkan vkCmdCopyBuffer, device time (vulkan_device, vulkan_e2e)"}};
   for (const auto& [backend, what] : rows) {
     const std::optional<Result> result = file.find(std::string("BM_Copy/") + backend);
