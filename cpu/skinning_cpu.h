@@ -11,8 +11,10 @@
 //   dual quaternions and non-rigid parts from split_dqs_joint(), skinning_dqs.h); tangents by the blended
 //   matrix (w kept); normals and tangents normalized, a zero vector kept; weights as stored or renormalized;
 //   a vertex whose weights sum to 0 (or whose DQS real part is 0) keeps its morphed bind attributes; rigid
-//   nodes as one palette entry (their global matrix) with weight 1, always LBS. No FMA, IEEE division and
-//   square root. So float32_vertex_error_bounds(scene, pose, options, nullptr) bounds every value.
+//   nodes as one palette entry (their global matrix) with weight 1, always LBS. IEEE division and square
+//   root; each product added to a running sum fused into that addition (one rounding where skin.comp may
+//   have two, which the float model of docs/error_bounds.md covers). So
+//   float32_vertex_error_bounds(scene, pose, options, nullptr) bounds every value.
 // - Its inputs as the Vulkan path prepares them (gpu/skinning_gpu.cc): bind attributes, weights and morph
 //   deltas and weights rounded to float; palettes (JM, normal matrices, DQS splits) computed in double by the
 //   reference and rounded.
