@@ -12,6 +12,7 @@
 #include "evaluate.h"
 #include "gltf_load.h"
 #include "gpu_fixture.h"
+#include "skinning_cases.h"
 #include "skinning_gpu.h"
 #include "temp_dir.h"
 #include "tolerances.h"
@@ -144,9 +145,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(GpuSkinningTest, WeightPoliciesAndNormalModesMatchReference) {
   // Weights scaled to sum to 0.7: as stored, the model shrinks towards the origin (what a shader does);
   // renormalized, it does not. Both must match the reference's handling.
-  Scene scene = make_builtin_scene("twist");
-  for (double& w : scene.meshes[0].primitives[0].weights) w *= 0.7;
-  finalize_scene(scene);
+  const Scene scene = test::twist_with_scaled_weights(0.7);
   const EvaluatedPose pose = evaluate_pose(scene, 0, 0.4);
   for (WeightPolicy weights : {WeightPolicy::AsStored, WeightPolicy::Renormalize}) {
     for (NormalMode normals : {NormalMode::InverseTransposeOfBlend, NormalMode::BlendedNormalMatrices}) {

@@ -13,6 +13,7 @@
 #include "evaluate.h"
 #include "gltf_load.h"
 #include "gpu_fixture.h"
+#include "skinning_cases.h"
 #include "pose_error_bounds.h"
 #include "skinning_gpu.h"
 #include "temp_dir.h"
@@ -316,9 +317,7 @@ TEST_F(GpuVertexMutationTest, OtherNormalConventionIsCaught) {
 
 TEST_F(GpuVertexMutationTest, RenormalizedWeightsAreCaught) {
   // Weights summing to 0.7 used as stored by the reference, renormalized on the GPU.
-  Scene scene = make_builtin_scene("twist");
-  for (double& w : scene.meshes[0].primitives[0].weights) w *= 0.7;
-  finalize_scene(scene);
+  const Scene scene = test::twist_with_scaled_weights(0.7);
   const EvaluatedPose pose = evaluate_pose(scene, 0, 0.4);
   for (SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs}) {
     SkinningOptions options;
