@@ -6,11 +6,11 @@
 // prepared rest pose into the clip poses (same sizes, no allocation there), as an engine reuses its buffers.
 #include "bench_common.h"
 #include "bench_scenes.h"
-#include "blending.h"
-#include "local_to_model.h"
-#include "pose.h"
-#include "sampling.h"
-#include "time_mapping.h"
+#include "anim/blending.h"
+#include "anim/local_to_model.h"
+#include "core/pose.h"
+#include "anim/sampling.h"
+#include "anim/time_mapping.h"
 
 #include <benchmark/benchmark.h>
 

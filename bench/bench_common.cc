@@ -1,6 +1,6 @@
 #include "bench_common.h"
 
-#include "worker_pool.h"
+#include "core/worker_pool.h"
 
 #include <algorithm>
 #include <chrono>

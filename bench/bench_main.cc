@@ -3,8 +3,8 @@
 // animation and rendering. The run's JSON context gets the kernels this CPU uses, and the Vulkan device (or
 // why there is none), which tools/bench_table.cc prints with the machine.
 #include "bench_common.h"
-#include "skinning_cpu.h"
-#include "skinning_lbs.h"
+#include "cpu/skinning_cpu.h"
+#include "skin/lbs.h"
 #if SKINREF_HAVE_VULKAN
 #include "bench_vulkan.h"
 #endif

@@ -8,12 +8,13 @@
 // outside the timed loops, and kept for the process. Wall-clock time: with several threads (or a device) the
 // work happens outside the calling thread.
 #include "bench_common.h"
-#include "builtin_scenes.h"
-#include "camera.h"
-#include "evaluate.h"
-#include "gltf_load.h"
-#include "render.h"
-#include "scene.h"
+#include "io/builtin_scenes.h"
+#include "raster/camera.h"
+#include "skin/evaluate_vertices.h"
+#include "anim/evaluate_pose.h"
+#include "io/gltf_load.h"
+#include "raster/render.h"
+#include "core/scene.h"
 #if SKINREF_HAVE_VULKAN
 #include "bench_vulkan.h"
 #endif

@@ -29,9 +29,9 @@
 // std::invalid_argument.
 #pragma once
 
-#include "evaluate.h"
-#include "scene.h"
-#include "skinning_cpu.h"
+#include "core/pose.h"
+#include "core/scene.h"
+#include "cpu/skinning_cpu.h"
 
 #include <cstddef>
 #include <memory>

@@ -27,9 +27,9 @@
 // 10^3 times the device time, so a minimum counted in device time would run very long).
 #include "bench_common.h"
 #include "bench_scenes.h"
-#include "skinning_cpu.h"
-#include "skinning_dqs.h"
-#include "skinning_lbs.h"
+#include "cpu/skinning_cpu.h"
+#include "skin/dqs.h"
+#include "skin/lbs.h"
 #if SKINREF_HAVE_VULKAN
 #include "bench_vulkan.h"
 #endif

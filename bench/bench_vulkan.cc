@@ -2,9 +2,9 @@
 
 #include "bench_common.h"
 #include "bench_scenes.h"
-#include "context.h"
-#include "render_gpu.h"
-#include "skinning_gpu.h"
+#include "gpu/context.h"
+#include "gpu/render_gpu.h"
+#include "gpu/skinning_gpu.h"
 
 #include <algorithm>
 #include <chrono>

@@ -25,9 +25,10 @@
 //   "unavailable: REASON"; for the run's JSON context.
 #pragma once
 
-#include "evaluate.h"
-#include "render.h"
-#include "skinning_lbs.h"
+#include "core/pose.h"
+#include "core/vertices.h"
+#include "raster/render.h"
+#include "skin/lbs.h"
 
 #include <benchmark/benchmark.h>
 

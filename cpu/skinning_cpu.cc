@@ -1,11 +1,12 @@
 // The CPU backend (skinning_cpu.h): the inputs converted to float32 planes (one array per component, so that
 // SIMD lanes hold consecutive vertices), then the kernel of cpu_kernel.inc for the widest instruction set
 // available over vertex ranges, one range per thread across every primitive of the scene.
-#include "skinning_cpu.h"
+#include "cpu/skinning_cpu.h"
 
-#include "input_error.h"
-#include "parallel_ranges.h"
-#include "skinning_dqs.h"
+#include "core/input_error.h"
+#include "core/parallel_ranges.h"
+#include "skin/dqs.h"
+#include "skin/lbs.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -27,8 +27,8 @@
 //   than 2^32 - 1 vertices, influences or palette floats: InputError.
 #pragma once
 
-#include "cpu_kernels.h"
-#include "evaluate.h"
+#include "cpu/cpu_kernels.h"
+#include "skin/evaluate_vertices.h"
 
 #include <vector>
 

@@ -3,11 +3,11 @@
 // gpu/shaders/animation.comp); one submission runs the sampling dispatch, one local-to-model dispatch per depth
 // level and the palette dispatch, with a barrier between every pair, and the results are read back from the
 // same buffer.
-#include "animation_gpu.h"
+#include "gpu/animation_gpu.h"
 
 #include "animation_comp.h"
-#include "compute.h"
-#include "input_error.h"
+#include "gpu/compute.h"
+#include "core/input_error.h"
 
 #include <algorithm>
 #include <array>

@@ -26,9 +26,9 @@
 //   scene; Vulkan failures -> GpuError.
 #pragma once
 
-#include "context.h"
-#include "evaluate.h"
-#include "skinning_gpu.h"
+#include "gpu/context.h"
+#include "anim/evaluate_pose.h"
+#include "gpu/skinning_gpu.h"
 
 namespace skinref::gpu {
 

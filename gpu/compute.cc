@@ -1,4 +1,4 @@
-#include "compute.h"
+#include "gpu/compute.h"
 
 #include <stdexcept>
 #include <vector>

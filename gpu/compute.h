@@ -13,7 +13,7 @@
 //   modulo 2^timestampValidBits.
 #pragma once
 
-#include "context.h"
+#include "gpu/context.h"
 
 #include <cstdint>
 #include <map>

@@ -1,9 +1,9 @@
 // The headless Vulkan context of context.h: instance (no window system), optional validation with a counting
 // debug-utils messenger, device choice, one graphics+compute queue, a command pool, and the buffer, image,
 // submission and shader helpers that the compute skinning and the offscreen renderer share.
-#include "context.h"
+#include "gpu/context.h"
 
-#include "input_error.h"
+#include "core/input_error.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -19,7 +19,7 @@
 // - Not thread-safe: one context per thread.
 #pragma once
 
-#include "vk_check.h"
+#include "gpu/vk_check.h"
 
 #include <cstdint>
 #include <functional>

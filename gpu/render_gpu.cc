@@ -11,12 +11,12 @@
 // The vertex shader snaps window positions to raster.h's 1/256-pixel grid itself (render.vert says why):
 // coverage is unchanged, and attributes are then interpolated from the snapped triangle, as the reference
 // does, also on implementations (llvmpipe) that would interpolate from the unsnapped one.
-#include "render_gpu.h"
+#include "gpu/render_gpu.h"
 
-#include "input_error.h"
+#include "core/input_error.h"
 #include "render_frag.h"
 #include "render_vert.h"
-#include "shading.h"
+#include "raster/shading.h"
 
 #include <algorithm>
 #include <cmath>

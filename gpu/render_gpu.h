@@ -19,8 +19,8 @@
 // - Size limits: width and height in [1, maxImageDimension2D]; larger -> InputError naming the limit.
 #pragma once
 
-#include "context.h"
-#include "render.h"
+#include "gpu/context.h"
+#include "raster/render.h"
 
 namespace skinref::gpu {
 

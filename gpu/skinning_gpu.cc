@@ -8,12 +8,12 @@
 // GpuTiming::end_to_end_ms covers the conversion of the inputs to float32, buffer creation, upload, dispatch,
 // readback and the conversion back to doubles; the shader, pipelines and layouts are one-time set-up that an
 // application creates once, so their creation is left out.
-#include "skinning_gpu.h"
+#include "gpu/skinning_gpu.h"
 
-#include "compute.h"
-#include "input_error.h"
+#include "gpu/compute.h"
+#include "core/input_error.h"
 #include "skin_comp.h"
-#include "skinning_dqs.h"
+#include "skin/dqs.h"
 
 #include <algorithm>
 #include <array>

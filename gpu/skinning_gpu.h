@@ -16,8 +16,8 @@
 //   device has no timestamps) and the end-to-end wall time (upload, dispatch, readback).
 #pragma once
 
-#include "context.h"
-#include "evaluate.h"
+#include "gpu/context.h"
+#include "skin/evaluate_vertices.h"
 
 #include <vector>
 

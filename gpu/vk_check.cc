@@ -1,6 +1,6 @@
 // The names of VkResult values, for the messages VK_CHECK throws: every result of the Vulkan 1.3 core and of
 // the extensions in the headers this is built with, so an error always reads like the specification.
-#include "vk_check.h"
+#include "gpu/vk_check.h"
 
 #include <cstdio>
 

@@ -9,9 +9,10 @@
 #include "cli_runner.h"
 
 #include "bench_scenes.h"
-#include "skinning_cpu.h"
-#include "skinning_dqs.h"
-#include "skinning_lbs.h"
+#include "cpu/skinning_cpu.h"
+#include "skin/dqs.h"
+#include "skin/lbs.h"
+#include "anim/evaluate_pose.h"
 
 #include <gtest/gtest.h>
 

@@ -3,11 +3,11 @@
 // rotation (against closed forms), the two-layer Slerp mode, hemisphere handling of q / -q, a summed weight
 // of 0 keeping the fallback, subtree masks and node look-up on a small hierarchy, additive deltas (identity,
 // a known 30-degree delta at half weight, the translation and scale rules, masks) and the cross-fade ramp.
-#include "blending.h"
-#include "input_error.h"
+#include "anim/blending.h"
+#include "core/input_error.h"
 #include "math_expect.h"
-#include "pose.h"
-#include "scene.h"
+#include "core/pose.h"
+#include "core/scene.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

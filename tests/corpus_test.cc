@@ -3,10 +3,11 @@
 // tests/independent_gltf (a separate implementation sharing no code with reference/) for every animation
 // at several times. Each test skips, visibly, when the corpus folder is absent.
 #include "corpus_models.h"
-#include "evaluate.h"
-#include "gltf_load.h"
+#include "skin/evaluate_vertices.h"
+#include "anim/evaluate_pose.h"
+#include "io/gltf_load.h"
 #include "independent_gltf.h"
-#include "input_error.h"
+#include "core/input_error.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

@@ -4,17 +4,18 @@
 // model; morph targets, tangents and rigid nodes; both weight policies and both normal conventions. Every
 // kernel this CPU has gives the scalar kernel's bits, and 1, 2 and 3 threads give the same bits. The other
 // normal convention must be caught by the bounds. The command line: `skin --backend cpu` and `compare`.
-#include "builtin_scenes.h"
+#include "io/builtin_scenes.h"
 #include "cli_runner.h"
 #include "corpus_models.h"
-#include "evaluate.h"
-#include "gltf_load.h"
+#include "skin/evaluate_vertices.h"
+#include "anim/evaluate_pose.h"
+#include "io/gltf_load.h"
 #include "skinning_cases.h"
-#include "skinning_cpu.h"
+#include "cpu/skinning_cpu.h"
 #include "temp_dir.h"
 #include "tolerances.h"
-#include "vertex_compare.h"
-#include "vertex_error_bounds.h"
+#include "verify/vertex_compare.h"
+#include "verify/vertex_error_bounds.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 // goldens intact, outputs of dropped times are removed, and corpus cases are skipped visibly without the
 // corpus.
 #include "cli_runner.h"
-#include "image_io.h"
+#include "io/image_io.h"
 #include "temp_dir.h"
 
 #include <gtest/gtest.h>

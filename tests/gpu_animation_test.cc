@@ -4,16 +4,17 @@
 // every built-in scene and every corpus model, at every key time, between keys, before the start and past
 // the end. The reference is the independent computation; the bound is derived, not fitted. Each case prints
 // its largest error/bound ratio so that the margin (and the tightness of the bound) shows in the log.
-#include "animation_gpu.h"
-#include "builtin_scenes.h"
+#include "gpu/animation_gpu.h"
+#include "io/builtin_scenes.h"
 #include "cli_runner.h"
 #include "corpus_models.h"
-#include "evaluate.h"
-#include "gltf_load.h"
-#include "input_error.h"
+#include "skin/evaluate_vertices.h"
+#include "anim/evaluate_pose.h"
+#include "io/gltf_load.h"
+#include "core/input_error.h"
 #include "gpu_fixture.h"
-#include "pose_error_bounds.h"
-#include "skinning_gpu.h"
+#include "verify/pose_error_bounds.h"
+#include "gpu/skinning_gpu.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 // cases use.
 #pragma once
 
-#include "context.h"
+#include "gpu/context.h"
 #include "skinning_cases.h"
 
 #include <gtest/gtest.h>

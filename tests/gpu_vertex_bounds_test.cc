@@ -6,20 +6,21 @@
 // other normal convention and renormalized weights must each be caught, at a vertex the culprit influences.
 // The reference is the independent computation; the bounds are derived, not fitted. Every case prints its
 // figures so that margins and tightness show in the log.
-#include "animation_gpu.h"
-#include "builtin_scenes.h"
+#include "gpu/animation_gpu.h"
+#include "io/builtin_scenes.h"
 #include "cli_runner.h"
 #include "corpus_models.h"
-#include "evaluate.h"
-#include "gltf_load.h"
+#include "skin/evaluate_vertices.h"
+#include "anim/evaluate_pose.h"
+#include "io/gltf_load.h"
 #include "gpu_fixture.h"
 #include "skinning_cases.h"
-#include "pose_error_bounds.h"
-#include "skinning_gpu.h"
+#include "verify/pose_error_bounds.h"
+#include "gpu/skinning_gpu.h"
 #include "temp_dir.h"
 #include "tolerances.h"
-#include "vertex_compare.h"
-#include "vertex_error_bounds.h"
+#include "verify/vertex_compare.h"
+#include "verify/vertex_error_bounds.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -5,12 +5,12 @@
 // intermediate nodes, that only the root's subtree changes; aim IK's forward and up axes (pole side, pole
 // fallback, non-orthogonal axes, rotated and mirrored parents, weights); update_subtree against a full
 // local_to_model (bit-exact); and the refusal of every invalid input.
-#include "ik.h"
-#include "input_error.h"
-#include "local_to_model.h"
+#include "anim/ik.h"
+#include "core/input_error.h"
+#include "anim/local_to_model.h"
 #include "math_expect.h"
-#include "pose.h"
-#include "scene.h"
+#include "core/pose.h"
+#include "core/scene.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

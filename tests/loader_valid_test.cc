@@ -4,7 +4,7 @@
 // quantization, more than four influences, morph targets and weights, sampler layouts per interpolation,
 // .glb against .gltf, non-indexed primitives and strip / fan expansion.
 #include "gltf_builder.h"
-#include "gltf_load.h"
+#include "io/gltf_load.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

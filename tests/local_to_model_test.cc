@@ -2,10 +2,10 @@
 // three-level chain, a non-joint ancestor whose scale reaches its descendants, a child stored at a lower index
 // than its parent, the identity pose, that the pose (not the rest TRS) is used, and that every matrix has the
 // exact affine last row.
-#include "local_to_model.h"
+#include "anim/local_to_model.h"
 #include "math_expect.h"
-#include "pose.h"
-#include "scene.h"
+#include "core/pose.h"
+#include "core/scene.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

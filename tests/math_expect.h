@@ -3,7 +3,7 @@
 // element by element with EXPECT_NEAR, so a failure names the element and prints both values in full.
 #pragma once
 
-#include "math_types.h"
+#include "core/math_types.h"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,9 @@
 // decomposition (round trip, mirrored matrices, refusal of shear and of non-affine or singular input), and
 // the normal matrix under non-uniform scale and mirroring.
 #include "math_expect.h"
-#include "math_types.h"
+#include "core/math_types.h"
 #include "tolerances.h"
+#include "io/gltf_load.h"
 
 #include <gtest/gtest.h>
 

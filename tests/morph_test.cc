@@ -2,8 +2,8 @@
 // the bind attributes bit for bit, a target without normal deltas contributes nothing to normals, tangent w is
 // kept, attributes the primitive lacks stay empty, and normals are not renormalized by this stage.
 #include "math_expect.h"
-#include "morph.h"
-#include "scene.h"
+#include "skin/morph.h"
+#include "core/scene.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

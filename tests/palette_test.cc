@@ -1,11 +1,11 @@
 // Tests of the joint palette (palette.h): JM_i = G(joint_i) * IBM_i in skin-joint order, identity at the bind
 // pose when IBM is the inverse bind global (with a non-joint scaled ancestor), independence from the skinned
 // mesh node's own transform, and the per-joint normal matrices under uniform and non-uniform scale.
-#include "local_to_model.h"
+#include "anim/local_to_model.h"
 #include "math_expect.h"
-#include "palette.h"
-#include "pose.h"
-#include "scene.h"
+#include "anim/palette.h"
+#include "core/pose.h"
+#include "core/scene.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

@@ -4,8 +4,8 @@
 // stays watertight), depth-test order, perspective-correct barycentrics against ray-plane intersections,
 // facing from a camera.h camera, culling and flip_winding, degenerate input, the guard band (64- and 128-bit
 // edge functions), the same bytes for any thread count, and option checks.
-#include "camera.h"
-#include "raster.h"
+#include "raster/camera.h"
+#include "raster/raster.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

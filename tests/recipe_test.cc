@@ -3,13 +3,13 @@
 // time, two-layer blends against blend_poses and closed-form angles, joint masks, additives, cross-fades
 // before, during and after the fade, synchronised cross-fades, IK steps reaching their targets, the time
 // override). The scene is builtin:bend with three more clips whose poses are known in closed form.
-#include "blending.h"
-#include "builtin_scenes.h"
-#include "evaluate.h"
-#include "input_error.h"
-#include "local_to_model.h"
+#include "anim/blending.h"
+#include "io/builtin_scenes.h"
+#include "anim/evaluate_pose.h"
+#include "core/input_error.h"
+#include "anim/local_to_model.h"
 #include "math_expect.h"
-#include "recipe.h"
+#include "anim/recipe.h"
 #include "temp_dir.h"
 #include "tolerances.h"
 

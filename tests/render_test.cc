@@ -4,14 +4,16 @@
 // builtin:twist renders in every view (background, coverage, depth order, identical bytes for any thread
 // count). Triangle-id images, triangle numbering across primitives, argument checks, and PNG round trips,
 // refusals and atomic writes follow.
-#include "atomic_file.h"
-#include "builtin_scenes.h"
-#include "image_io.h"
-#include "input_error.h"
-#include "render.h"
-#include "shading.h"
+#include "core/atomic_file.h"
+#include "io/builtin_scenes.h"
+#include "io/image_io.h"
+#include "core/input_error.h"
+#include "raster/render.h"
+#include "raster/shading.h"
 #include "temp_dir.h"
 #include "tolerances.h"
+#include "anim/evaluate_pose.h"
+#include "skin/evaluate_vertices.h"
 
 #include <gtest/gtest.h>
 

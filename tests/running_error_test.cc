@@ -2,7 +2,7 @@
 // performed (C++ float on this machine: IEEE round to nearest, no contraction), over many deterministic
 // pseudo-random inputs and the expression shapes the pose bounds use, and they are not vacuous (the median
 // error/bound ratio is well above 1/1000). Closed-form cases for inputs, infinite bounds and sqrt near 0.
-#include "running_error.h"
+#include "verify/running_error.h"
 
 #include <gtest/gtest.h>
 

@@ -4,9 +4,9 @@
 // rotations, the morph weights channel, slerp_short end points, and that sample_animation writes only the
 // animated properties.
 #include "math_expect.h"
-#include "pose.h"
-#include "sampling.h"
-#include "scene.h"
+#include "core/pose.h"
+#include "anim/sampling.h"
+#include "core/scene.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

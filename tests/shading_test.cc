@@ -2,7 +2,7 @@
 // their 8-bit round trip, texture sampling of a 2x2 texture (bilinear in linear space, NEAREST, the three glTF
 // wrap modes outside [0, 1]), Lambert lighting at its limits and the weight heat map.
 #include "math_expect.h"
-#include "shading.h"
+#include "raster/shading.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

@@ -3,9 +3,9 @@
 // cap of the derived bounds.
 #pragma once
 
-#include "builtin_scenes.h"
-#include "scene.h"
-#include "skinning_lbs.h"
+#include "io/builtin_scenes.h"
+#include "core/scene.h"
+#include "skin/lbs.h"
 
 #include <cstdio>
 #include <string>

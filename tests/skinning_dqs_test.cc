@@ -4,13 +4,14 @@
 // matrix-to-quaternion conversion, influence order, a zero-weight pivot decoy), the two-phase scale/shear
 // blend, weight policies and zero weights, tangents, bit-identical threads, input errors, and the
 // evaluate_vertices dispatch on builtin:bend.
-#include "builtin_scenes.h"
-#include "evaluate.h"
+#include "io/builtin_scenes.h"
+#include "skin/evaluate_vertices.h"
+#include "anim/evaluate_pose.h"
 #include "math_expect.h"
-#include "palette.h"
-#include "skinning_dqs.h"
+#include "anim/palette.h"
+#include "skin/dqs.h"
 #include "skinning_fixtures.h"
-#include "skinning_lbs.h"
+#include "skin/lbs.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

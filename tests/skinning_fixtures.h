@@ -5,10 +5,10 @@
 #pragma once
 
 #include "math_expect.h"
-#include "math_types.h"
-#include "palette.h"
-#include "skinning_dqs.h"
-#include "skinning_lbs.h"
+#include "core/math_types.h"
+#include "anim/palette.h"
+#include "skin/dqs.h"
+#include "skin/lbs.h"
 
 #include <gtest/gtest.h>
 

@@ -3,9 +3,9 @@
 // and the two normal modes, tangents, 8 and 12 influences per vertex, and bit-identical output for any thread
 // count.
 #include "math_expect.h"
-#include "palette.h"
+#include "anim/palette.h"
 #include "skinning_fixtures.h"
-#include "skinning_lbs.h"
+#include "skin/lbs.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

@@ -4,11 +4,12 @@
 // divergence at that joint; a moved vertex with a correct pose is a skinning divergence at that vertex.
 // Earlier stages win; the exact walk (first_differing_stage) finds a one-ulp change. Also the pose dump reader (pose_dump.h): a written dump reads back bit for bit, and
 // malformed dumps name the JSON path.
-#include "builtin_scenes.h"
-#include "evaluate.h"
-#include "input_error.h"
-#include "pose_dump.h"
-#include "stage_bisection.h"
+#include "io/builtin_scenes.h"
+#include "skin/evaluate_vertices.h"
+#include "anim/evaluate_pose.h"
+#include "core/input_error.h"
+#include "io/pose_dump.h"
+#include "verify/stage_bisection.h"
 #include "temp_dir.h"
 
 #include <gtest/gtest.h>

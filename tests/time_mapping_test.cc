@@ -4,7 +4,7 @@
 // different lengths, zero-length clips and the refused arguments. Most cases use D = 2 and start 0.5 so that
 // every intermediate value is dyadic and the expected local times are exact; one case checks a non-dyadic
 // clip within tol::kClosedForm.
-#include "time_mapping.h"
+#include "anim/time_mapping.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

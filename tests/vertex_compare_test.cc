@@ -3,12 +3,13 @@
 // the median and the worst vertex with its joints and weights, all against closed-form expectations; a
 // tangent's handedness; the printed and JSON reports. builtin:twist gives the structure (one skinned
 // primitive of 792 vertices with normals; its vertices at x = 1 have weights 0.5 / 0.5, builtin_scenes.h).
-#include "builtin_scenes.h"
-#include "evaluate.h"
-#include "input_error.h"
+#include "io/builtin_scenes.h"
+#include "skin/evaluate_vertices.h"
+#include "anim/evaluate_pose.h"
+#include "core/input_error.h"
 #include "tolerances.h"
-#include "vertex_compare.h"
-#include "vertex_error_bounds.h"
+#include "verify/vertex_compare.h"
+#include "verify/vertex_error_bounds.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

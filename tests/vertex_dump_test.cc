@@ -1,10 +1,10 @@
 // Vertex dumps and atomic writes: .skv round trips in f64 and f32, the documented header layout byte by byte,
 // rejection of malformed .skv files, JSON contents (17-digit doubles read back exactly), the PLY header and
 // size, and that a failing writer leaves no file behind.
-#include "atomic_file.h"
-#include "input_error.h"
+#include "core/atomic_file.h"
+#include "core/input_error.h"
 #include "temp_dir.h"
-#include "vertex_dump.h"
+#include "io/vertex_dump.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -2,8 +2,8 @@
 // call returns only after all have; indices past 0 run off the calling thread; the pool grows and shrinks in
 // use between calls; a call from inside a task and calls from two threads at once finish (each with all its
 // indices) instead of waiting on each other.
-#include "parallel_ranges.h"
-#include "worker_pool.h"
+#include "core/parallel_ranges.h"
+#include "core/worker_pool.h"
 
 #include <gtest/gtest.h>
 

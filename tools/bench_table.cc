@@ -18,7 +18,7 @@
 // - Exit 0 on success. Bad usage or input (no such file, not JSON, not a Google Benchmark file, a known
 //   benchmark without the counter its table needs, an unwritable --out) exits 2 with one stderr line naming
 //   the file, the JSON pointer where there is one, and what was expected; nothing is written.
-#include "atomic_file.h"
+#include "core/atomic_file.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,0 +1,33 @@
+// Stage: clip sampling. Evaluates an animation's channels at time t onto a LocalPose.
+//
+// Contract (glTF 2.0, "Animations"):
+// - Inputs: a validated Scene, an animation index, a time t in seconds (any finite value), and a LocalPose to
+//   write into (usually rest_pose()). Only animated node properties are overwritten; the rest stay as given.
+// - Outside a sampler's key range the value is clamped to the first / last key. At an exact key time the
+//   key's own value is used (for STEP too). Between keys k and k+1, with u = (t - t_k) / (t_k+1 - t_k):
+//     STEP         value of key k;
+//     LINEAR       lerp for translation, scale and weights; slerp along the short path for rotations
+//                  (both keys normalized first, the second key's sign flipped when the dot product is
+//                  negative);
+//     CUBICSPLINE  Hermite: (2u^3-3u^2+1) v_k + d(u^3-2u^2+u) b_k + (-2u^3+3u^2) v_k+1 + d(u^3-u^2) a_k+1,
+//                  d = t_k+1 - t_k, a = in-tangent, b = out-tangent; rotations renormalized afterwards.
+// - Rotations are always returned normalized.
+#pragma once
+
+#include "core/pose.h"
+
+#include <span>
+
+namespace skinref {
+
+// Writes `components` doubles of sampler `sampler` at time t into `out`.
+void sample_sampler(const AnimationSampler& sampler, ChannelPath path, double t, std::span<double> out);
+
+// Applies every channel of scene.animations[animation] at time t to `pose`.
+void sample_animation(const Scene& scene, int animation, double t, LocalPose& pose);
+
+// Short-path spherical interpolation of unit quaternions, u in [0, 1]; u == 0 gives a, u == 1 gives b
+// (or -b), exactly.
+Quat slerp_short(const Quat& a, const Quat& b, double u);
+
+}  // namespace skinref

@@ -1,0 +1,669 @@
+// glTF 2.0 -> Scene. tinygltf parses the JSON and the containers; every check of what the values mean is
+// ours (tinygltf does not bound accessors). Indices of nodes, meshes, skins, animations and materials are
+// kept as in the file, so the JSON paths of finalize_scene()'s errors point into the file too.
+#include "io/gltf_load.h"
+
+#include "io/accessor.h"
+#include "io/builtin_scenes.h"
+#include "core/input_error.h"
+
+#include <tiny_gltf.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <cstring>
+#include <limits>
+#include <set>
+
+namespace skinref {
+namespace {
+
+using gltf_detail::AccessorData;
+using gltf_detail::AccessorRules;
+using gltf_detail::ComponentRule;
+using gltf_detail::read_accessor;
+
+constexpr int kFloat = TINYGLTF_COMPONENT_TYPE_FLOAT;
+constexpr int kI8 = TINYGLTF_COMPONENT_TYPE_BYTE;
+constexpr int kU8 = TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE;
+constexpr int kI16 = TINYGLTF_COMPONENT_TYPE_SHORT;
+constexpr int kU16 = TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT;
+constexpr int kU32 = TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
+
+const char* const kQuantization = "KHR_mesh_quantization";
+
+std::string str(size_t v) { return std::to_string(v); }
+
+// Component storages allowed by the core specification and, with KHR_mesh_quantization, by the extension.
+struct Storage {
+  std::vector<ComponentRule> core;
+  std::vector<ComponentRule> quantized;  // in addition to core
+};
+
+const std::vector<ComponentRule> kAnyInt = {{kI8, false}, {kI8, true},   {kU8, false}, {kU8, true},
+                                            {kI16, false}, {kI16, true}, {kU16, false}, {kU16, true}};
+const std::vector<ComponentRule> kSignedNormalized = {{kI8, true}, {kI16, true}};
+const std::vector<ComponentRule> kNormalizedInts = {{kI8, true}, {kU8, true}, {kI16, true}, {kU16, true}};
+
+class GltfReader {
+ public:
+  GltfReader(const tinygltf::Model& model, std::string file) : m_(model), file_(std::move(file)) {}
+
+  Scene read() {
+    check_extensions();
+    scene_.source = file_;
+    read_images();
+    read_textures();
+    read_materials();
+    read_cameras();
+    read_meshes();
+    read_skins();
+    read_nodes();
+    read_animations();
+    read_active_scene();
+    finalize_scene(scene_);
+    return std::move(scene_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& path, const std::string& expected) const {
+    throw InputError(file_, path, expected);
+  }
+
+  void check_index(int index, size_t size, const std::string& path, const char* what) const {
+    if (index < 0 || size_t(index) >= size)
+      fail(path, std::string("a ") + what + " index < " + str(size) + ", got " + std::to_string(index));
+  }
+
+  AccessorRules rules(const std::string& semantic, std::vector<int> types, const Storage& storage) const {
+    AccessorRules r{semantic, std::move(types), storage.core};
+    if (quantization_)
+      r.storages.insert(r.storages.end(), storage.quantized.begin(), storage.quantized.end());
+    return r;
+  }
+
+  AccessorData read(int accessor, const AccessorRules& r, const std::string& referrer) const {
+    return read_accessor(m_, accessor, r, file_, referrer);
+  }
+
+  void check_extensions() {
+    for (size_t i = 0; i < m_.extensionsRequired.size(); ++i) {
+      if (!is_supported_required_extension(m_.extensionsRequired[i]))
+        fail("/extensionsRequired/" + str(i),
+             "only supported extensions in extensionsRequired (" + std::string(kQuantization) + "); \"" +
+                 m_.extensionsRequired[i] + "\" is not supported");
+    }
+    auto used = [&](const std::vector<std::string>& list) {
+      return std::find(list.begin(), list.end(), kQuantization) != list.end();
+    };
+    quantization_ = used(m_.extensionsUsed) || used(m_.extensionsRequired);
+  }
+
+  void read_images() {
+    for (size_t i = 0; i < m_.images.size(); ++i) {
+      const tinygltf::Image& src = m_.images[i];
+      Image img;
+      img.name = src.name;
+      const std::string path = "/images/" + str(i);
+      if (src.width <= 0 || src.height <= 0 || src.component < 1 || src.component > 4 ||
+          (src.bits != 8 && src.bits != 16))
+        fail(path, "a decodable 8- or 16-bit image with 1 to 4 channels");
+      const size_t pixels = size_t(src.width) * size_t(src.height);
+      const size_t bytes_per_channel = size_t(src.bits / 8);
+      if (src.image.size() != pixels * size_t(src.component) * bytes_per_channel)
+        fail(path, "decoded image data of width x height x channels bytes");
+      img.width = src.width;
+      img.height = src.height;
+      img.rgba8.resize(pixels * 4);
+      for (size_t p = 0; p < pixels; ++p) {
+        uint8_t c[4] = {0, 0, 0, 255};
+        for (int k = 0; k < src.component; ++k) {
+          // 16-bit channels keep their high byte (PNG stores them big-endian; stb converts to native).
+          const size_t at = (p * size_t(src.component) + size_t(k)) * bytes_per_channel;
+          uint16_t wide = 0;
+          if (bytes_per_channel == 2) std::memcpy(&wide, &src.image[at], 2);
+          c[k] = bytes_per_channel == 1 ? src.image[at] : uint8_t(wide >> 8);
+        }
+        if (src.component <= 2) {  // grey (+ alpha)
+          const uint8_t alpha = src.component == 2 ? c[1] : 255;
+          c[1] = c[2] = c[0];
+          c[3] = alpha;
+        }
+        std::copy(c, c + 4, img.rgba8.begin() + std::ptrdiff_t(p * 4));
+      }
+      scene_.images.push_back(std::move(img));
+    }
+  }
+
+  static Filter filter(int gl) {
+    return (gl == TINYGLTF_TEXTURE_FILTER_NEAREST || gl == TINYGLTF_TEXTURE_FILTER_NEAREST_MIPMAP_NEAREST ||
+            gl == TINYGLTF_TEXTURE_FILTER_NEAREST_MIPMAP_LINEAR)
+               ? Filter::Nearest
+               : Filter::Linear;
+  }
+
+  WrapMode wrap(int gl, const std::string& path) const {
+    switch (gl) {
+      case TINYGLTF_TEXTURE_WRAP_REPEAT: return WrapMode::Repeat;
+      case TINYGLTF_TEXTURE_WRAP_CLAMP_TO_EDGE: return WrapMode::ClampToEdge;
+      case TINYGLTF_TEXTURE_WRAP_MIRRORED_REPEAT: return WrapMode::MirroredRepeat;
+      default: fail(path, "10497 (REPEAT), 33071 (CLAMP_TO_EDGE) or 33648 (MIRRORED_REPEAT), got " +
+                              std::to_string(gl));
+    }
+  }
+
+  void read_textures() {
+    for (size_t t = 0; t < m_.textures.size(); ++t) {
+      const tinygltf::Texture& src = m_.textures[t];
+      const std::string path = "/textures/" + str(t);
+      Texture tex;
+      if (src.source != -1) check_index(src.source, m_.images.size(), path + "/source", "image");
+      tex.image = src.source;
+      if (src.sampler != -1) {
+        check_index(src.sampler, m_.samplers.size(), path + "/sampler", "sampler");
+        const tinygltf::Sampler& s = m_.samplers[src.sampler];
+        const std::string spath = "/samplers/" + std::to_string(src.sampler);
+        tex.sampler.mag_filter = s.magFilter == -1 ? Filter::Linear : filter(s.magFilter);
+        tex.sampler.min_filter = s.minFilter == -1 ? Filter::Linear : filter(s.minFilter);
+        tex.sampler.wrap_s = wrap(s.wrapS, spath + "/wrapS");
+        tex.sampler.wrap_t = wrap(s.wrapT, spath + "/wrapT");
+      }
+      scene_.textures.push_back(tex);
+    }
+  }
+
+  void read_materials() {
+    for (size_t i = 0; i < m_.materials.size(); ++i) {
+      const tinygltf::Material& src = m_.materials[i];
+      const std::string path = "/materials/" + str(i);
+      Material mat;
+      mat.name = src.name;
+      const auto& pbr = src.pbrMetallicRoughness;
+      if (pbr.baseColorFactor.size() != 4)
+        fail(path + "/pbrMetallicRoughness/baseColorFactor", "4 numbers");
+      for (int c = 0; c < 4; ++c) {
+        if (!std::isfinite(pbr.baseColorFactor[c]))
+          fail(path + "/pbrMetallicRoughness/baseColorFactor", "finite numbers");
+        mat.base_color_factor[c] = pbr.baseColorFactor[c];
+      }
+      if (pbr.baseColorTexture.index != -1) {
+        check_index(pbr.baseColorTexture.index, m_.textures.size(),
+                    path + "/pbrMetallicRoughness/baseColorTexture/index", "texture");
+        if (pbr.baseColorTexture.texCoord < 0)
+          fail(path + "/pbrMetallicRoughness/baseColorTexture/texCoord", "a texCoord set >= 0");
+        mat.base_color_texture = pbr.baseColorTexture.index;
+        mat.base_color_texcoord = pbr.baseColorTexture.texCoord;
+      }
+      mat.double_sided = src.doubleSided;
+      scene_.materials.push_back(std::move(mat));
+    }
+  }
+
+  void read_cameras() {
+    for (size_t i = 0; i < m_.cameras.size(); ++i) {
+      const tinygltf::Camera& src = m_.cameras[i];
+      const std::string path = "/cameras/" + str(i);
+      Camera cam;
+      cam.name = src.name;
+      if (src.type == "perspective") {
+        const auto& p = src.perspective;
+        if (!(p.yfov > 0.0) || !std::isfinite(p.yfov)) fail(path + "/perspective/yfov", "yfov > 0");
+        if (!(p.znear > 0.0) || !std::isfinite(p.znear)) fail(path + "/perspective/znear", "znear > 0");
+        if (p.zfar != 0.0 && !(p.zfar > p.znear)) fail(path + "/perspective/zfar", "zfar > znear");
+        if (p.aspectRatio < 0.0 || !std::isfinite(p.aspectRatio))
+          fail(path + "/perspective/aspectRatio", "aspectRatio > 0");
+        cam.perspective = true;
+        cam.yfov = p.yfov;
+        cam.aspect_ratio = p.aspectRatio;
+        cam.znear = p.znear;
+        cam.zfar = p.zfar;
+      } else if (src.type == "orthographic") {
+        const auto& o = src.orthographic;
+        if (o.xmag == 0.0 || !std::isfinite(o.xmag)) fail(path + "/orthographic/xmag", "a non-zero xmag");
+        if (o.ymag == 0.0 || !std::isfinite(o.ymag)) fail(path + "/orthographic/ymag", "a non-zero ymag");
+        if (!(o.znear >= 0.0)) fail(path + "/orthographic/znear", "znear >= 0");
+        if (!(o.zfar > o.znear) || !std::isfinite(o.zfar)) fail(path + "/orthographic/zfar", "zfar > znear");
+        cam.perspective = false;
+        cam.xmag = o.xmag;
+        cam.ymag = o.ymag;
+        cam.znear = o.znear;
+        cam.zfar = o.zfar;
+      } else {
+        fail(path + "/type", "\"perspective\" or \"orthographic\", got \"" + src.type + "\"");
+      }
+      scene_.cameras.push_back(cam);
+    }
+  }
+
+  static std::vector<Vec3> to_vec3(const AccessorData& d) {
+    std::vector<Vec3> v(d.count);
+    for (size_t i = 0; i < d.count; ++i) v[i] = Vec3(d.values[i * 3], d.values[i * 3 + 1], d.values[i * 3 + 2]);
+    return v;
+  }
+
+  void check_count(const AccessorData& d, size_t vertex_count, const std::string& path) const {
+    if (d.count != vertex_count)
+      fail(path, "count " + str(vertex_count) + " (POSITION's), got " + str(d.count));
+  }
+
+  // Parses "PREFIX_n" attribute names; returns -1 when `name` is not of that form.
+  static int set_index(const std::string& name, const std::string& prefix) {
+    if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size()) return -1;
+    int n = 0;
+    for (size_t i = prefix.size(); i < name.size(); ++i) {
+      if (name[i] < '0' || name[i] > '9' || n > 1000) return -1;
+      n = n * 10 + (name[i] - '0');
+    }
+    return n;
+  }
+
+  std::vector<uint32_t> expand_topology(const std::vector<uint32_t>& raw, int mode, Topology* topology,
+                                        const std::string& path) const {
+    std::vector<uint32_t> out;
+    switch (mode) {
+      case TINYGLTF_MODE_POINTS: *topology = Topology::Points; return raw;
+      case TINYGLTF_MODE_LINE:
+        if (raw.size() % 2 != 0) fail(path + "/indices", "an even number of indices for LINES");
+        *topology = Topology::Lines;
+        return raw;
+      case TINYGLTF_MODE_LINE_STRIP:
+      case TINYGLTF_MODE_LINE_LOOP:
+        *topology = Topology::Lines;
+        for (size_t i = 1; i < raw.size(); ++i) out.insert(out.end(), {raw[i - 1], raw[i]});
+        if (mode == TINYGLTF_MODE_LINE_LOOP && raw.size() > 2) out.insert(out.end(), {raw.back(), raw.front()});
+        return out;
+      case TINYGLTF_MODE_TRIANGLES:
+        if (raw.size() % 3 != 0) fail(path + "/indices", "a multiple of 3 indices for TRIANGLES, got " + str(raw.size()));
+        *topology = Topology::Triangles;
+        return raw;
+      case TINYGLTF_MODE_TRIANGLE_STRIP:
+        // Every other triangle swaps its first two vertices so that all keep the strip's winding.
+        *topology = Topology::Triangles;
+        for (size_t i = 2; i < raw.size(); ++i) {
+          if (i % 2 == 0) out.insert(out.end(), {raw[i - 2], raw[i - 1], raw[i]});
+          else out.insert(out.end(), {raw[i - 1], raw[i - 2], raw[i]});
+        }
+        return out;
+      case TINYGLTF_MODE_TRIANGLE_FAN:
+        *topology = Topology::Triangles;
+        for (size_t i = 2; i < raw.size(); ++i) out.insert(out.end(), {raw[i - 1], raw[i], raw[0]});
+        return out;
+      default: fail(path + "/mode", "a primitive mode from 0 to 6, got " + std::to_string(mode));
+    }
+  }
+
+  Primitive read_primitive(const tinygltf::Primitive& src, const std::string& path) const {
+    Primitive prim;
+    const auto& attrs = src.attributes;
+    auto pos = attrs.find("POSITION");
+    if (pos == attrs.end()) fail(path + "/attributes", "a POSITION attribute");
+    const std::string apath = path + "/attributes/";
+    const AccessorData positions =
+        read(pos->second, rules("POSITION", {TINYGLTF_TYPE_VEC3}, {{{kFloat, false}}, kAnyInt}), apath + "POSITION");
+    prim.positions = to_vec3(positions);
+    const size_t n = prim.positions.size();
+
+    if (auto it = attrs.find("NORMAL"); it != attrs.end()) {
+      AccessorData d = read(it->second, rules("NORMAL", {TINYGLTF_TYPE_VEC3}, {{{kFloat, false}}, kSignedNormalized}),
+                            apath + "NORMAL");
+      check_count(d, n, apath + "NORMAL");
+      prim.normals = to_vec3(d);
+    }
+    if (auto it = attrs.find("TANGENT"); it != attrs.end()) {
+      AccessorData d = read(it->second, rules("TANGENT", {TINYGLTF_TYPE_VEC4}, {{{kFloat, false}}, kSignedNormalized}),
+                            apath + "TANGENT");
+      check_count(d, n, apath + "TANGENT");
+      prim.tangents.resize(n);
+      for (size_t i = 0; i < n; ++i)
+        prim.tangents[i] = Vec4(d.values[i * 4], d.values[i * 4 + 1], d.values[i * 4 + 2], d.values[i * 4 + 3]);
+    }
+    if (auto it = attrs.find("TEXCOORD_0"); it != attrs.end()) {
+      AccessorData d = read(it->second,
+                            rules("TEXCOORD_0", {TINYGLTF_TYPE_VEC2},
+                                  {{{kFloat, false}, {kU8, true}, {kU16, true}},
+                                   {{kI8, true}, {kI8, false}, {kI16, true}, {kI16, false}, {kU8, false}, {kU16, false}}}),
+                            apath + "TEXCOORD_0");
+      check_count(d, n, apath + "TEXCOORD_0");
+      prim.texcoords0.resize(n);
+      for (size_t i = 0; i < n; ++i) prim.texcoords0[i] = Vec2(d.values[i * 2], d.values[i * 2 + 1]);
+    }
+
+    // Influence sets: JOINTS_n and WEIGHTS_n come in pairs, numbered 0..k-1 without gaps.
+    std::set<int> joint_sets, weight_sets;
+    for (const auto& [name, index] : attrs) {
+      if (int s = set_index(name, "JOINTS_"); s >= 0) joint_sets.insert(s);
+      if (int s = set_index(name, "WEIGHTS_"); s >= 0) weight_sets.insert(s);
+    }
+    for (int s : joint_sets)
+      if (!weight_sets.count(s)) fail(apath + "WEIGHTS_" + std::to_string(s), "WEIGHTS_" + std::to_string(s) + " alongside JOINTS_" + std::to_string(s));
+    for (int s : weight_sets)
+      if (!joint_sets.count(s)) fail(apath + "JOINTS_" + std::to_string(s), "JOINTS_" + std::to_string(s) + " alongside WEIGHTS_" + std::to_string(s));
+    const int sets = int(joint_sets.size());
+    for (int s : joint_sets)
+      if (s >= sets) fail(apath + "JOINTS_" + std::to_string(s), "influence sets numbered 0.." + std::to_string(sets - 1) + " without gaps");
+    prim.influences_per_vertex = 4 * sets;
+    prim.joints.resize(n * size_t(prim.influences_per_vertex));
+    prim.weights.resize(n * size_t(prim.influences_per_vertex));
+    for (int s = 0; s < sets; ++s) {
+      const std::string jname = "JOINTS_" + std::to_string(s), wname = "WEIGHTS_" + std::to_string(s);
+      AccessorData j = read(attrs.at(jname), rules(jname, {TINYGLTF_TYPE_VEC4}, {{{kU8, false}, {kU16, false}}, {}}),
+                            apath + jname);
+      check_count(j, n, apath + jname);
+      AccessorData w = read(attrs.at(wname),
+                            rules(wname, {TINYGLTF_TYPE_VEC4}, {{{kFloat, false}, {kU8, true}, {kU16, true}}, {}}),
+                            apath + wname);
+      check_count(w, n, apath + wname);
+      for (size_t v = 0; v < n; ++v) {
+        for (int c = 0; c < 4; ++c) {
+          const size_t at = v * size_t(prim.influences_per_vertex) + size_t(s * 4 + c);
+          prim.joints[at] = uint32_t(j.values[v * 4 + c]);
+          prim.weights[at] = w.values[v * 4 + c];
+          if (prim.weights[at] < 0.0)
+            fail(apath + wname, "non-negative weights; vertex " + str(v) + " has " + std::to_string(prim.weights[at]));
+        }
+      }
+    }
+
+    std::vector<uint32_t> raw;
+    if (src.indices != -1) {
+      AccessorData d = read(src.indices,
+                            rules("indices", {TINYGLTF_TYPE_SCALAR}, {{{kU8, false}, {kU16, false}, {kU32, false}}, {}}),
+                            path + "/indices");
+      raw.resize(d.count);
+      for (size_t i = 0; i < d.count; ++i) {
+        if (d.values[i] >= double(n))
+          fail(path + "/indices", "vertex indices < the vertex count " + str(n) + "; index " + str(i) + " is " +
+                                      str(size_t(d.values[i])));
+        raw[i] = uint32_t(d.values[i]);
+      }
+      prim.indexed = true;
+    } else {
+      raw.resize(n);
+      for (size_t i = 0; i < n; ++i) raw[i] = uint32_t(i);
+    }
+    prim.indices = expand_topology(raw, src.mode == -1 ? TINYGLTF_MODE_TRIANGLES : src.mode, &prim.topology, path);
+
+    for (size_t t = 0; t < src.targets.size(); ++t) {
+      MorphTarget target;
+      const std::string tpath = path + "/targets/" + str(t) + "/";
+      for (const auto& [name, index] : src.targets[t]) {
+        Storage storage{{{kFloat, false}}, name == "POSITION" ? kAnyInt : kSignedNormalized};
+        if (name == "POSITION" || name == "NORMAL" || name == "TANGENT") {
+          AccessorData d = read(index, rules("morph target " + name, {TINYGLTF_TYPE_VEC3}, storage), tpath + name);
+          check_count(d, n, tpath + name);
+          (name == "POSITION" ? target.position_deltas : name == "NORMAL" ? target.normal_deltas : target.tangent_deltas) =
+              to_vec3(d);
+        }
+      }
+      prim.targets.push_back(std::move(target));
+    }
+    if (src.material != -1) check_index(src.material, m_.materials.size(), path + "/material", "material");
+    prim.material = src.material;
+    return prim;
+  }
+
+  void read_meshes() {
+    for (size_t m = 0; m < m_.meshes.size(); ++m) {
+      const tinygltf::Mesh& src = m_.meshes[m];
+      const std::string path = "/meshes/" + str(m);
+      Mesh mesh;
+      mesh.name = src.name;
+      if (src.primitives.empty()) fail(path + "/primitives", "at least one primitive");
+      for (size_t p = 0; p < src.primitives.size(); ++p)
+        mesh.primitives.push_back(read_primitive(src.primitives[p], path + "/primitives/" + str(p)));
+      mesh.default_weights = src.weights;
+      scene_.meshes.push_back(std::move(mesh));
+    }
+  }
+
+  void read_skins() {
+    for (size_t s = 0; s < m_.skins.size(); ++s) {
+      const tinygltf::Skin& src = m_.skins[s];
+      const std::string path = "/skins/" + str(s);
+      Skin skin;
+      skin.name = src.name;
+      skin.joints = src.joints;
+      skin.skeleton = src.skeleton;
+      if (src.inverseBindMatrices != -1) {
+        AccessorData d = read(src.inverseBindMatrices,
+                              rules("inverseBindMatrices", {TINYGLTF_TYPE_MAT4}, {{{kFloat, false}}, {}}),
+                              path + "/inverseBindMatrices");
+        if (d.count < src.joints.size())
+          fail(path + "/inverseBindMatrices",
+               "at least " + str(src.joints.size()) + " matrices (one per joint), got " + str(d.count));
+        for (size_t j = 0; j < src.joints.size(); ++j)
+          skin.inverse_bind.push_back(Eigen::Map<const Mat4>(&d.values[j * 16]));  // column-major, as glTF
+      } else {
+        skin.inverse_bind.assign(src.joints.size(), Mat4::Identity());
+      }
+      scene_.skins.push_back(std::move(skin));
+    }
+  }
+
+  void read_nodes() {
+    for (size_t i = 0; i < m_.nodes.size(); ++i) {
+      const tinygltf::Node& src = m_.nodes[i];
+      const std::string path = "/nodes/" + str(i);
+      Node node;
+      node.name = src.name;
+      node.children = src.children;
+      node.mesh = src.mesh;
+      node.skin = src.skin;
+      node.camera = src.camera;
+      node.morph_weights = src.weights;
+      auto finite = [&](const std::vector<double>& v) {
+        return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
+      };
+      if (!src.matrix.empty()) {
+        if (src.matrix.size() != 16 || !finite(src.matrix)) fail(path + "/matrix", "16 finite numbers");
+        const Mat4 m = Eigen::Map<const Mat4>(src.matrix.data());
+        if (!decompose_trs(m, &node.rest, tol::kMatrixShear))
+          fail(path + "/matrix", "an affine matrix without shear that decomposes into translation, rotation and scale");
+        node.had_matrix = true;
+      }
+      if (!src.translation.empty()) {
+        if (src.translation.size() != 3 || !finite(src.translation)) fail(path + "/translation", "3 finite numbers");
+        node.rest.translation = Vec3(src.translation[0], src.translation[1], src.translation[2]);
+      }
+      if (!src.rotation.empty()) {
+        if (src.rotation.size() != 4 || !finite(src.rotation)) fail(path + "/rotation", "4 finite numbers");
+        const Quat q = quat_from_xyzw(src.rotation[0], src.rotation[1], src.rotation[2], src.rotation[3]);
+        if (!(q.norm() > 0.0)) fail(path + "/rotation", "a unit quaternion, got length 0");
+        node.rest.rotation = q.normalized();
+      }
+      if (!src.scale.empty()) {
+        if (src.scale.size() != 3 || !finite(src.scale)) fail(path + "/scale", "3 finite numbers");
+        node.rest.scale = Vec3(src.scale[0], src.scale[1], src.scale[2]);
+      }
+      if (!finite(src.weights)) fail(path + "/weights", "finite numbers");
+      scene_.nodes.push_back(std::move(node));
+    }
+  }
+
+  static size_t target_count(const Scene& s, int node) {
+    const int mesh = s.nodes[node].mesh;
+    if (mesh < 0 || size_t(mesh) >= s.meshes.size() || s.meshes[mesh].primitives.empty()) return 0;
+    return s.meshes[mesh].primitives[0].targets.size();
+  }
+
+  void read_animations() {
+    for (size_t a = 0; a < m_.animations.size(); ++a) {
+      const tinygltf::Animation& src = m_.animations[a];
+      const std::string path = "/animations/" + str(a);
+      Animation anim;
+      anim.name = src.name;
+      // A sampler's output layout depends on the channel that uses it; the first user decides.
+      std::vector<int> first_user(src.samplers.size(), -1);
+      for (size_t c = 0; c < src.channels.size(); ++c) {
+        const tinygltf::AnimationChannel& ch = src.channels[c];
+        const std::string cpath = path + "/channels/" + str(c);
+        check_index(ch.sampler, src.samplers.size(), cpath + "/sampler", "sampler");
+        if (ch.target_node == -1) continue;  // glTF: a channel without a target node is ignored
+        check_index(ch.target_node, m_.nodes.size(), cpath + "/target/node", "node");
+        AnimationChannel channel;
+        channel.sampler = ch.sampler;
+        channel.node = ch.target_node;
+        if (ch.target_path == "translation") channel.path = ChannelPath::Translation;
+        else if (ch.target_path == "rotation") channel.path = ChannelPath::Rotation;
+        else if (ch.target_path == "scale") channel.path = ChannelPath::Scale;
+        else if (ch.target_path == "weights") {
+          channel.path = ChannelPath::Weights;
+          if (target_count(scene_, ch.target_node) == 0)
+            fail(cpath + "/target/path", "\"weights\" only on a node whose mesh has morph targets; node " +
+                                             std::to_string(ch.target_node) + " has none");
+        } else fail(cpath + "/target/path", "translation, rotation, scale or weights, got \"" + ch.target_path + "\"");
+        if (first_user[ch.sampler] == -1) first_user[ch.sampler] = int(anim.channels.size());
+        anim.channels.push_back(channel);
+      }
+      for (size_t s = 0; s < src.samplers.size(); ++s)
+        anim.samplers.push_back(read_sampler(src.samplers[s], path + "/samplers/" + str(s),
+                                             first_user[s] < 0 ? nullptr : &anim.channels[first_user[s]]));
+      // Every channel must agree with its sampler's layout (a sampler may serve several channels).
+      for (size_t c = 0; c < anim.channels.size(); ++c) {
+        const AnimationChannel& ch = anim.channels[c];
+        const AnimationSampler& s = anim.samplers[ch.sampler];
+        const int want = ch.path == ChannelPath::Rotation ? 4
+                         : ch.path == ChannelPath::Weights ? int(target_count(scene_, ch.node))
+                                                           : 3;
+        if (s.components != want)
+          fail(path + "/samplers/" + std::to_string(ch.sampler) + "/output",
+               str(size_t(want)) + " components per key for the channels that use it, got " + std::to_string(s.components));
+      }
+      bool any = false;
+      for (const AnimationSampler& s : anim.samplers) {
+        if (s.times.empty()) continue;
+        anim.start_time = any ? std::min(anim.start_time, s.times.front()) : s.times.front();
+        anim.end_time = any ? std::max(anim.end_time, s.times.back()) : s.times.back();
+        any = true;
+      }
+      scene_.animations.push_back(std::move(anim));
+    }
+  }
+
+  AnimationSampler read_sampler(const tinygltf::AnimationSampler& src, const std::string& path,
+                                const AnimationChannel* user) const {
+    AnimationSampler out;
+    if (src.interpolation == "STEP") out.interpolation = Interpolation::Step;
+    else if (src.interpolation == "LINEAR" || src.interpolation.empty()) out.interpolation = Interpolation::Linear;
+    else if (src.interpolation == "CUBICSPLINE") out.interpolation = Interpolation::CubicSpline;
+    else fail(path + "/interpolation", "STEP, LINEAR or CUBICSPLINE, got \"" + src.interpolation + "\"");
+
+    const AccessorData input =
+        read(src.input, rules("animation input", {TINYGLTF_TYPE_SCALAR}, {{{kFloat, false}}, {}}), path + "/input");
+    out.times = input.values;
+    for (size_t k = 0; k < out.times.size(); ++k) {
+      if (out.times[k] < 0.0) fail(path + "/input", "key times >= 0; key " + str(k) + " is " + std::to_string(out.times[k]));
+      if (k > 0 && !(out.times[k] > out.times[k - 1]))
+        fail(path + "/input", "strictly increasing key times; key " + str(k) + " (" + std::to_string(out.times[k]) +
+                                  ") <= key " + str(k - 1) + " (" + std::to_string(out.times[k - 1]) + ")");
+    }
+    if (out.interpolation == Interpolation::CubicSpline && out.times.size() < 2)
+      fail(path + "/input", "at least 2 keys for CUBICSPLINE");
+
+    AccessorRules r;
+    const ChannelPath p = user ? user->path : ChannelPath::Translation;
+    switch (user ? p : ChannelPath::Translation) {
+      case ChannelPath::Translation:
+      case ChannelPath::Scale:
+        r = rules("animation output", user ? std::vector<int>{TINYGLTF_TYPE_VEC3}
+                                           : std::vector<int>{TINYGLTF_TYPE_SCALAR, TINYGLTF_TYPE_VEC3, TINYGLTF_TYPE_VEC4},
+                  {{{kFloat, false}}, kAnyInt});
+        break;
+      case ChannelPath::Rotation:
+        r = rules("rotation output", {TINYGLTF_TYPE_VEC4}, {{{kFloat, false}, {kI8, true}, {kU8, true}, {kI16, true}, {kU16, true}}, {}});
+        break;
+      case ChannelPath::Weights:
+        r = rules("weights output", {TINYGLTF_TYPE_SCALAR}, {{{kFloat, false}, {kI8, true}, {kU8, true}, {kI16, true}, {kU16, true}}, kAnyInt});
+        break;
+    }
+    const AccessorData output = read(src.output, r, path + "/output");
+    const size_t per_key = out.interpolation == Interpolation::CubicSpline ? 3 : 1;
+    size_t components = size_t(output.components);
+    if (user && p == ChannelPath::Weights) components = target_count(scene_, user->node);
+    const size_t expected = out.times.size() * per_key * components;
+    if (output.count * size_t(output.components) != expected)
+      fail(path + "/output",
+           std::string("an output count of ") + str(out.times.size() * per_key * components / size_t(output.components)) +
+               " (" + str(out.times.size()) + " keys" + (per_key == 3 ? " x 3 for CUBICSPLINE" : "") +
+               (user && p == ChannelPath::Weights ? " x " + str(components) + " morph targets" : "") + "), got " +
+               str(output.count));
+    out.values = output.values;
+    out.components = int(components);
+    return out;
+  }
+
+  void read_active_scene() {
+    if (m_.scenes.empty()) {
+      // No scenes: every parentless node is a root (finalize_scene checks the hierarchy itself).
+      std::vector<bool> has_parent(m_.nodes.size(), false);
+      for (const tinygltf::Node& n : m_.nodes)
+        for (int c : n.children)
+          if (c >= 0 && size_t(c) < has_parent.size()) has_parent[c] = true;
+      for (size_t i = 0; i < m_.nodes.size(); ++i)
+        if (!has_parent[i]) scene_.roots.push_back(int(i));
+      scene_.active_scene = -1;
+      return;
+    }
+    int active = m_.defaultScene;
+    if (active == -1) active = 0;
+    check_index(active, m_.scenes.size(), "/scene", "scene");
+    const std::vector<int>& nodes = m_.scenes[active].nodes;
+    for (size_t i = 0; i < nodes.size(); ++i)
+      check_index(nodes[i], m_.nodes.size(), "/scenes/" + std::to_string(active) + "/nodes/" + str(i), "node");
+    scene_.roots = nodes;
+    scene_.active_scene = active;
+  }
+
+  const tinygltf::Model& m_;
+  std::string file_;
+  Scene scene_;
+  bool quantization_ = false;
+};
+
+bool is_glb(const std::string& bytes) { return bytes.size() >= 4 && bytes.compare(0, 4, "glTF") == 0; }
+
+}  // namespace
+
+bool is_supported_required_extension(const std::string& name) { return name == kQuantization; }
+
+Scene load_gltf_memory(const std::string& bytes, const std::string& display_name, const std::string& base_dir) {
+  if (bytes.size() > std::numeric_limits<unsigned int>::max())
+    throw InputError(display_name, "", "a glTF file smaller than 4 GiB");
+  tinygltf::TinyGLTF parser;
+  tinygltf::Model model;
+  std::string err, warn;
+  const bool ok = is_glb(bytes)
+                      ? parser.LoadBinaryFromMemory(&model, &err, &warn,
+                                                    reinterpret_cast<const unsigned char*>(bytes.data()),
+                                                    unsigned(bytes.size()), base_dir)
+                      : parser.LoadASCIIFromString(&model, &err, &warn, bytes.data(), unsigned(bytes.size()), base_dir);
+  if (!ok) {
+    // tinygltf's messages can span lines; keep the error on one line.
+    std::string msg = err.empty() ? "a glTF 2.0 file that tinygltf can parse" : "a valid glTF 2.0 file: " + err;
+    std::replace(msg.begin(), msg.end(), '\n', ' ');
+    while (!msg.empty() && msg.back() == ' ') msg.pop_back();
+    throw InputError(display_name, "", msg);
+  }
+  return GltfReader(model, display_name).read();
+}
+
+Scene load_gltf_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "a readable glTF (.gltf or .glb) file");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw InputError(path, "", "a readable glTF (.gltf or .glb) file");
+  std::string base_dir = std::filesystem::path(path).parent_path().string();
+  if (base_dir.empty()) base_dir = ".";
+  return load_gltf_memory(bytes, path, base_dir);
+}
+
+Scene load_model(const std::string& spec) {
+  const std::string prefix = "builtin:";
+  if (spec.rfind(prefix, 0) == 0) return make_builtin_scene(spec.substr(prefix.size()));
+  return load_gltf_file(spec);
+}
+
+}  // namespace skinref

@@ -1,0 +1,271 @@
+// Pose dump: local TRS, global matrices, morph weights and joint palettes of an evaluated pose as JSON text,
+// every double printed with 17 significant digits so that it round-trips. Layout in pose_dump.h.
+#include "io/pose_dump.h"
+
+#include "core/atomic_file.h"
+#include "core/input_error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace skinref {
+namespace {
+
+void append_number(std::string& text, double value, const std::string& where) {
+  if (!std::isfinite(value)) throw std::runtime_error("pose dump: non-finite value in " + where);
+  std::array<char, 32> buffer{};
+  const auto result =
+      std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::general, 17);
+  if (result.ec != std::errc()) throw std::runtime_error("pose dump: formatting a double failed");
+  text.append(buffer.data(), result.ptr);
+}
+
+// JSON string literal; bytes that are not valid UTF-8 (possible in file paths) become U+FFFD instead of
+// making the document unreadable.
+void append_string(std::string& text, const std::string& value) {
+  text += nlohmann::json(value).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+template <typename Values>
+void append_array(std::string& text, const Values& values, size_t count, const std::string& where) {
+  text.push_back('[');
+  for (size_t i = 0; i < count; ++i) {
+    if (i != 0) text.push_back(',');
+    append_number(text, values[i], where);
+  }
+  text.push_back(']');
+}
+
+// Eigen's storage is column-major, so data() walks the matrix in the documented order.
+template <typename Matrix>
+void append_matrix(std::string& text, const Matrix& matrix, const std::string& where) {
+  append_array(text, matrix.data(), static_cast<size_t>(matrix.size()), where);
+}
+
+void check_sizes(const Scene& scene, const EvaluatedPose& pose) {
+  const size_t nodes = scene.nodes.size();
+  if (pose.local.local.size() != nodes || pose.model.global.size() != nodes) {
+    throw std::runtime_error("pose dump: the pose has " + std::to_string(pose.local.local.size()) +
+                             " local and " + std::to_string(pose.model.global.size()) +
+                             " global transforms for " + std::to_string(nodes) + " nodes");
+  }
+  if (!pose.local.morph_weights.empty() && pose.local.morph_weights.size() != nodes) {
+    throw std::runtime_error("pose dump: the pose has morph weights for " +
+                             std::to_string(pose.local.morph_weights.size()) + " of " + std::to_string(nodes) +
+                             " nodes");
+  }
+  if (pose.palettes.size() != scene.skins.size()) {
+    throw std::runtime_error("pose dump: the pose has " + std::to_string(pose.palettes.size()) +
+                             " palettes for " + std::to_string(scene.skins.size()) + " skins");
+  }
+  for (size_t s = 0; s < scene.skins.size(); ++s) {
+    const size_t joints = scene.skins[s].joints.size();
+    if (pose.palettes[s].skinning.size() != joints || pose.palettes[s].normal.size() != joints) {
+      throw std::runtime_error("pose dump: the palette of skin " + std::to_string(s) + " does not have " +
+                               std::to_string(joints) + " entries");
+    }
+  }
+}
+
+}  // namespace
+
+void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream& out) {
+  check_sizes(scene, pose);
+  std::string text = "{\"format\":\"skinref-pose\",\"version\":1,\"source\":";
+  append_string(text, scene.source);
+  text += ",\"animation\":";
+  text += pose.animation < 0 ? std::string("null") : std::to_string(pose.animation);
+  text += ",\"time\":";
+  append_number(text, pose.time, "the time");
+
+  text += ",\n\"nodes\":[";
+  for (size_t i = 0; i < scene.nodes.size(); ++i) {
+    const Node& node = scene.nodes[i];
+    const Transform& local = pose.local.local[i];
+    const std::string where = "node " + std::to_string(i);
+    text += i == 0 ? "\n" : ",\n";
+    text += "{\"index\":" + std::to_string(i) + ",\"name\":";
+    append_string(text, node.name);
+    text += ",\"parent\":" + std::to_string(node.parent) + ",\"translation\":";
+    append_array(text, local.translation.data(), 3, where);
+    text += ",\"rotation\":";
+    append_array(text, quat_to_xyzw(local.rotation), 4, where);
+    text += ",\"scale\":";
+    append_array(text, local.scale.data(), 3, where);
+    text += ",\"global\":";
+    append_matrix(text, pose.model.global[i], where);
+    text += ",\"morph_weights\":";
+    if (pose.local.morph_weights.empty()) {
+      text += "[]";
+    } else {
+      const std::vector<double>& weights = pose.local.morph_weights[i];
+      append_array(text, weights, weights.size(), where);
+    }
+    text += "}";
+  }
+  text += "\n],\n\"skins\":[";
+  for (size_t s = 0; s < scene.skins.size(); ++s) {
+    const Skin& skin = scene.skins[s];
+    const JointPalette& palette = pose.palettes[s];
+    const std::string where = "skin " + std::to_string(s);
+    text += s == 0 ? "\n" : ",\n";
+    text += "{\"index\":" + std::to_string(s) + ",\"name\":";
+    append_string(text, skin.name);
+    text += ",\"joints\":[";
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+      if (j != 0) text.push_back(',');
+      text += std::to_string(skin.joints[j]);
+    }
+    text += "],\"palette\":[";
+    for (size_t j = 0; j < palette.skinning.size(); ++j) {
+      if (j != 0) text.push_back(',');
+      append_matrix(text, palette.skinning[j], where);
+    }
+    text += "],\"normal_matrices\":[";
+    for (size_t j = 0; j < palette.normal.size(); ++j) {
+      if (j != 0) text.push_back(',');
+      append_matrix(text, palette.normal[j], where);
+    }
+    text += "]}";
+  }
+  text += "\n]}\n";
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+void write_pose_dump(const Scene& scene, const EvaluatedPose& pose, const std::string& path) {
+  write_file_atomically(path, [&](std::ostream& out) { write_pose_json(scene, pose, out); });
+}
+
+namespace {
+
+// Checked access to a parsed pose dump: every failure names the file and the JSON path.
+struct DumpReader {
+  std::string file;
+
+  [[noreturn]] void fail(const std::string& path, const std::string& expected) const {
+    throw InputError(file, path, expected);
+  }
+  const nlohmann::json& member(const nlohmann::json& object, const std::string& path, const char* key) const {
+    if (!object.is_object()) fail(path, "an object");
+    const auto found = object.find(key);
+    if (found == object.end()) fail(path + "/" + key, "the member '" + std::string(key) + "'");
+    return *found;
+  }
+  const nlohmann::json& array(const nlohmann::json& object, const std::string& path, const char* key,
+                              size_t size) const {
+    const nlohmann::json& value = member(object, path, key);
+    if (!value.is_array() || value.size() != size)
+      fail(path + "/" + key, "an array of " + std::to_string(size) + " elements");
+    return value;
+  }
+  double number(const nlohmann::json& value, const std::string& path) const {
+    if (!value.is_number()) fail(path, "a number");
+    const double x = value.get<double>();
+    if (!std::isfinite(x)) fail(path, "a finite number");
+    return x;
+  }
+  template <typename Matrix>
+  void matrix(const nlohmann::json& object, const std::string& path, const char* key, Matrix& out) const {
+    const nlohmann::json& values = array(object, path, key, size_t(out.size()));
+    for (size_t i = 0; i < values.size(); ++i)
+      out.data()[i] = number(values[i], path + "/" + key + "/" + std::to_string(i));
+  }
+};
+
+nlohmann::json parse_pose_dump(const DumpReader& reader) {
+  std::ifstream in(reader.file, std::ios::binary);
+  if (!in) reader.fail("", "a readable pose dump (the file could not be opened)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  nlohmann::json root;
+  try {
+    root = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& error) {
+    reader.fail("", std::string("JSON (") + error.what() + ")");
+  }
+  const nlohmann::json& format = reader.member(root, "", "format");
+  if (format != "skinref-pose") reader.fail("/format", "\"skinref-pose\"");
+  const nlohmann::json& version = reader.member(root, "", "version");
+  if (version != 1) reader.fail("/version", "1");
+  const nlohmann::json& source = reader.member(root, "", "source");
+  if (!source.is_string()) reader.fail("/source", "a string");
+  return root;
+}
+
+}  // namespace
+
+std::string read_pose_dump_source(const std::string& path) {
+  const DumpReader reader{path};
+  return parse_pose_dump(reader).at("source").get<std::string>();
+}
+
+EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::string* source) {
+  const DumpReader reader{path};
+  const nlohmann::json root = parse_pose_dump(reader);
+  if (source) *source = root.at("source").get<std::string>();
+  EvaluatedPose pose;
+  const nlohmann::json& animation = reader.member(root, "", "animation");
+  if (animation.is_null()) {
+    pose.animation = -1;
+  } else if (animation.is_number_integer() && animation.get<long long>() >= 0 &&
+             animation.get<long long>() < (long long)scene.animations.size()) {
+    pose.animation = animation.get<int>();
+  } else {
+    reader.fail("/animation", "null or an animation index below " + std::to_string(scene.animations.size()));
+  }
+  pose.time = reader.number(reader.member(root, "", "time"), "/time");
+
+  const size_t node_count = scene.nodes.size();
+  const nlohmann::json& nodes = reader.array(root, "", "nodes", node_count);
+  const LocalPose rest = rest_pose(scene);
+  pose.local.local.resize(node_count);
+  pose.local.morph_weights.resize(node_count);
+  pose.model.global.resize(node_count);
+  for (size_t n = 0; n < node_count; ++n) {
+    const std::string at = "/nodes/" + std::to_string(n);
+    const nlohmann::json& node = nodes[n];
+    Vec3 translation, scale;
+    Eigen::Vector4d xyzw;
+    reader.matrix(node, at, "translation", translation);
+    reader.matrix(node, at, "rotation", xyzw);
+    reader.matrix(node, at, "scale", scale);
+    pose.local.local[n].translation = translation;
+    pose.local.local[n].rotation = quat_from_xyzw(xyzw[0], xyzw[1], xyzw[2], xyzw[3]);
+    pose.local.local[n].scale = scale;
+    reader.matrix(node, at, "global", pose.model.global[n]);
+    const nlohmann::json& weights = reader.array(node, at, "morph_weights", rest.morph_weights[n].size());
+    for (size_t i = 0; i < weights.size(); ++i)
+      pose.local.morph_weights[n].push_back(reader.number(weights[i], at + "/morph_weights/" + std::to_string(i)));
+  }
+  const nlohmann::json& skins = reader.array(root, "", "skins", scene.skins.size());
+  pose.palettes.resize(scene.skins.size());
+  for (size_t s = 0; s < scene.skins.size(); ++s) {
+    const std::string at = "/skins/" + std::to_string(s);
+    const size_t joints = scene.skins[s].joints.size();
+    const nlohmann::json& palette = reader.array(skins[s], at, "palette", joints);
+    const nlohmann::json& normals = reader.array(skins[s], at, "normal_matrices", joints);
+    pose.palettes[s].skinning.resize(joints);
+    pose.palettes[s].normal.resize(joints);
+    for (size_t j = 0; j < joints; ++j) {
+      const std::string entry = std::to_string(j);
+      const nlohmann::json& jm = palette[j];
+      if (!jm.is_array() || jm.size() != 16) reader.fail(at + "/palette/" + entry, "an array of 16 numbers");
+      for (size_t i = 0; i < 16; ++i)
+        pose.palettes[s].skinning[j].data()[i] = reader.number(jm[i], at + "/palette/" + entry + "/" + std::to_string(i));
+      const nlohmann::json& nm = normals[j];
+      if (!nm.is_array() || nm.size() != 9) reader.fail(at + "/normal_matrices/" + entry, "an array of 9 numbers");
+      for (size_t i = 0; i < 9; ++i)
+        pose.palettes[s].normal[j].data()[i] =
+            reader.number(nm[i], at + "/normal_matrices/" + entry + "/" + std::to_string(i));
+    }
+  }
+  return pose;
+}
+
+}  // namespace skinref

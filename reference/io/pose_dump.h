@@ -1,0 +1,30 @@
+// Dump of an evaluated pose: local TRS, global (model) matrices and joint palettes, as JSON.
+//
+// Format: {"format":"skinref-pose","version":1,"source":...,"animation":INDEX|null,"time":T,
+//          "nodes":[{"index","name","parent","translation":[3],"rotation":[x,y,z,w],"scale":[3],
+//                    "global":[16, column-major],"morph_weights":[...]}],
+//          "skins":[{"index","name","joints":[node...],"palette":[[16, column-major]...],
+//                    "normal_matrices":[[9, column-major]...]}]}
+// Doubles are printed with 17 significant digits (they round-trip). Written atomically.
+#pragma once
+
+#include "core/pose.h"
+
+#include <ostream>
+#include <string>
+
+namespace skinref {
+
+void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream& out);
+void write_pose_dump(const Scene& scene, const EvaluatedPose& pose, const std::string& path);
+
+// Reads a pose dump (this format, from skinref or an engine under test) back for `scene`: the node count,
+// each node's morph weight count, the skin count and each skin's joint count must match the scene, and every
+// number must be finite; otherwise InputError naming the file and the JSON path. Returns the pose (normal
+// matrices as written) and, in `source`, the dump's "source" field (the model it was made from).
+EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::string* source = nullptr);
+
+// Just the "source" field of a pose dump (the model it was made from), with the same checks of the file.
+std::string read_pose_dump_source(const std::string& path);
+
+}  // namespace skinref

@@ -1,0 +1,426 @@
+// Vertex dumps: JSON (17-digit doubles), the binary .skv format (explicit little-endian bytes, read back
+// with every header field and size checked) and a binary PLY for viewers. Layouts are in vertex_dump.h.
+#include "io/vertex_dump.h"
+
+#include "core/atomic_file.h"
+#include "core/input_error.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <stdexcept>
+#include <string_view>
+
+namespace skinref {
+namespace {
+
+constexpr std::string_view kSkvMagic = "SKINREFV";
+constexpr uint32_t kSkvVersion = 1;
+constexpr size_t kSkvHeaderBytes = 32;
+constexpr size_t kSkvRecordBytes = 32;
+constexpr uint32_t kAttributeSkinned = 1u << 0;
+constexpr uint32_t kAttributeNormals = 1u << 1;
+constexpr uint32_t kAttributeTangents = 1u << 2;
+constexpr uint32_t kKnownAttributes = kAttributeSkinned | kAttributeNormals | kAttributeTangents;
+
+// ---- little-endian encoding, byte by byte so that the host's layout never matters ----------------------
+
+void put_u32(std::string& bytes, uint32_t value) {
+  for (int shift = 0; shift < 32; shift += 8) bytes.push_back(static_cast<char>((value >> shift) & 0xffu));
+}
+
+void put_u64(std::string& bytes, uint64_t value) {
+  for (int shift = 0; shift < 64; shift += 8) bytes.push_back(static_cast<char>((value >> shift) & 0xffu));
+}
+
+void put_i32(std::string& bytes, int32_t value) { put_u32(bytes, static_cast<uint32_t>(value)); }
+
+void put_f32(std::string& bytes, float value) { put_u32(bytes, std::bit_cast<uint32_t>(value)); }
+
+void put_f64(std::string& bytes, double value) { put_u64(bytes, std::bit_cast<uint64_t>(value)); }
+
+uint32_t get_u32(std::string_view bytes, size_t offset) {
+  uint32_t value = 0;
+  for (int i = 3; i >= 0; --i) value = (value << 8) | static_cast<unsigned char>(bytes[offset + i]);
+  return value;
+}
+
+uint64_t get_u64(std::string_view bytes, size_t offset) {
+  uint64_t value = 0;
+  for (int i = 7; i >= 0; --i) value = (value << 8) | static_cast<unsigned char>(bytes[offset + i]);
+  return value;
+}
+
+int32_t get_i32(std::string_view bytes, size_t offset) { return std::bit_cast<int32_t>(get_u32(bytes, offset)); }
+
+double get_value(std::string_view bytes, size_t offset, DumpPrecision precision) {
+  if (precision == DumpPrecision::F32) return static_cast<double>(std::bit_cast<float>(get_u32(bytes, offset)));
+  return std::bit_cast<double>(get_u64(bytes, offset));
+}
+
+// ---- shared checks -----------------------------------------------------------------------------------
+
+std::string primitive_label(size_t index) { return "vertex dump primitive " + std::to_string(index); }
+
+// The attribute arrays must be empty or vertex-count long; anything else is a caller bug, not bad input.
+void check_attribute_sizes(const WorldPrimitive& primitive, size_t index) {
+  const size_t n = primitive.vertices.positions.size();
+  const size_t normals = primitive.vertices.normals.size();
+  const size_t tangents = primitive.vertices.tangents.size();
+  if ((normals != 0 && normals != n) || (tangents != 0 && tangents != n)) {
+    throw std::runtime_error(primitive_label(index) + ": " + std::to_string(n) + " positions but " +
+                             std::to_string(normals) + " normals and " + std::to_string(tangents) +
+                             " tangents (each must be 0 or the vertex count)");
+  }
+}
+
+uint32_t attribute_bits(const WorldPrimitive& primitive) {
+  uint32_t bits = 0;
+  if (primitive.skinned) bits |= kAttributeSkinned;
+  if (!primitive.vertices.normals.empty()) bits |= kAttributeNormals;
+  if (!primitive.vertices.tangents.empty()) bits |= kAttributeTangents;
+  return bits;
+}
+
+// ---- JSON ----------------------------------------------------------------------------------------------
+
+// The value as the dump stores it: f32 dumps hold the float-rounded value, printed exactly (as a double), so
+// a JSON reader obtains the same doubles as read_vertices_skv does for the same dump.
+void append_json_number(std::string& text, double value, DumpPrecision precision, const char* what,
+                        size_t primitive_index) {
+  const double stored = precision == DumpPrecision::F32 ? static_cast<double>(static_cast<float>(value)) : value;
+  if (!std::isfinite(stored)) {
+    throw std::runtime_error(primitive_label(primitive_index) + ": non-finite " + std::string(what) +
+                             " value cannot be written as JSON");
+  }
+  std::array<char, 32> buffer{};
+  const auto result =
+      std::to_chars(buffer.data(), buffer.data() + buffer.size(), stored, std::chars_format::general, 17);
+  if (result.ec != std::errc()) throw std::runtime_error("formatting a double for the vertex dump failed");
+  text.append(buffer.data(), result.ptr);
+}
+
+template <typename Vector>
+void append_json_array(std::string& text, const std::vector<Vector>& values, int components,
+                       DumpPrecision precision, const char* what, size_t primitive_index) {
+  text.push_back('[');
+  bool first = true;
+  for (const Vector& value : values) {
+    for (int c = 0; c < components; ++c) {
+      if (!first) text.push_back(',');
+      first = false;
+      append_json_number(text, value[c], precision, what, primitive_index);
+    }
+  }
+  text.push_back(']');
+}
+
+// ---- PLY -----------------------------------------------------------------------------------------------
+
+const Primitive& scene_primitive_for(const Scene& scene, const WorldPrimitive& primitive, size_t index) {
+  if (primitive.mesh < 0 || static_cast<size_t>(primitive.mesh) >= scene.meshes.size()) {
+    throw std::runtime_error(primitive_label(index) + ": mesh " + std::to_string(primitive.mesh) +
+                             " is not in the scene (" + std::to_string(scene.meshes.size()) + " meshes)");
+  }
+  const Mesh& mesh = scene.meshes[static_cast<size_t>(primitive.mesh)];
+  if (primitive.primitive < 0 || static_cast<size_t>(primitive.primitive) >= mesh.primitives.size()) {
+    throw std::runtime_error(primitive_label(index) + ": primitive " + std::to_string(primitive.primitive) +
+                             " is not in mesh " + std::to_string(primitive.mesh) + " (" +
+                             std::to_string(mesh.primitives.size()) + " primitives)");
+  }
+  return mesh.primitives[static_cast<size_t>(primitive.primitive)];
+}
+
+bool has_suffix(const std::string& text, std::string_view suffix) {
+  if (text.size() < suffix.size()) return false;
+  for (size_t i = 0; i < suffix.size(); ++i) {
+    const char c = text[text.size() - suffix.size() + i];
+    const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    if (lower != suffix[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void write_vertices_json(const VertexDump& dump, std::ostream& out) {
+  std::string text = "{\"format\":\"skinref-vertices\",\"version\":1,\"precision\":";
+  text += dump.precision == DumpPrecision::F32 ? "\"f32\"" : "\"f64\"";
+  text += ",\"primitives\":[";
+  for (size_t i = 0; i < dump.primitives.size(); ++i) {
+    const WorldPrimitive& primitive = dump.primitives[i];
+    check_attribute_sizes(primitive, i);
+    text += i == 0 ? "\n" : ",\n";
+    text += "{\"node\":" + std::to_string(primitive.node) + ",\"mesh\":" + std::to_string(primitive.mesh) +
+            ",\"primitive\":" + std::to_string(primitive.primitive) +
+            ",\"skinned\":" + (primitive.skinned ? "true" : "false") + ",\"positions\":";
+    append_json_array(text, primitive.vertices.positions, 3, dump.precision, "position", i);
+    // Absent attributes are omitted, as the .skv attribute bits omit them.
+    if (!primitive.vertices.normals.empty()) {
+      text += ",\"normals\":";
+      append_json_array(text, primitive.vertices.normals, 3, dump.precision, "normal", i);
+    }
+    if (!primitive.vertices.tangents.empty()) {
+      text += ",\"tangents\":";
+      append_json_array(text, primitive.vertices.tangents, 4, dump.precision, "tangent", i);
+    }
+    text += "}";
+  }
+  text += "\n]}\n";
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+void write_vertices_skv(const VertexDump& dump, std::ostream& out) {
+  if (dump.primitives.size() > std::numeric_limits<uint32_t>::max()) {
+    throw std::runtime_error("vertex dump: too many primitives for the .skv format");
+  }
+  const bool f32 = dump.precision == DumpPrecision::F32;
+  std::string bytes;
+  bytes.reserve(kSkvHeaderBytes);
+  bytes.append(kSkvMagic);
+  put_u32(bytes, kSkvVersion);
+  put_u32(bytes, static_cast<uint32_t>(dump.precision));
+  put_u32(bytes, static_cast<uint32_t>(dump.primitives.size()));
+  put_u32(bytes, 0);  // flags
+  put_u64(bytes, 0);  // reserved
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+
+  for (size_t i = 0; i < dump.primitives.size(); ++i) {
+    const WorldPrimitive& primitive = dump.primitives[i];
+    check_attribute_sizes(primitive, i);
+    const SkinnedVertices& vertices = primitive.vertices;
+    bytes.clear();
+    put_i32(bytes, primitive.node);
+    put_i32(bytes, primitive.mesh);
+    put_i32(bytes, primitive.primitive);
+    put_u32(bytes, attribute_bits(primitive));
+    put_u64(bytes, static_cast<uint64_t>(vertices.positions.size()));
+    put_u64(bytes, 0);  // reserved
+    auto put_value = [&](double value) {
+      if (f32) {
+        put_f32(bytes, static_cast<float>(value));
+      } else {
+        put_f64(bytes, value);
+      }
+    };
+    for (const Vec3& p : vertices.positions) {
+      for (int c = 0; c < 3; ++c) put_value(p[c]);
+    }
+    for (const Vec3& n : vertices.normals) {
+      for (int c = 0; c < 3; ++c) put_value(n[c]);
+    }
+    for (const Vec4& t : vertices.tangents) {
+      for (int c = 0; c < 4; ++c) put_value(t[c]);
+    }
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+}
+
+void write_vertices_ply(const Scene& scene, const VertexDump& dump, std::ostream& out) {
+  // Every primitive's vertices are listed; faces come from Triangles primitives, their indices offset by
+  // the vertices listed before them. PLY's `int` indices bound the total vertex count.
+  constexpr uint64_t kMaxPlyIndex = static_cast<uint64_t>(std::numeric_limits<int32_t>::max());
+  uint64_t vertex_total = 0;
+  uint64_t face_total = 0;
+  for (size_t i = 0; i < dump.primitives.size(); ++i) {
+    const WorldPrimitive& primitive = dump.primitives[i];
+    check_attribute_sizes(primitive, i);
+    const Primitive& source = scene_primitive_for(scene, primitive, i);
+    const size_t n = primitive.vertices.positions.size();
+    if (source.topology == Topology::Triangles) {
+      if (source.indices.size() % 3 != 0) {
+        throw std::runtime_error(primitive_label(i) + ": " + std::to_string(source.indices.size()) +
+                                 " triangle indices, not a multiple of 3");
+      }
+      for (uint32_t index : source.indices) {
+        if (index >= n) {
+          throw std::runtime_error(primitive_label(i) + ": triangle index " + std::to_string(index) +
+                                   " is not below the dumped vertex count " + std::to_string(n));
+        }
+      }
+      face_total += source.indices.size() / 3;
+    }
+    vertex_total += n;
+    if (vertex_total > kMaxPlyIndex + 1) {
+      throw std::runtime_error("vertex dump: too many vertices for PLY int indices");
+    }
+  }
+
+  std::string bytes =
+      "ply\n"
+      "format binary_little_endian 1.0\n"
+      "element vertex " +
+      std::to_string(vertex_total) +
+      "\n"
+      "property float x\n"
+      "property float y\n"
+      "property float z\n"
+      "property float nx\n"
+      "property float ny\n"
+      "property float nz\n"
+      "element face " +
+      std::to_string(face_total) +
+      "\n"
+      "property list uchar int vertex_indices\n"
+      "end_header\n";
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+
+  for (const WorldPrimitive& primitive : dump.primitives) {
+    const SkinnedVertices& vertices = primitive.vertices;
+    bytes.clear();
+    for (size_t v = 0; v < vertices.positions.size(); ++v) {
+      for (int c = 0; c < 3; ++c) put_f32(bytes, static_cast<float>(vertices.positions[v][c]));
+      // Zero normals when the primitive has none: the vertex layout is the same for every primitive.
+      for (int c = 0; c < 3; ++c) {
+        put_f32(bytes, vertices.normals.empty() ? 0.0f : static_cast<float>(vertices.normals[v][c]));
+      }
+    }
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+
+  uint64_t offset = 0;
+  for (size_t i = 0; i < dump.primitives.size(); ++i) {
+    const WorldPrimitive& primitive = dump.primitives[i];
+    const Primitive& source = scene_primitive_for(scene, primitive, i);
+    if (source.topology == Topology::Triangles) {
+      bytes.clear();
+      for (size_t t = 0; t + 2 < source.indices.size(); t += 3) {
+        bytes.push_back(static_cast<char>(3));
+        for (size_t k = 0; k < 3; ++k) put_i32(bytes, static_cast<int32_t>(offset + source.indices[t + k]));
+      }
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
+    offset += primitive.vertices.positions.size();
+  }
+}
+
+void write_vertex_dump(const Scene& scene, const VertexDump& dump, const std::string& path) {
+  if (has_suffix(path, ".json")) {
+    write_file_atomically(path, [&](std::ostream& out) { write_vertices_json(dump, out); });
+  } else if (has_suffix(path, ".skv")) {
+    write_file_atomically(path, [&](std::ostream& out) { write_vertices_skv(dump, out); });
+  } else if (has_suffix(path, ".ply")) {
+    write_file_atomically(path, [&](std::ostream& out) { write_vertices_ply(scene, dump, out); });
+  } else {
+    throw InputError(path, "", "a vertex dump file name ending in .json, .skv or .ply");
+  }
+}
+
+VertexDump read_vertices_skv(const std::string& path) {
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) {
+    const int error_number = errno;
+    throw InputError(path, "", std::string("a readable .skv file (") +
+                                   (error_number != 0 ? std::strerror(error_number) : "cannot open") + ")");
+  }
+  const std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw InputError(path, "", "a readable .skv file (reading failed)");
+  const std::string_view bytes(contents);
+  const size_t size = bytes.size();
+
+  auto fail = [&](size_t offset, const std::string& expected) -> InputError {
+    return InputError(path, "", "at byte " + std::to_string(offset) + ": " + expected);
+  };
+
+  if (size < kSkvHeaderBytes) {
+    throw fail(0, "a " + std::to_string(kSkvHeaderBytes) + "-byte .skv header, but the file has only " +
+                      std::to_string(size) + " bytes");
+  }
+  if (bytes.substr(0, kSkvMagic.size()) != kSkvMagic) throw fail(0, "the magic \"SKINREFV\"");
+  const uint32_t version = get_u32(bytes, 8);
+  if (version != kSkvVersion) {
+    throw fail(8, "version " + std::to_string(kSkvVersion) + ", found " + std::to_string(version));
+  }
+  const uint32_t precision_bytes = get_u32(bytes, 12);
+  if (precision_bytes != 4 && precision_bytes != 8) {
+    throw fail(12, "precision 4 (f32) or 8 (f64), found " + std::to_string(precision_bytes));
+  }
+  const uint32_t primitive_count = get_u32(bytes, 16);
+  const uint32_t flags = get_u32(bytes, 20);
+  if (flags != 0) throw fail(20, "flags 0, found " + std::to_string(flags));
+  const uint64_t header_reserved = get_u64(bytes, 24);
+  if (header_reserved != 0) throw fail(24, "reserved 0, found " + std::to_string(header_reserved));
+  // Each primitive needs at least its record: bounds the count before anything is allocated.
+  if (primitive_count > (size - kSkvHeaderBytes) / kSkvRecordBytes) {
+    throw fail(16, std::to_string(primitive_count) + " primitive records of " + std::to_string(kSkvRecordBytes) +
+                       " bytes, but only " + std::to_string(size - kSkvHeaderBytes) + " bytes follow the header");
+  }
+
+  VertexDump dump;
+  dump.precision = precision_bytes == 4 ? DumpPrecision::F32 : DumpPrecision::F64;
+  dump.primitives.resize(primitive_count);
+  size_t offset = kSkvHeaderBytes;
+  for (uint32_t i = 0; i < primitive_count; ++i) {
+    const size_t record = offset;
+    if (size - offset < kSkvRecordBytes) {
+      throw fail(record, "the " + std::to_string(kSkvRecordBytes) + "-byte record of primitive " +
+                             std::to_string(i) + ", but the file ends at byte " + std::to_string(size));
+    }
+    WorldPrimitive& primitive = dump.primitives[i];
+    primitive.node = get_i32(bytes, record);
+    primitive.mesh = get_i32(bytes, record + 4);
+    primitive.primitive = get_i32(bytes, record + 8);
+    const uint32_t attributes = get_u32(bytes, record + 12);
+    if ((attributes & ~kKnownAttributes) != 0) {
+      throw fail(record + 12, "attribute bits within 0x7 for primitive " + std::to_string(i) + ", found " +
+                                  std::to_string(attributes));
+    }
+    const uint64_t vertex_count = get_u64(bytes, record + 16);
+    const uint64_t record_reserved = get_u64(bytes, record + 24);
+    if (record_reserved != 0) {
+      throw fail(record + 24, "reserved 0 for primitive " + std::to_string(i) + ", found " +
+                                  std::to_string(record_reserved));
+    }
+    offset += kSkvRecordBytes;
+
+    const bool has_normals = (attributes & kAttributeNormals) != 0;
+    const bool has_tangents = (attributes & kAttributeTangents) != 0;
+    const uint64_t components = 3u + (has_normals ? 3u : 0u) + (has_tangents ? 4u : 0u);
+    const uint64_t bytes_per_vertex = components * precision_bytes;
+    // Compared by division so that a huge count cannot overflow the product.
+    if (vertex_count > (size - offset) / bytes_per_vertex) {
+      throw fail(record + 16, std::to_string(vertex_count) + " vertices of " + std::to_string(bytes_per_vertex) +
+                                  " bytes for primitive " + std::to_string(i) + ", but only " +
+                                  std::to_string(size - offset) + " bytes remain");
+    }
+    primitive.skinned = (attributes & kAttributeSkinned) != 0;
+    const size_t n = static_cast<size_t>(vertex_count);
+    auto next = [&]() {
+      const double value = get_value(bytes, offset, dump.precision);
+      offset += precision_bytes;
+      return value;
+    };
+    SkinnedVertices& vertices = primitive.vertices;
+    vertices.positions.resize(n);
+    for (Vec3& p : vertices.positions) {
+      for (int c = 0; c < 3; ++c) p[c] = next();
+    }
+    if (has_normals) {
+      vertices.normals.resize(n);
+      for (Vec3& normal : vertices.normals) {
+        for (int c = 0; c < 3; ++c) normal[c] = next();
+      }
+    }
+    if (has_tangents) {
+      vertices.tangents.resize(n);
+      for (Vec4& t : vertices.tangents) {
+        for (int c = 0; c < 4; ++c) t[c] = next();
+      }
+    }
+  }
+  if (offset != size) {
+    throw fail(offset, "the end of the file after the last primitive, but " + std::to_string(size - offset) +
+                           " more bytes follow");
+  }
+  return dump;
+}
+
+}  // namespace skinref

@@ -1,0 +1,24 @@
+// Stage: morph targets, applied to bind-space attributes before skinning.
+//
+// Contract (glTF 2.0, "Morph Targets"): p = p0 + sum_k w_k * dP_k, likewise for normals and the xyz of
+// tangents (w kept). The weights are the node's (LocalPose::morph_weights): sampled, else node.weights, else
+// mesh.weights, else zeros. A target without deltas for an attribute contributes nothing to it. Normals and
+// tangents are not renormalized here (skinning does it). Outputs have the primitive's vertex count; an
+// attribute the primitive lacks stays empty. Summation order is target order, so results are reproducible.
+#pragma once
+
+#include "core/scene.h"
+
+#include <span>
+
+namespace skinref {
+
+struct MorphedAttributes {
+  std::vector<Vec3> positions;
+  std::vector<Vec3> normals;
+  std::vector<Vec4> tangents;
+};
+
+MorphedAttributes apply_morph_targets(const Primitive& primitive, std::span<const double> weights);
+
+}  // namespace skinref

@@ -1,0 +1,259 @@
+#include "verify/stage_bisection.h"
+
+#include "core/input_error.h"
+#include "verify/float_model.h"
+
+#include <cmath>
+#include <string>
+
+namespace skinref {
+namespace {
+
+// The values of one stage, compared one by one; keeps the worst (largest error / bound). `exact`: a value is
+// over when it differs at all, and the worst is the first that differs.
+struct StageScan {
+  explicit StageScan(bool exact_bits) : exact(exact_bits) {}
+
+  bool exact = false;
+  size_t over = 0;
+  size_t checked = 0;
+  double worst_ratio = -1.0;
+  StageDivergence worst;
+
+  // `locate` fills the location fields of `worst` only when this value becomes the worst one.
+  template <typename Locate>
+  void add(double test, double reference, double bound, Locate&& locate) {
+    ++checked;
+    const double error = std::abs(test - reference);
+    if (exact) {
+      if (test == reference) return;  // as numbers: a JSON dump reads -0 back as 0
+      if (over++ == 0) {
+        worst = StageDivergence{};
+        worst.error = error;
+        locate(worst);
+      }
+      return;
+    }
+    const bool ok = within_bound(test, reference, bound);
+    if (!ok) ++over;
+    const double allowed = bound + tol::kReferenceRelative * std::abs(reference);
+    // Values over their bound rank above all within it; among them, by error / bound.
+    const double ratio = allowed > 0.0 ? error / allowed : (error > 0.0 ? INFINITY : 0.0);
+    const double rank = ok ? ratio : 1.0 + ratio;
+    if (rank > worst_ratio) {
+      worst_ratio = rank;
+      worst = StageDivergence{};
+      worst.error = error;
+      worst.bound = bound;
+      locate(worst);
+    }
+  }
+};
+
+std::string node_label(const Scene& scene, int node) {
+  const std::string& name = scene.nodes[size_t(node)].name;
+  return "node " + std::to_string(node) + (name.empty() ? std::string() : " '" + name + "'");
+}
+
+const char* kTrsComponent[10] = {"translation.x", "translation.y", "translation.z", "rotation.x", "rotation.y",
+                                 "rotation.z",    "rotation.w",    "scale.x",       "scale.y",    "scale.z"};
+
+std::string matrix_entry(int column_major_index, int rows) {
+  return "(" + std::to_string(column_major_index % rows) + "," + std::to_string(column_major_index / rows) + ")";
+}
+
+void require(bool condition, const Scene& scene, const std::string& what) {
+  if (!condition) throw InputError(scene.source, "", "stage bisection: the two runs differ in structure: " + what);
+}
+
+double trs_value(const Transform& trs, int i) {
+  if (i < 3) return trs.translation[i];
+  if (i == 3) return trs.rotation.x();
+  if (i == 4) return trs.rotation.y();
+  if (i == 5) return trs.rotation.z();
+  if (i == 6) return trs.rotation.w();
+  return trs.scale[i - 7];
+}
+
+}  // namespace
+
+const char* pipeline_stage_name(PipelineStage stage) {
+  switch (stage) {
+    case PipelineStage::Sampling: return "sampling";
+    case PipelineStage::LocalToModel: return "local-to-model";
+    case PipelineStage::Palette: return "palette";
+    case PipelineStage::Skinning: return "skinning";
+    case PipelineStage::None: return "none";
+  }
+  return "none";
+}
+
+namespace {
+
+// The walk both entry points share; `exact` (no bounds given) compares bits.
+StageDivergence walk_stages(const Scene& scene, const EvaluatedPose& reference_pose, const EvaluatedPose* test_pose,
+                            const PoseErrorBounds* pose_bounds, const std::vector<WorldPrimitive>& reference_vertices,
+                            const std::vector<WorldPrimitive>& test_vertices,
+                            const std::vector<PrimitiveErrorBounds>* vertex_bounds, bool exact) {
+  size_t checked = 0;
+  auto finish = [&](StageScan& scan, PipelineStage stage) {
+    checked += scan.checked;
+    StageDivergence result = scan.worst;
+    result.stage = stage;
+    result.values_over = scan.over;
+    result.values_checked = checked;
+    return result;
+  };
+  const size_t node_count = scene.nodes.size();
+
+  if (test_pose != nullptr) {
+    require(exact || pose_bounds != nullptr, scene, "a test pose needs its bounds");
+    require(test_pose->local.local.size() == node_count && reference_pose.local.local.size() == node_count &&
+                (exact || pose_bounds->local.size() == node_count),
+            scene, "node counts");
+    // A value's bound (0 when comparing bits).
+    auto bound_of = [&](auto&& get) { return exact ? 0.0 : get(); };
+    // Sampling: local TRS and morph weights of every node.
+    StageScan sampling{exact};
+    for (size_t n = 0; n < node_count; ++n) {
+      for (int i = 0; i < 10; ++i)
+        sampling.add(trs_value(test_pose->local.local[n], i), trs_value(reference_pose.local.local[n], i),
+                     bound_of([&] { return pose_bounds->local[n][size_t(i)]; }), [&](StageDivergence& d) {
+                       d.node = int(n);
+                       d.location = node_label(scene, int(n)) + " " + kTrsComponent[i];
+                     });
+      const std::vector<double>& test_weights = test_pose->local.morph_weights[n];
+      const std::vector<double>& ref_weights = reference_pose.local.morph_weights[n];
+      require(test_weights.size() == ref_weights.size(), scene, "morph weight counts of node " + std::to_string(n));
+      for (size_t i = 0; i < ref_weights.size(); ++i)
+        sampling.add(test_weights[i], ref_weights[i], bound_of([&] { return pose_bounds->morph_weights[n][i]; }),
+                     [&](StageDivergence& d) {
+          d.node = int(n);
+          d.location = node_label(scene, int(n)) + " morph weight " + std::to_string(i);
+        });
+    }
+    if (sampling.over > 0) return finish(sampling, PipelineStage::Sampling);
+    checked += sampling.checked;
+
+    // Local to model: global matrices.
+    StageScan globals{exact};
+    for (size_t n = 0; n < node_count; ++n)
+      for (int i = 0; i < 16; ++i)
+        globals.add(test_pose->model.global[n].data()[i], reference_pose.model.global[n].data()[i],
+                    bound_of([&] { return pose_bounds->global[n][size_t(i)]; }), [&](StageDivergence& d) {
+                      d.node = int(n);
+                      d.location = node_label(scene, int(n)) + " global " + matrix_entry(i, 4);
+                    });
+    if (globals.over > 0) return finish(globals, PipelineStage::LocalToModel);
+    checked += globals.checked;
+
+    // Palettes: JM and normal matrices.
+    require(test_pose->palettes.size() == scene.skins.size() && reference_pose.palettes.size() == scene.skins.size(),
+            scene, "skin counts");
+    StageScan palettes{exact};
+    for (size_t s = 0; s < scene.skins.size(); ++s) {
+      const JointPalette& test = test_pose->palettes[s];
+      const JointPalette& ref = reference_pose.palettes[s];
+      require(test.skinning.size() == ref.skinning.size() && test.normal.size() == ref.normal.size(), scene,
+              "joint counts of skin " + std::to_string(s));
+      for (size_t j = 0; j < ref.skinning.size(); ++j) {
+        const int node = scene.skins[s].joints[j];
+        auto locate = [&](const char* what, int i, int rows) {
+          return [&, what, i, rows](StageDivergence& d) {
+            d.node = node;
+            d.skin = int(s);
+            d.joint = int(j);
+            d.location = "skin " + std::to_string(s) + " joint " + std::to_string(j) + " (" + node_label(scene, node) +
+                         ") " + what + " " + matrix_entry(i, rows);
+          };
+        };
+        for (int i = 0; i < 16; ++i)
+          palettes.add(test.skinning[j].data()[i], ref.skinning[j].data()[i],
+                       bound_of([&] { return pose_bounds->palettes[s].skinning[j][size_t(i)]; }), locate("palette", i, 4));
+        for (int i = 0; i < 9; ++i)
+          palettes.add(test.normal[j].data()[i], ref.normal[j].data()[i],
+                       bound_of([&] { return pose_bounds->palettes[s].normal[j][size_t(i)]; }),
+                       locate("normal matrix", i, 3));
+      }
+    }
+    if (palettes.over > 0) return finish(palettes, PipelineStage::Palette);
+    checked += palettes.checked;
+  }
+
+  // Skinning: per vertex, the Euclidean norm of each attribute's difference against its bound; bit by bit
+  // per component when exact.
+  require(test_vertices.size() == reference_vertices.size() &&
+              (exact || vertex_bounds->size() == reference_vertices.size()),
+          scene, "primitive counts");
+  StageScan skinning{exact};
+  for (size_t p = 0; p < reference_vertices.size(); ++p) {
+    const SkinnedVertices& test = test_vertices[p].vertices;
+    const SkinnedVertices& ref = reference_vertices[p].vertices;
+    require(test.positions.size() == ref.positions.size() && test.normals.size() == ref.normals.size() &&
+                test.tangents.size() == ref.tangents.size() &&
+                (exact || (*vertex_bounds)[p].position.size() == ref.positions.size()),
+            scene, "vertex counts of primitive " + std::to_string(p));
+    auto locate = [&](size_t v, std::string attribute) {
+      return [&, v, attribute](StageDivergence& d) {
+        d.primitive_index = int(p);
+        d.vertex = (long long)v;
+        d.node = reference_vertices[p].node;
+        d.location = "primitive " + std::to_string(p) + " (node " + std::to_string(reference_vertices[p].node) +
+                     ", mesh " + std::to_string(reference_vertices[p].mesh) + " primitive " +
+                     std::to_string(reference_vertices[p].primitive) + ") vertex " + std::to_string(v) + " " + attribute;
+      };
+    };
+    if (exact) {
+      static const char* kAxis[4] = {".x", ".y", ".z", ".w"};
+      auto add_components = [&](const auto& tests, const auto& refs, int n, const char* attribute) {
+        for (size_t v = 0; v < refs.size(); ++v)
+          for (int i = 0; i < n; ++i)
+            skinning.add(tests[v][i], refs[v][i], 0.0, locate(v, std::string(attribute) + kAxis[i]));
+      };
+      add_components(test.positions, ref.positions, 3, "position");
+      add_components(test.normals, ref.normals, 3, "normal");
+      add_components(test.tangents, ref.tangents, 4, "tangent");
+      continue;
+    }
+    const PrimitiveErrorBounds& bounds = (*vertex_bounds)[p];
+    // The norm of the difference is compared as a value against 0 with the reference's magnitude folded into
+    // the bound, so that within_bound()'s relative allowance applies to the vector's length.
+    auto add_vector = [&](double difference, double reference_norm, double bound, size_t v, const char* attribute) {
+      skinning.add(difference, 0.0, bound + tol::kReferenceRelative * reference_norm, locate(v, attribute));
+    };
+    for (size_t v = 0; v < ref.positions.size(); ++v)
+      add_vector((test.positions[v] - ref.positions[v]).norm(), ref.positions[v].norm(), bounds.position[v], v,
+                 "position");
+    for (size_t v = 0; v < ref.normals.size(); ++v)
+      add_vector((test.normals[v] - ref.normals[v]).norm(), 1.0, bounds.normal.at(v), v, "normal");
+    for (size_t v = 0; v < ref.tangents.size(); ++v) {
+      const bool handedness = test.tangents[v].w() == ref.tangents[v].w();
+      add_vector(handedness ? (test.tangents[v].head<3>() - ref.tangents[v].head<3>()).norm() : INFINITY, 1.0,
+                 bounds.tangent.at(v), v, handedness ? "tangent" : "tangent handedness");
+    }
+  }
+  if (skinning.over > 0) return finish(skinning, PipelineStage::Skinning);
+  checked += skinning.checked;
+  StageDivergence none;
+  none.values_checked = checked;
+  return none;
+}
+
+}  // namespace
+
+StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference_pose, const EvaluatedPose* test_pose,
+                              const PoseErrorBounds* pose_bounds, const std::vector<WorldPrimitive>& reference_vertices,
+                              const std::vector<WorldPrimitive>& test_vertices,
+                              const std::vector<PrimitiveErrorBounds>& vertex_bounds) {
+  return walk_stages(scene, reference_pose, test_pose, pose_bounds, reference_vertices, test_vertices, &vertex_bounds,
+                     false);
+}
+
+StageDivergence first_differing_stage(const Scene& scene, const EvaluatedPose& expected_pose,
+                                      const EvaluatedPose* actual_pose,
+                                      const std::vector<WorldPrimitive>& expected_vertices,
+                                      const std::vector<WorldPrimitive>& actual_vertices) {
+  return walk_stages(scene, expected_pose, actual_pose, nullptr, expected_vertices, actual_vertices, nullptr, true);
+}
+
+}  // namespace skinref

@@ -1,0 +1,57 @@
+// Stage bisection: where a float32 run of the pipeline (the Vulkan path, or an engine's dumps) first left the
+// reference, stage by stage, each against its derived bound (pose_error_bounds.h, vertex_error_bounds.h).
+//
+// Contract:
+// - Stages, in pipeline order: sampling (each node's local TRS and morph weights), local to model (global
+//   matrices), palette (each skin joint's JM and normal matrix), skinning (positions, normals, tangents).
+// - Inputs: the scene; the reference pose (evaluate_pose at the float run's time) and the float run's pose
+//   (gpu_evaluate_pose, or read_pose_dump of an engine's dump) with the pose bounds; the reference vertices
+//   and the float run's with the vertex bounds. `test_pose` may be null (the float run used the reference's
+//   palettes, --palette reference): the pose stages are then not examined.
+// - Output: the first stage with any value over its bound (or Stage::None), how many values of that stage
+//   are over, and the worst one (largest error / bound): a readable location ("node 3 'elbow' rotation.z",
+//   "skin 0 joint 5 (node 7 'hand') palette (1,3)", "primitive 0 (node 2, mesh 0) vertex 117 normal"), its
+//   node / joint / vertex indices, error and bound. Later stages are not reported: they inherit the error.
+// - Structural mismatches (node counts, skins, primitives) throw InputError.
+#pragma once
+
+#include "core/pose.h"
+#include "core/vertices.h"
+#include "verify/pose_error_bounds.h"
+#include "verify/vertex_error_bounds.h"
+
+#include <string>
+#include <vector>
+
+namespace skinref {
+
+enum class PipelineStage { Sampling, LocalToModel, Palette, Skinning, None };
+
+const char* pipeline_stage_name(PipelineStage stage);  // "sampling", "local-to-model", "palette", "skinning", "none"
+
+struct StageDivergence {
+  PipelineStage stage = PipelineStage::None;
+  size_t values_over = 0;   // in that stage
+  size_t values_checked = 0;  // over all stages examined
+  std::string location;     // of the worst value
+  int node = -1;            // the worst value's node (sampling, local to model; the joint's node for palette)
+  int skin = -1, joint = -1;
+  int primitive_index = -1;
+  long long vertex = -1;
+  double error = 0.0, bound = 0.0;
+};
+
+StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference_pose, const EvaluatedPose* test_pose,
+                              const PoseErrorBounds* pose_bounds, const std::vector<WorldPrimitive>& reference_vertices,
+                              const std::vector<WorldPrimitive>& test_vertices,
+                              const std::vector<PrimitiveErrorBounds>& vertex_bounds);
+
+// The same walk for two runs that must agree exactly (the reference against its own goldens): a value is
+// over when it differs at all (vertices component by component: "vertex 7 position.y"), and the location is
+// the first differing value of the first stage with one. `actual_pose` may be null (vertices only).
+StageDivergence first_differing_stage(const Scene& scene, const EvaluatedPose& expected_pose,
+                                      const EvaluatedPose* actual_pose,
+                                      const std::vector<WorldPrimitive>& expected_vertices,
+                                      const std::vector<WorldPrimitive>& actual_vertices);
+
+}  // namespace skinref

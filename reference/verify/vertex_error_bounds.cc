@@ -1,0 +1,460 @@
+// The float computation of gpu/shaders/skin.comp, vertex by vertex, in Bounded arithmetic (running_error.h),
+// with its inputs prepared as gpu/skinning_gpu.cc prepares them. Keep the three in the same order of
+// operations: the bound is of that computation. docs/error_bounds.md derives each step.
+#include "verify/vertex_error_bounds.h"
+
+#include "core/parallel_ranges.h"
+#include "verify/running_error.h"
+#include "skin/dqs.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+namespace skinref {
+namespace {
+
+using running_error::kInfinity;
+using BVec3 = std::array<Bounded, 3>;
+using BVec4 = std::array<Bounded, 4>;  // x y z w
+
+// ---- GLSL operations on Bounded values ---------------------------------------------------------------------
+
+BVec3 operator+(const BVec3& a, const BVec3& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
+BVec3 operator-(const BVec3& a) { return {-a[0], -a[1], -a[2]}; }
+BVec3 operator*(const BVec3& a, Bounded s) { return {a[0] * s, a[1] * s, a[2] * s}; }
+
+// x * w where the weight may be exactly 1 or 0 (a rigid node's implicit weight, an unused slot): the float
+// product is then exact, and so is adding an exact zero below.
+Bounded weighted(Bounded x, Bounded w) {
+  if (w.error == 0.0 && w.value == 1.0) return x;
+  if (w.error == 0.0 && w.value == 0.0) return exact(0.0);
+  return x * w;
+}
+bool exact_zero(Bounded x) { return x.value == 0.0 && x.error == 0.0; }
+// acc + x, where the float sum is exact when x is an exact zero (or acc is, at the first term).
+Bounded accumulate(Bounded acc, Bounded x, bool first) {
+  if (first) return x;
+  if (exact_zero(x)) return acc;
+  return acc + x;
+}
+
+// GLSL's dot() and the sum inside it: the implementation chooses the order of the additions (and may fuse
+// them with the products), so every partial sum is bounded by the sum of the magnitudes: the bound holds for
+// any order. A fused multiply-add is at least as accurate as the separate operations (tolerances.h).
+template <size_t N>
+Bounded sum_any_order(const std::array<Bounded, N>& terms) {
+  double value = 0.0, propagated = 0.0, magnitude_sum = 0.0;
+  for (const Bounded& t : terms) {
+    value += t.value;
+    propagated += t.error;
+    magnitude_sum += std::abs(t.value);
+  }
+  return {value, propagated + double(N - 1) * running_error::rounding(magnitude_sum + propagated,
+                                                                      tol::kFloatAddMulUlps)};
+}
+Bounded dot(const BVec3& a, const BVec3& b) { return sum_any_order<3>({a[0] * b[0], a[1] * b[1], a[2] * b[2]}); }
+Bounded dot(const BVec4& a, const BVec4& b) {
+  return sum_any_order<4>({a[0] * b[0], a[1] * b[1], a[2] * b[2], a[3] * b[3]});
+}
+
+// GLSL's cross(x, y) = (x1 y2 - y1 x2, x2 y0 - y2 x0, x0 y1 - y0 x1).
+BVec3 cross(const BVec3& x, const BVec3& y) {
+  return {x[1] * y[2] - y[1] * x[2], x[2] * y[0] - y[2] * x[0], x[0] * y[1] - y[0] * x[1]};
+}
+
+// The Euclidean norm of the error vector: |d_i| <= e_i for each component gives |d| <= sqrt(sum e_i^2).
+double euclidean(const BVec3& v) {
+  return std::sqrt(v[0].error * v[0].error + v[1].error * v[1].error + v[2].error * v[2].error);
+}
+
+// skin.comp's normalized(v) = v * (1 / |v|), |v| = sqrt((x*x + y*y) + z*z), a zero vector kept: the bound on
+// the Euclidean distance of the float result from the reference's unit vector. Mirrored op by op, which
+// carries v's error through the division (about 2 |dv| / |v|, the bound of |v/|v| - w/|w|| <= 2 |v - w| / |v|)
+// and adds the normalization's own rounding. Capped at tol::kUnitVectorDifferenceCap, which any float unit
+// vector satisfies (as does the tiny vector kept when the float length rounds to 0): also the bound when |v|
+// is within its error, where the direction can be anything.
+double normalized_bound(const BVec3& v) {
+  if (exact_zero(v[0]) && exact_zero(v[1]) && exact_zero(v[2])) return 0.0;  // zero on both sides, kept
+  const Bounded length = sqrt((v[0] * v[0] + v[1] * v[1]) + v[2] * v[2]);
+  const Bounded inverse = exact(1.0) / length;
+  if (!std::isfinite(inverse.error)) return tol::kUnitVectorDifferenceCap;
+  const double bound = euclidean({v[0] * inverse, v[1] * inverse, v[2] * inverse});
+  return std::min(bound, tol::kUnitVectorDifferenceCap);
+}
+
+// A test `x == 0.0` of the shaders comes out as the reference's x != 0 when the bound does not reach zero.
+bool nonzero_certain(Bounded x) { return std::abs(x.value) > x.error; }
+
+// A test `x < 0.0` of the shaders (a determinant's sign, the hemisphere of a quaternion) comes out as the
+// reference's: the float x is in [value - error, value + error], and an exact zero (error 0: e.g. the dot
+// product of quaternions a half turn apart, whose products are exact zeros) is not below zero on either side.
+bool sign_test_certain(Bounded x) { return x.value < 0.0 ? x.value + x.error < 0.0 : x.value - x.error >= 0.0; }
+
+// ---- the inputs of skin.comp, per palette entry ------------------------------------------------------------
+
+// One palette entry as the shader reads it: JM's columns, the normal matrix's rows, and for DQS the rigid
+// part's dual quaternion and the non-rigid part's rows.
+struct EntryInputs {
+  Bounded column[4][3];      // c0..c3 (xyz)
+  Bounded normal_row[3][3];  // rows of the normal matrix
+  bool dq_bounded = true;    // false: the DQS inputs have no bound (see split_bounds)
+  BVec4 real, dual;          // x y z w
+  BVec3 s_row[3];            // rows of S
+};
+
+// The DQS inputs of one palette entry. `linear_error` (elementwise bounds on A, row-major) and
+// `translation_error` are zero for the reference's palette; for a GPU palette they are its bounds, carried
+// through the polar decomposition by its perturbation bound for real matrices (Li 1995; Higham, "Functions
+// of Matrices", section 8.3): ||dQ||_F <= 4 ||dA||_F / (s2 + s3 + s2~ + s3~) <= 2 ||dA||_F / (s2 + s3 - ||dA||_F)
+// (singular values of the perturbed matrix at least s_i - ||dA||_2 by Weyl), then |dq| <= ||dQ||_F / 2 for
+// the quaternion in the reference's hemisphere (||R(q) - R(q')||_F^2 = 8 (1 - (q.q')^2)), the dual part
+// 0.5 (0, t) q and S = Q^T A by the product rule. A quaternion's sign (Eigen's choice per branch) cancels in
+// the blend: the hemisphere test flips the pair (real, dual) with it. Bounded only where det(A) > 0 for
+// every matrix within the bound (s3 > ||dA||_F): a mirrored joint's proper rotation Q = U diag(1, 1, -1) V^T
+// has no such published bound, and a determinant whose sign may flip moves Q by a half turn.
+void split_bounds(const Mat4& jm, const double linear_error[9], const double translation_error[3],
+                  EntryInputs& entry) {
+  const DqsJointSplit sp = split_dqs_joint(jm);
+  const double det_a = jm.topLeftCorner<3, 3>().determinant();
+  double da2 = 0.0, dt2 = 0.0;
+  for (int i = 0; i < 9; ++i) da2 += linear_error[i] * linear_error[i];
+  for (int i = 0; i < 3; ++i) dt2 += translation_error[i] * translation_error[i];
+  const double da = std::sqrt(da2), dt = std::sqrt(dt2);
+  double dq_frobenius = 0.0;
+  if (da > 0.0) {
+    const Vec3& sigma = sp.singular_values;
+    const double denominator = sigma[1] + sigma[2] - da;
+    entry.dq_bounded = det_a > 0.0 && sigma[2] > da && denominator > 0.0;
+    dq_frobenius = entry.dq_bounded ? 2.0 * da / denominator : 0.0;
+  }
+  const double dq = 0.5 * dq_frobenius;
+  const double t_norm = std::sqrt(jm(0, 3) * jm(0, 3) + jm(1, 3) * jm(1, 3) + jm(2, 3) * jm(2, 3));
+  const double d_dual = 0.5 * (dt + t_norm * dq + dt * dq);
+  const double d_s = dq_frobenius * sp.singular_values[0] + da * (1.0 + dq_frobenius);
+  for (int i = 0; i < 4; ++i) {
+    entry.real[size_t(i)] = da > 0.0 ? input(Bounded{sp.real[size_t(i)], dq}) : input(sp.real[size_t(i)]);
+    entry.dual[size_t(i)] = da > 0.0 || dt > 0.0 ? input(Bounded{sp.dual[size_t(i)], d_dual}) : input(sp.dual[size_t(i)]);
+  }
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      entry.s_row[r][size_t(c)] = da > 0.0 ? input(Bounded{sp.s(r, c), d_s}) : input(sp.s(r, c));
+}
+
+// The cofactor matrix with the sign of the determinant (normal_matrix()) of a Bounded linear part, as the
+// host computes it in double for a rigid node of a GPU pose: bounded as float operations (which covers the
+// double ones) and, where the determinant's sign is uncertain, allowing the negation (2 |cof| + error).
+void bounded_normal_rows(const Bounded col[4][3], Bounded rows[3][3]) {
+  auto a = [&](int r, int c) { return col[c][r]; };
+  Bounded cof[3][3];
+  cof[0][0] = a(1, 1) * a(2, 2) - a(1, 2) * a(2, 1);
+  cof[0][1] = a(1, 2) * a(2, 0) - a(1, 0) * a(2, 2);
+  cof[0][2] = a(1, 0) * a(2, 1) - a(1, 1) * a(2, 0);
+  cof[1][0] = a(0, 2) * a(2, 1) - a(0, 1) * a(2, 2);
+  cof[1][1] = a(0, 0) * a(2, 2) - a(0, 2) * a(2, 0);
+  cof[1][2] = a(0, 1) * a(2, 0) - a(0, 0) * a(2, 1);
+  cof[2][0] = a(0, 1) * a(1, 2) - a(0, 2) * a(1, 1);
+  cof[2][1] = a(0, 2) * a(1, 0) - a(0, 0) * a(1, 2);
+  cof[2][2] = a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0);
+  const Bounded det = (a(0, 0) * cof[0][0] + a(0, 1) * cof[0][1]) + a(0, 2) * cof[0][2];
+  const bool certain = sign_test_certain(det);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) {
+      const Bounded v = det.value < 0.0 ? -cof[r][c] : cof[r][c];
+      rows[r][c] = certain ? v : Bounded{v.value, 2.0 * std::abs(v.value) + v.error};
+    }
+}
+
+// A palette entry from the reference's matrices, rounded to float (palette_error null), or known within the
+// GPU pose's elementwise bounds (column-major 16 for JM, 9 for the normal matrix; normal_error null: the
+// normal rows are computed on the host from the bounded matrix, as for a rigid node).
+EntryInputs entry_inputs(const Mat4& jm, const Mat3& normal, const std::array<double, 16>* palette_error,
+                         const std::array<double, 9>* normal_error, bool dqs) {
+  EntryInputs entry;
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 3; ++r)
+      entry.column[c][r] = palette_error ? Bounded{jm(r, c), (*palette_error)[size_t(c * 4 + r)]} : input(jm(r, c));
+  if (palette_error && !normal_error) {
+    bounded_normal_rows(entry.column, entry.normal_row);
+  } else {
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c)
+        entry.normal_row[r][c] = normal_error ? Bounded{normal(r, c), (*normal_error)[size_t(c * 3 + r)]}
+                                              : input(normal(r, c));
+  }
+  if (dqs) {
+    double linear_error[9] = {}, translation_error[3] = {};
+    if (palette_error) {
+      for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) linear_error[r * 3 + c] = (*palette_error)[size_t(c * 4 + r)];
+        translation_error[r] = (*palette_error)[size_t(12 + r)];
+      }
+    }
+    split_bounds(jm, linear_error, translation_error, entry);
+  }
+  return entry;
+}
+
+// ---- per vertex ----------------------------------------------------------------------------------------------
+
+// One active morph target: a weight that is non-zero on either side (the float run skips its zero weights,
+// the reference its own; a skipped target is within the bound when the other side's weight is).
+struct ActiveTarget {
+  const MorphTarget* target;
+  Bounded weight;
+};
+
+struct PrimitiveJob {
+  const Primitive* prim = nullptr;
+  const EntryInputs* entries = nullptr;  // the skin's palette, or the rigid node's one entry
+  bool rigid = false;
+  bool dqs = false;
+  bool renormalize = false;
+  bool blend_normal_matrices = false;
+  std::vector<ActiveTarget> targets;
+  PrimitiveErrorBounds* out = nullptr;
+};
+
+BVec3 input3(const Vec3& v) { return {input(v.x()), input(v.y()), input(v.z())}; }
+
+void set_infinite(const PrimitiveJob& job, size_t v, bool normals, bool tangents) {
+  job.out->position[v] = kInfinity;
+  if (normals) job.out->normal[v] = kInfinity;
+  if (tangents) job.out->tangent[v] = kInfinity;
+}
+
+void bound_vertex(const PrimitiveJob& job, size_t v) {
+  const Primitive& prim = *job.prim;
+  const bool normals = !prim.normals.empty(), tangents = !prim.tangents.empty();
+
+  // Morph targets, in target order: p = p + delta * w.
+  BVec3 p = input3(prim.positions[v]);
+  BVec3 n{}, t{};
+  if (normals) n = input3(prim.normals[v]);
+  if (tangents) t = input3(prim.tangents[v].head<3>());
+  for (const ActiveTarget& target : job.targets) {
+    const MorphTarget& m = *target.target;
+    if (!m.position_deltas.empty()) p = p + input3(m.position_deltas[v]) * target.weight;
+    if (normals && !m.normal_deltas.empty()) n = n + input3(m.normal_deltas[v]) * target.weight;
+    if (tangents && !m.tangent_deltas.empty()) t = t + input3(m.tangent_deltas[v]) * target.weight;
+  }
+
+  // The weight sum, in influence order; the branch on sum == 0 must be the reference's.
+  const size_t count = job.rigid ? 1 : size_t(prim.influences_per_vertex);
+  const double* stored = job.rigid ? nullptr : &prim.weights[v * count];
+  const uint32_t* joints = job.rigid ? nullptr : &prim.joints[v * count];
+  auto weight_of = [&](size_t i) { return job.rigid ? exact(1.0) : input(stored[i]); };
+  auto entry_of = [&](size_t i) -> const EntryInputs& { return job.entries[job.rigid ? 0 : joints[i]]; };
+  Bounded sum = weight_of(0);
+  double reference_sum = job.rigid ? 1.0 : stored[0];
+  bool all_zero = static_cast<float>(sum.value) == 0.0f;
+  for (size_t i = 1; i < count; ++i) {
+    sum = accumulate(sum, weight_of(i), false);
+    reference_sum += stored[i];
+    all_zero = all_zero && static_cast<float>(stored[i]) == 0.0f;
+  }
+  if (reference_sum == 0.0 && all_zero) {  // both keep the (morphed) bind attributes
+    job.out->position[v] = euclidean(p);
+    if (normals) job.out->normal[v] = euclidean(n);
+    if (tangents) job.out->tangent[v] = euclidean(t);
+    return;
+  }
+  if (reference_sum == 0.0 || !nonzero_certain(sum)) {  // one side may keep the bind attributes, the other not
+    set_infinite(job, v, normals, tangents);
+    return;
+  }
+  auto blend_weight = [&](size_t i) { return job.renormalize ? weight_of(i) / sum : weight_of(i); };
+
+  if (!job.dqs) {
+    // B = sum_i w_i JM_i, columns c0..c3.
+    BVec3 c[4];
+    for (size_t i = 0; i < count; ++i) {
+      const Bounded w = blend_weight(i);
+      const EntryInputs& e = entry_of(i);
+      for (int k = 0; k < 4; ++k)
+        for (int r = 0; r < 3; ++r) c[k][size_t(r)] = accumulate(c[k][size_t(r)], weighted(e.column[k][r], w), i == 0);
+    }
+    job.out->position[v] = euclidean(((c[0] * p[0] + c[1] * p[1]) + c[2] * p[2]) + c[3]);
+    if (normals) {
+      if (job.blend_normal_matrices) {
+        BVec3 rows[3];
+        for (size_t i = 0; i < count; ++i) {
+          const Bounded w = blend_weight(i);
+          const EntryInputs& e = entry_of(i);
+          for (int r = 0; r < 3; ++r)
+            for (int k = 0; k < 3; ++k)
+              rows[r][size_t(k)] = accumulate(rows[r][size_t(k)], weighted(e.normal_row[r][k], w), i == 0);
+        }
+        job.out->normal[v] = normalized_bound({dot(rows[0], n), dot(rows[1], n), dot(rows[2], n)});
+      } else {
+        const BVec3 k0 = cross(c[1], c[2]), k1 = cross(c[2], c[0]), k2 = cross(c[0], c[1]);
+        const Bounded det = (c[0][0] * k0[0] + c[1][0] * k1[0]) + c[2][0] * k2[0];
+        const BVec3 result = (k0 * n[0] + k1 * n[1]) + k2 * n[2];
+        job.out->normal[v] = sign_test_certain(det) ? normalized_bound(det.value < 0.0 ? -result : result)
+                                               : tol::kUnitVectorDifferenceCap;
+      }
+    }
+    if (tangents) job.out->tangent[v] = normalized_bound((c[0] * t[0] + c[1] * t[1]) + c[2] * t[2]);
+    return;
+  }
+
+  // DQS. The pivot: the first influence of non-zero weight. It must be the same slot on both sides (a float32
+  // weight is zero exactly when the stored one is, short of an underflow, which is checked).
+  size_t pivot = 0, reference_pivot = 0;
+  while (pivot + 1 < count && static_cast<float>(stored[pivot]) == 0.0f) ++pivot;
+  while (reference_pivot + 1 < count && stored[reference_pivot] == 0.0) ++reference_pivot;
+  if (pivot != reference_pivot) {
+    set_infinite(job, v, normals, tangents);
+    return;
+  }
+  const BVec4& pivot_real = entry_of(pivot).real;
+  BVec3 s[3];
+  BVec4 real, dual;
+  for (size_t i = 0; i < count; ++i) {
+    const Bounded w = blend_weight(i);
+    const EntryInputs& e = entry_of(i);
+    const bool zero = exact_zero(w);
+    if (!zero && !e.dq_bounded) {
+      set_infinite(job, v, normals, tangents);
+      return;
+    }
+    // Antipodality: the hemisphere test must come out as the reference's (a zero weight adds nothing
+    // whichever sign it gets).
+    const Bounded hemisphere = dot(e.real, pivot_real);
+    if (!zero && !sign_test_certain(hemisphere)) {
+      set_infinite(job, v, normals, tangents);
+      return;
+    }
+    const Bounded wq = hemisphere.value < 0.0 ? -w : w;
+    for (size_t k = 0; k < 4; ++k) {
+      real[k] = accumulate(real[k], weighted(e.real[k], wq), i == 0);
+      dual[k] = accumulate(dual[k], weighted(e.dual[k], wq), i == 0);
+    }
+    for (int r = 0; r < 3; ++r)
+      for (size_t k = 0; k < 3; ++k) s[r][k] = accumulate(s[r][k], weighted(e.s_row[r][k], w), i == 0);
+  }
+  const Bounded norm2 = dot(real, real);
+  if (!nonzero_certain(norm2)) {  // the reference keeps the bind attributes only at exactly 0
+    set_infinite(job, v, normals, tangents);
+    return;
+  }
+  const Bounded two = exact(2.0) / norm2;
+  if (!std::isfinite(two.error)) {
+    set_infinite(job, v, normals, tangents);
+    return;
+  }
+  const Bounded rx = real[0], ry = real[1], rz = real[2], rw = real[3];
+  const Bounded one = exact(1.0);
+  const BVec3 rot0{one - two * (ry * ry + rz * rz), two * (rx * ry - rz * rw), two * (rx * rz + ry * rw)};
+  const BVec3 rot1{two * (rx * ry + rz * rw), one - two * (rx * rx + rz * rz), two * (ry * rz - rx * rw)};
+  const BVec3 rot2{two * (rx * rz - ry * rw), two * (ry * rz + rx * rw), one - two * (rx * rx + ry * ry)};
+  const BVec3 real_xyz{rx, ry, rz}, dual_xyz{dual[0], dual[1], dual[2]};
+  const BVec3 rd = cross(real_xyz, dual_xyz);
+  BVec3 translation;
+  for (size_t k = 0; k < 3; ++k) translation[k] = two * ((rw * dual_xyz[k] - dual[3] * real_xyz[k]) + rd[k]);
+
+  const BVec3 scaled{dot(s[0], p), dot(s[1], p), dot(s[2], p)};
+  job.out->position[v] =
+      euclidean(BVec3{dot(rot0, scaled), dot(rot1, scaled), dot(rot2, scaled)} + translation);
+  if (normals) {
+    const BVec3 k0 = cross(s[1], s[2]), k1 = cross(s[2], s[0]), k2 = cross(s[0], s[1]);
+    const Bounded det = dot(s[0], k0);
+    BVec3 ns{dot(k0, n), dot(k1, n), dot(k2, n)};
+    if (det.value < 0.0) ns = -ns;
+    job.out->normal[v] = sign_test_certain(det) ? normalized_bound({dot(rot0, ns), dot(rot1, ns), dot(rot2, ns)})
+                                           : tol::kUnitVectorDifferenceCap;
+  }
+  if (tangents) {
+    const BVec3 ts{dot(s[0], t), dot(s[1], t), dot(s[2], t)};
+    job.out->tangent[v] = normalized_bound({dot(rot0, ts), dot(rot1, ts), dot(rot2, ts)});
+  }
+}
+
+// The smallest number of vertices worth a thread of its own.
+constexpr size_t kVerticesPerThread = 4096;
+
+}  // namespace
+
+std::vector<PrimitiveErrorBounds> float32_vertex_error_bounds(const Scene& scene, const EvaluatedPose& reference_pose,
+                                                              const SkinningOptions& options,
+                                                              const PoseErrorBounds* palette_bounds) {
+  const bool dqs = options.method == SkinningMethod::Dqs;
+  if (reference_pose.palettes.size() != scene.skins.size() ||
+      reference_pose.model.global.size() != scene.nodes.size() ||
+      reference_pose.local.morph_weights.size() != scene.nodes.size())
+    throw std::invalid_argument("float32_vertex_error_bounds: the pose does not belong to the scene");
+  if (palette_bounds && (palette_bounds->palettes.size() != scene.skins.size() ||
+                         palette_bounds->global.size() != scene.nodes.size() ||
+                         palette_bounds->morph_weights.size() != scene.nodes.size()))
+    throw std::invalid_argument("float32_vertex_error_bounds: the palette bounds do not belong to the scene");
+  if (options.threads < 1) throw std::invalid_argument("float32_vertex_error_bounds: threads must be >= 1");
+
+  // Every skin's palette entries once (the polar decompositions of DQS included).
+  std::vector<std::vector<EntryInputs>> skin_entries(scene.skins.size());
+  for (size_t s = 0; s < scene.skins.size(); ++s) {
+    const JointPalette& palette = reference_pose.palettes[s];
+    if (palette.skinning.size() != scene.skins[s].joints.size() || palette.normal.size() != palette.skinning.size() ||
+        (palette_bounds && (palette_bounds->palettes[s].skinning.size() != palette.skinning.size() ||
+                            palette_bounds->palettes[s].normal.size() != palette.skinning.size())))
+      throw std::invalid_argument("float32_vertex_error_bounds: a palette does not match its skin");
+    for (size_t j = 0; j < palette.skinning.size(); ++j)
+      skin_entries[s].push_back(entry_inputs(palette.skinning[j], palette.normal[j],
+                                             palette_bounds ? &palette_bounds->palettes[s].skinning[j] : nullptr,
+                                             palette_bounds ? &palette_bounds->palettes[s].normal[j] : nullptr, dqs));
+  }
+
+  std::vector<PrimitiveErrorBounds> result;
+  for (int n : drawn_nodes(scene)) {
+    const Node& node = scene.nodes[size_t(n)];
+    const bool rigid = node.skin < 0;
+    EntryInputs rigid_entry;
+    if (rigid) {
+      // One palette entry, the node's global matrix, with weight 1; DQS does not apply (as the reference).
+      const Mat4& global = reference_pose.model.global[size_t(n)];
+      rigid_entry = entry_inputs(global, normal_matrix(global.topLeftCorner<3, 3>()),
+                                 palette_bounds ? &palette_bounds->global[size_t(n)] : nullptr, nullptr, false);
+    }
+    const std::vector<double>& morph_weights = reference_pose.local.morph_weights[size_t(n)];
+    for (const Primitive& prim : scene.meshes[size_t(node.mesh)].primitives) {
+      const size_t count = prim.vertex_count();
+      PrimitiveJob job;
+      job.prim = &prim;
+      job.rigid = rigid;
+      job.entries = rigid ? &rigid_entry : skin_entries[size_t(node.skin)].data();
+      job.dqs = dqs && !rigid;
+      job.renormalize = options.weights == WeightPolicy::Renormalize;
+      job.blend_normal_matrices = options.normals == NormalMode::BlendedNormalMatrices;
+      for (size_t t = 0; t < prim.targets.size() && t < morph_weights.size(); ++t) {
+        Bounded weight = input(morph_weights[t]);
+        if (palette_bounds) {
+          const std::vector<double>& weight_errors = palette_bounds->morph_weights[size_t(n)];
+          if (t >= weight_errors.size())
+            throw std::invalid_argument("float32_vertex_error_bounds: missing morph weight bounds");
+          weight = Bounded{morph_weights[t], weight_errors[t]};  // the GPU's weights are floats already
+        }
+        if (!exact_zero(weight)) job.targets.push_back({&prim.targets[t], weight});
+      }
+      if (!rigid) {
+        const size_t k = size_t(prim.influences_per_vertex);
+        if (k < 1 || prim.joints.size() != count * k || prim.weights.size() != count * k)
+          throw std::invalid_argument("float32_vertex_error_bounds: inconsistent influence sizes");
+        for (uint32_t j : prim.joints)
+          if (j >= skin_entries[size_t(node.skin)].size())
+            throw std::invalid_argument("float32_vertex_error_bounds: joint index outside the palette");
+      }
+      PrimitiveErrorBounds bounds;
+      bounds.position.resize(count);
+      bounds.normal.resize(prim.normals.empty() ? 0 : count);
+      bounds.tangent.resize(prim.tangents.empty() ? 0 : count);
+      job.out = &bounds;
+      detail::for_each_range(count, options.threads, kVerticesPerThread, [&](size_t begin, size_t end) {
+        for (size_t v = begin; v < end; ++v) bound_vertex(job, v);
+      });
+      result.push_back(std::move(bounds));
+    }
+  }
+  return result;
+}
+
+}  // namespace skinref

@@ -1,0 +1,238 @@
+// Argument parsing and value checking for the skinref command line (see cli_args.h).
+#include "cli/cli_args.h"
+
+#include "anim/recipe.h"
+#include "skin/method.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
+namespace skinref::cli {
+namespace {
+
+std::string allowed_list(std::span<const OptionSpec> allowed) {
+  std::string list;
+  for (const OptionSpec& spec : allowed) {
+    if (!list.empty()) list += ", ";
+    list += spec.name;
+  }
+  list += list.empty() ? "--help" : ", --help";
+  return list;
+}
+
+std::string quoted(const std::string& text) { return "'" + text + "'"; }
+
+std::string to_lower(std::string text) {
+  for (char& c : text) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return text;
+}
+
+}  // namespace
+
+bool ParsedArgs::has_flag(const std::string& name) const {
+  return std::find(flags.begin(), flags.end(), name) != flags.end();
+}
+
+std::optional<std::string> ParsedArgs::value(const std::string& name) const {
+  const auto found = values.find(name);
+  if (found == values.end()) return std::nullopt;
+  return found->second;
+}
+
+ParsedArgs parse_args(std::span<const std::string> args, std::span<const OptionSpec> allowed,
+                      const std::string& command) {
+  ParsedArgs parsed;
+  bool options_ended = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const bool is_option = !options_ended && arg.size() > 1 && arg[0] == '-';
+    if (!is_option) {
+      parsed.positionals.push_back(arg);
+      continue;
+    }
+    if (arg == "--") {
+      options_ended = true;
+      continue;
+    }
+    if (arg == "--help" || arg == "-h") {
+      parsed.help = true;
+      return parsed;
+    }
+    const size_t equals = arg.find('=');
+    const std::string name = arg.substr(0, equals);
+    const auto spec = std::find_if(allowed.begin(), allowed.end(),
+                                   [&](const OptionSpec& candidate) { return candidate.name == name; });
+    if (spec == allowed.end()) {
+      throw UsageError(command + ": unknown option " + name + "; allowed: " + allowed_list(allowed));
+    }
+    const bool repeated = parsed.values.count(name) != 0 || parsed.has_flag(name);
+    if (repeated) throw UsageError(command + ": option " + name + " given more than once");
+    if (!spec->takes_value) {
+      if (equals != std::string::npos) throw UsageError(command + ": option " + name + " takes no value");
+      parsed.flags.push_back(name);
+      continue;
+    }
+    if (equals != std::string::npos) {
+      parsed.values[name] = arg.substr(equals + 1);
+      continue;
+    }
+    // A following "--something" is another option, not this one's value (negative numbers still pass).
+    if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) {
+      throw UsageError(command + ": option " + name + " needs a value");
+    }
+    parsed.values[name] = args[++i];
+  }
+  return parsed;
+}
+
+void require_positionals(const ParsedArgs& parsed, size_t count, const std::string& what,
+                         const std::string& command) {
+  if (parsed.positionals.size() < count) throw UsageError(command + ": missing " + what);
+  if (parsed.positionals.size() > count) {
+    throw UsageError(command + ": unexpected argument " + quoted(parsed.positionals[count]) + " (expected " +
+                     what + ")");
+  }
+}
+
+std::string require_value(const ParsedArgs& parsed, const std::string& option, const std::string& command) {
+  const std::optional<std::string> value = parsed.value(option);
+  if (!value) throw UsageError(command + ": missing required option " + option);
+  if (value->empty()) throw UsageError(command + ": option " + option + " needs a non-empty value");
+  return *value;
+}
+
+double parse_finite_double(const std::string& text, const std::string& option) {
+  // strtod would skip leading whitespace; a value with it is as malformed as one with trailing garbage.
+  const bool starts_cleanly = !text.empty() && text[0] != ' ' && text[0] != '\t' && text[0] != '\n' &&
+                              text[0] != '\r' && text[0] != '\f' && text[0] != '\v';
+  char* end = nullptr;
+  const double value = starts_cleanly ? std::strtod(text.c_str(), &end) : 0.0;
+  if (!starts_cleanly || end != text.c_str() + text.size()) {
+    throw UsageError("option " + option + ": " + quoted(text) + " is not a number");
+  }
+  if (!std::isfinite(value)) {
+    throw UsageError("option " + option + ": " + quoted(text) + " is not a finite number");
+  }
+  return value;
+}
+
+long long parse_integer(const std::string& text, const std::string& option, long long min_value,
+                        long long max_value) {
+  long long value = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  const auto result = std::from_chars(first, last, value);
+  if (text.empty() || result.ec == std::errc::invalid_argument || result.ptr != last) {
+    throw UsageError("option " + option + ": " + quoted(text) + " is not an integer");
+  }
+  if (result.ec == std::errc::result_out_of_range || value < min_value || value > max_value) {
+    throw UsageError("option " + option + ": " + quoted(text) + " is out of range; expected " +
+                     std::to_string(min_value) + " to " + std::to_string(max_value));
+  }
+  return value;
+}
+
+size_t parse_choice(const std::string& text, const std::string& option, std::span<const std::string> choices) {
+  for (size_t i = 0; i < choices.size(); ++i) {
+    if (choices[i] == text) return i;
+  }
+  std::string list;
+  for (const std::string& choice : choices) list += (list.empty() ? "" : ", ") + choice;
+  throw UsageError("option " + option + ": " + quoted(text) + " is not one of " + list);
+}
+
+bool looks_like_integer(const std::string& text) {
+  const size_t digits_start = (!text.empty() && text[0] == '-') ? 1 : 0;
+  if (text.size() == digits_start) return false;
+  return std::all_of(text.begin() + static_cast<std::ptrdiff_t>(digits_start), text.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
+int resolve_animation(const Scene& scene, const std::optional<std::string>& spec) {
+  const size_t count = scene.animations.size();
+  if (!spec) return count == 0 ? -1 : 0;
+  if (count == 0) {
+    throw UsageError("option --anim: " + quoted(*spec) + " given, but " + scene.source + " has no animations");
+  }
+  if (looks_like_integer(*spec)) {
+    return static_cast<int>(parse_integer(*spec, "--anim", 0, static_cast<long long>(count) - 1));
+  }
+  for (size_t i = 0; i < count; ++i) {
+    if (scene.animations[i].name == *spec) return static_cast<int>(i);
+  }
+  std::string available;
+  for (size_t i = 0; i < count; ++i) {
+    available += (i == 0 ? "" : ", ") + std::to_string(i) + " " + quoted(scene.animations[i].name);
+  }
+  throw UsageError("option --anim: no animation named " + quoted(*spec) + " in " + scene.source +
+                   "; available: " + available);
+}
+
+void require_extension(const std::string& path, std::span<const std::string> extensions,
+                       const std::string& option) {
+  const std::string lower = to_lower(path);
+  for (const std::string& extension : extensions) {
+    if (lower.size() > extension.size() &&
+        lower.compare(lower.size() - extension.size(), extension.size(), extension) == 0) {
+      return;
+    }
+  }
+  std::string list;
+  for (const std::string& extension : extensions) list += (list.empty() ? "" : ", ") + extension;
+  throw UsageError("option " + option + ": " + quoted(path) + " must end in " + list);
+}
+
+PoseSelection parse_pose_selection(const ParsedArgs& parsed, const std::string& command) {
+  PoseSelection selection;
+  if (const std::optional<std::string> text = parsed.value("--time")) {
+    selection.time = parse_finite_double(*text, "--time");
+  }
+  selection.recipe = parsed.value("--recipe");
+  selection.anim = parsed.value("--anim");
+  if (selection.recipe && selection.anim) {
+    throw UsageError(command + ": --recipe and --anim cannot be used together (the recipe names its animations)");
+  }
+  return selection;
+}
+
+SkinningOptions parse_skinning_options(const ParsedArgs& parsed) {
+  SkinningOptions options;
+  if (const std::optional<std::string> text = parsed.value("--weights")) {
+    static const std::vector<std::string> kChoices{"as-stored", "renormalize"};
+    options.weights =
+        parse_choice(*text, "--weights", kChoices) == 0 ? WeightPolicy::AsStored : WeightPolicy::Renormalize;
+  }
+  if (const std::optional<std::string> text = parsed.value("--normals")) {
+    static const std::vector<std::string> kChoices{"inverse-transpose", "blend-normal-matrices"};
+    options.normals = parse_choice(*text, "--normals", kChoices) == 0 ? NormalMode::InverseTransposeOfBlend
+                                                                      : NormalMode::BlendedNormalMatrices;
+  }
+  if (const std::optional<std::string> text = parsed.value("--method")) {
+    const std::optional<SkinningMethod> method = parse_skinning_method(*text);
+    if (!method) throw UsageError("option --method: " + quoted(*text) + " is not one of " + skinning_method_choices(", "));
+    options.method = *method;
+  }
+  return options;
+}
+
+PoseSource resolve_pose_source(const Scene& scene, const PoseSelection& selection) {
+  PoseSource source;
+  if (selection.recipe) {
+    source.recipe = load_recipe(*selection.recipe, scene);
+    source.recipe_path = *selection.recipe;
+  } else {
+    source.animation = resolve_animation(scene, selection.anim);
+  }
+  return source;
+}
+
+SelectedPose evaluate_selected_pose(const Scene& scene, const PoseSelection& selection) {
+  const PoseSource source = resolve_pose_source(scene, selection);
+  return {select_pose(scene, source, selection.time), source.description()};
+}
+
+}  // namespace skinref::cli

@@ -1,0 +1,104 @@
+// Command-line argument parsing for the skinref tool: `--key value`, `--key=value` and flags, checked against
+// the options one command allows, plus strict parsers for the values (numbers, choices, animations) and the
+// pose selection (--recipe or --anim/--time) that `pose` and `skin` share.
+//
+// Contract: every problem throws UsageError with a one-line message naming the option and the offending
+// text; the CLI maps it to exit status 2. `--help` / `-h` anywhere an option may appear sets `help` and stops
+// parsing, so `skinref COMMAND --help` works whatever else is on the line. `--` ends the options.
+#pragma once
+
+#include "anim/pose_selection.h"
+#include "core/pose.h"
+#include "skin/options.h"
+#include "core/scene.h"
+
+#include <map>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace skinref::cli {
+
+class UsageError : public std::runtime_error {
+ public:
+  explicit UsageError(const std::string& message) : std::runtime_error(message) {}
+};
+
+struct OptionSpec {
+  std::string name;  // with the leading "--"
+  bool takes_value = true;
+};
+
+struct ParsedArgs {
+  bool help = false;
+  std::vector<std::string> positionals;
+  std::map<std::string, std::string> values;  // options given with a value
+  std::vector<std::string> flags;             // options given without a value
+
+  bool has_flag(const std::string& name) const;
+  std::optional<std::string> value(const std::string& name) const;
+};
+
+// `command` prefixes messages ("skin: unknown option --bogus; allowed: ...").
+ParsedArgs parse_args(std::span<const std::string> args, std::span<const OptionSpec> allowed,
+                      const std::string& command);
+
+// Exactly `count` positional arguments, described by `what` in the message (e.g. "MODEL").
+void require_positionals(const ParsedArgs& parsed, size_t count, const std::string& what,
+                         const std::string& command);
+
+// The value of an option that must be given.
+std::string require_value(const ParsedArgs& parsed, const std::string& option, const std::string& command);
+
+// A finite double; the whole text must be a number (std::strtod, nothing left over, no leading space).
+double parse_finite_double(const std::string& text, const std::string& option);
+
+// A decimal integer in [min_value, max_value], the whole text consumed.
+long long parse_integer(const std::string& text, const std::string& option, long long min_value,
+                        long long max_value);
+
+// The index of `text` in `choices`; the message lists the choices.
+size_t parse_choice(const std::string& text, const std::string& option, std::span<const std::string> choices);
+
+// True when `text` looks like a decimal integer (optional '-', then digits only).
+bool looks_like_integer(const std::string& text);
+
+// --anim: an integer is an index into scene.animations (range-checked), anything else a name that must
+// exist (the message lists the available ones). Without the option: the first animation, or -1 (rest pose)
+// when the scene has none.
+int resolve_animation(const Scene& scene, const std::optional<std::string>& spec);
+
+// The file name must end (case-insensitively) in one of `extensions` (each with its dot).
+void require_extension(const std::string& path, std::span<const std::string> extensions,
+                       const std::string& option);
+
+// --method lbs|dqs, --weights as-stored|renormalize and --normals inverse-transpose|blend-normal-matrices
+// (each optional, defaults as SkinningOptions'), for the commands that skin or compare skinned vertices.
+SkinningOptions parse_skinning_options(const ParsedArgs& parsed);
+
+// What selects the pose of `pose` and `skin`: --recipe FILE, or --anim NAME|INDEX at --time SECONDS.
+struct PoseSelection {
+  std::optional<double> time;         // --time, when given
+  std::optional<std::string> recipe;  // --recipe FILE
+  std::optional<std::string> anim;    // --anim NAME|INDEX
+};
+
+// Reads --time (a finite number), --recipe and --anim without the model, so that usage errors do not wait
+// for a load; --recipe with --anim is a usage error (`command` prefixes the message).
+PoseSelection parse_pose_selection(const ParsedArgs& parsed, const std::string& command);
+
+struct SelectedPose {
+  EvaluatedPose pose;
+  std::string description;  // "recipe FILE", "animation N" or "rest pose"
+};
+
+// The recipe (read now: its names resolve against the model), else the --anim animation (resolve_animation).
+PoseSource resolve_pose_source(const Scene& scene, const PoseSelection& selection);
+
+// select_pose() (anim/pose_selection.h) of resolve_pose_source() at --time: the recipe at --time when given,
+// else at its own time; or the animation at --time, default 0.
+SelectedPose evaluate_selected_pose(const Scene& scene, const PoseSelection& selection);
+
+}  // namespace skinref::cli

@@ -1,0 +1,124 @@
+// `skinref bisect REF_POSE.json TEST_POSE.json REF.skv TEST.skv`: where a float32 run of the pipeline first
+// left the reference. The two pose dumps (pose_dump.h; `skinref pose`, `skinref pose --backend vulkan`, or an
+// engine's) and vertex dumps (.skv; `skinref skin`) are compared stage by stage, sampling -> local to model
+// -> palette -> skinning, each value against its derived float32 bound (stage_bisection.h), and the first
+// stage over its bound is named with the node, joint or vertex responsible. The model is the pose dump's
+// "source" unless --model is given; its time and animation come from the dumps, which must agree.
+// Exit 0 when no stage diverges, 1 when one does, 2 for unreadable or mismatched inputs.
+#include "cli/cli_args.h"
+#include "cli/commands.h"
+
+#include "core/atomic_file.h"
+#include "io/gltf_load.h"
+#include "core/input_error.h"
+#include "io/pose_dump.h"
+#include "verify/stage_bisection.h"
+#include "io/vertex_dump.h"
+#include "verify/vertex_error_bounds.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+namespace skinref::cli {
+
+const char* bisect_usage() {
+  return "usage: skinref bisect REF_POSE.json TEST_POSE.json REF.skv TEST.skv [--model MODEL]\n"
+         "         [--method lbs|dqs] [--weights as-stored|renormalize]\n"
+         "         [--normals inverse-transpose|blend-normal-matrices] [--report DIR]\n"
+         "  Finds the first pipeline stage where a float32 run (TEST: the Vulkan path with `--palette gpu`, or an\n"
+         "  engine's dumps in skinref's formats) leaves the reference (REF: `skinref pose` and `skinref skin`\n"
+         "  at the same time), each value against its derived bound (docs/error_bounds.md):\n"
+         "    sampling (local TRS, morph weights) -> local-to-model (global matrices) -> palette (joint\n"
+         "    matrices, normal matrices) -> skinning (positions, normals, tangents)\n"
+         "  and names the node, joint or vertex with the largest error / bound there.\n"
+         "  --model MODEL   the model both runs used; default: the pose dump's \"source\"\n"
+         "  --method, --weights, --normals   the skinning options both runs used (as for skinref skin)\n"
+         "  --report DIR    also write DIR/bisect.json\n"
+         "  Exit status: 0 no stage over its bound, 1 a stage diverged, 2 unreadable or mismatched inputs.\n";
+}
+
+int run_bisect(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{{"--model", true},   {"--method", true}, {"--weights", true},
+                                                {"--normals", true}, {"--report", true}};
+  const ParsedArgs parsed = parse_args(args, kOptions, "bisect");
+  if (parsed.help) {
+    std::cout << bisect_usage();
+    return kExitOk;
+  }
+  require_positionals(parsed, 4, "REF_POSE.json TEST_POSE.json REF.skv TEST.skv", "bisect");
+  const std::string& ref_pose_path = parsed.positionals[0];
+  const std::string& test_pose_path = parsed.positionals[1];
+  static const std::vector<std::string> kJson{".json"};
+  static const std::vector<std::string> kSkv{".skv"};
+  require_extension(ref_pose_path, kJson, "REF_POSE");
+  require_extension(test_pose_path, kJson, "TEST_POSE");
+  require_extension(parsed.positionals[2], kSkv, "REF.skv");
+  require_extension(parsed.positionals[3], kSkv, "TEST.skv");
+  const SkinningOptions options = parse_skinning_options(parsed);
+
+  // The model: --model, else the reference pose dump's source.
+  std::string model = parsed.value("--model").value_or("");
+  if (model.empty()) model = read_pose_dump_source(ref_pose_path);
+  if (model.empty()) throw UsageError("bisect: " + ref_pose_path + " does not name its model (\"source\"); give --model");
+  const Scene scene = load_model(model);
+  const EvaluatedPose reference_pose = read_pose_dump(ref_pose_path, scene);
+  const EvaluatedPose test_pose = read_pose_dump(test_pose_path, scene);
+  if (reference_pose.animation != test_pose.animation)
+    throw InputError(test_pose_path, "/animation", "the reference's animation (" +
+                                                       std::to_string(reference_pose.animation) +
+                                                       "): the two runs must show the same moment");
+  if (reference_pose.time != test_pose.time) {
+    char times[160];
+    std::snprintf(times, sizeof times, "the reference's time %.17g s (this dump has %.17g s)", reference_pose.time,
+                  test_pose.time);
+    std::string hint = ": the two runs must show the same moment";
+    if (double(static_cast<float>(reference_pose.time)) == test_pose.time) {
+      char exact[160];
+      std::snprintf(exact, sizeof exact, "; the float32 run sampled at the float32 time, so run the reference with "
+                                         "--time %.17g", test_pose.time);
+      hint = exact;
+    }
+    throw InputError(test_pose_path, "/time", times + hint);
+  }
+  const VertexDump reference_vertices = read_vertices_skv(parsed.positionals[2]);
+  const VertexDump test_vertices = read_vertices_skv(parsed.positionals[3]);
+
+  const PoseErrorBounds pose_bounds = float32_pose_error_bounds(scene, test_pose.animation, test_pose.time);
+  const std::vector<PrimitiveErrorBounds> vertex_bounds =
+      float32_vertex_error_bounds(scene, reference_pose, options, &pose_bounds);
+  const StageDivergence divergence = bisect_stages(scene, reference_pose, &test_pose, &pose_bounds,
+                                                   reference_vertices.primitives, test_vertices.primitives,
+                                                   vertex_bounds);
+
+  if (divergence.stage == PipelineStage::None) {
+    std::cout << "no stage diverges: " << divergence.values_checked
+              << " values of sampling, local-to-model, palette and skinning within their bounds\n";
+  } else {
+    char figures[128];
+    std::snprintf(figures, sizeof figures, "error %.3e, bound %.3e", divergence.error, divergence.bound);
+    std::cout << "first diverging stage: " << pipeline_stage_name(divergence.stage) << " (" << divergence.values_over
+              << " values over their bounds)\n"
+              << "  worst: " << divergence.location << ": " << figures << "\n";
+  }
+  if (const std::optional<std::string> report = parsed.value("--report")) {
+    std::filesystem::create_directories(*report);
+    nlohmann::json json{{"stage", pipeline_stage_name(divergence.stage)},
+                        {"values_over", divergence.values_over},
+                        {"values_checked", divergence.values_checked},
+                        {"location", divergence.location},
+                        {"node", divergence.node},
+                        {"skin", divergence.skin},
+                        {"joint", divergence.joint},
+                        {"primitive_index", divergence.primitive_index},
+                        {"vertex", divergence.vertex},
+                        {"error", divergence.error},
+                        {"bound", divergence.bound}};
+    write_file_atomically((std::filesystem::path(*report) / "bisect.json").string(),
+                          [&](std::ostream& out) { out << json.dump(2) << "\n"; });
+  }
+  return divergence.stage == PipelineStage::None ? kExitOk : kExitComparisonFailed;
+}
+
+}  // namespace skinref::cli

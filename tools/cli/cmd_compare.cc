@@ -1,0 +1,388 @@
+// `skinref compare A B [options]`: compares two outputs and exits 0 when they agree within the given
+// tolerances, 1 when they do not. The kind of comparison follows the files' extension: two .png images
+// (image_compare.h), two .skv vertex dumps (vertex_compare.h), or two .json pose dumps (pose_dump.h), each
+// with its own options. Every problem
+// with the inputs or options exits 2 with one stderr line (main.cc).
+//
+// Vertex dumps: A is the reference run, B the float32 run; every position, normal and tangent of B is
+// compared with A's against its per-vertex bound (vertex_error_bounds.h), computed from the model (--model)
+// at the pose the runs used (--anim, --time; the float32 time with --palette gpu) with the runs' skinning
+// options. --report DIR writes vertices.json (write_vertex_comparison_json), atomically.
+//
+// Pose dumps: A the reference's, B a float32 animation pass's; every value against its pose bound
+// (pose_error_bounds.h) at B's time, stage by stage (stage_bisection.h). --report DIR writes pose.json.
+//
+// Images: the failing fraction is (position-tolerant failures when --tolerance-px > 0, else pixels over
+// threshold) / pixel count, and the comparison passes when it is <= --max-fraction. --report DIR writes
+// a.png, b.png, diff.png (the heat map), side_by_side.png (A | B | diff) and compare.json, each staged in a
+// temporary file and all renamed into place once every one was written.
+#include "cli/cli_args.h"
+#include "cli/commands.h"
+
+#include "core/atomic_file.h"
+#include "anim/evaluate_pose.h"
+#include "io/gltf_load.h"
+#include "verify/image_compare.h"
+#include "io/image_io.h"
+#include "core/input_error.h"
+#include "io/pose_dump.h"
+#include "verify/pose_error_bounds.h"
+#include "verify/stage_bisection.h"
+#include "verify/vertex_compare.h"
+#include "io/vertex_dump.h"
+#include "verify/vertex_error_bounds.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace skinref::cli {
+namespace {
+
+// The window search costs (2N + 1)^2 per failing pixel and direction; CTS-style tolerances are 1 or 2 px.
+constexpr long long kMaxTolerancePx = 16;
+
+bool has_extension(const std::string& path, const std::string& extension) {
+  if (path.size() <= extension.size()) return false;
+  std::string tail = path.substr(path.size() - extension.size());
+  std::transform(tail.begin(), tail.end(), tail.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return tail == extension;
+}
+
+std::string size_text(const RgbaImage& image) {
+  return std::to_string(image.width) + "x" + std::to_string(image.height);
+}
+
+std::string format_double(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+std::string psnr_text(double psnr) { return std::isinf(psnr) ? std::string("inf") : format_double("%.2f", psnr); }
+
+struct ImageVerdict {
+  size_t failing = 0;
+  double failing_fraction = 0;
+  bool pass = false;
+};
+
+nlohmann::ordered_json comparison_json(const std::string& a_path, const std::string& b_path,
+                                       const ImageCompareOptions& options, double max_fraction,
+                                       const ImageComparison& c, const ImageVerdict& verdict) {
+  nlohmann::ordered_json json;
+  json["format"] = "skinref-image-comparison";
+  json["version"] = 1;
+  json["a"] = a_path;
+  json["b"] = b_path;
+  json["width"] = c.width;
+  json["height"] = c.height;
+  json["threshold"] = options.threshold;
+  json["tolerance_px"] = options.position_tolerance_px;
+  json["max_fraction"] = max_fraction;
+  json["background"] = {options.background[0], options.background[1], options.background[2],
+                        options.background[3]};
+  json["max_channel_difference"] = c.max_channel_difference;
+  if (c.max_channel >= 0) {
+    json["max_at"] = {{"x", c.max_x}, {"y", c.max_y}, {"channel", std::string(1, "RGBA"[c.max_channel])}};
+  } else {
+    json["max_at"] = nullptr;
+  }
+  json["pixel_count"] = c.pixel_count;
+  json["pixels_over_threshold"] = c.pixels_over_threshold;
+  json["fraction_over_threshold"] = c.fraction_over_threshold;
+  json["coverage_mismatches"] = c.coverage_mismatches;
+  json["tolerant_failures"] = c.tolerant_failures;
+  json["fraction_tolerant_failures"] = c.fraction_tolerant_failures;
+  // JSON has no infinity: null means the RGB channels are identical.
+  json["psnr_rgb_db"] = std::isinf(c.psnr_rgb_db) ? nlohmann::ordered_json(nullptr)
+                                                   : nlohmann::ordered_json(c.psnr_rgb_db);
+  json["mean_absolute_difference_rgb"] = c.mean_absolute_difference_rgb;
+  json["failing_pixels"] = verdict.failing;
+  json["failing_fraction"] = verdict.failing_fraction;
+  json["pass"] = verdict.pass;
+  return json;
+}
+
+void write_report(const std::string& dir, const RgbaImage& a, const RgbaImage& b, const RgbaImage& diff,
+                  const nlohmann::ordered_json& json) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error || !std::filesystem::is_directory(dir)) {
+    throw std::runtime_error("option --report: cannot create the directory " + dir +
+                             (error ? ": " + error.message() : std::string(": a file of that name exists")));
+  }
+  const std::filesystem::path base(dir);
+  const std::vector<RgbaImage> montage_parts{a, b, diff};
+  StagedFiles files;
+  files.stage((base / "a.png").string(), [&](const std::string& path) { write_png(a, path); });
+  files.stage((base / "b.png").string(), [&](const std::string& path) { write_png(b, path); });
+  files.stage((base / "diff.png").string(), [&](const std::string& path) { write_png(diff, path); });
+  files.stage((base / "side_by_side.png").string(),
+              [&](const std::string& path) { write_png(side_by_side(montage_parts), path); });
+  files.stage((base / "compare.json").string(), [&](const std::string& path) {
+    write_file_atomically(path, [&](std::ostream& out) { out << json.dump(2) << "\n"; });
+  });
+  files.commit_all();
+}
+
+int compare_png_images(const ParsedArgs& parsed, const std::string& a_path, const std::string& b_path) {
+  ImageCompareOptions options;
+  if (const std::optional<std::string> text = parsed.value("--threshold")) {
+    options.threshold = static_cast<int>(parse_integer(*text, "--threshold", 0, 255));
+  }
+  if (const std::optional<std::string> text = parsed.value("--tolerance-px")) {
+    options.position_tolerance_px = static_cast<int>(parse_integer(*text, "--tolerance-px", 0, kMaxTolerancePx));
+  }
+  double max_fraction = 0.0;
+  if (const std::optional<std::string> text = parsed.value("--max-fraction")) {
+    max_fraction = parse_finite_double(*text, "--max-fraction");
+    if (max_fraction < 0.0 || max_fraction > 1.0) {
+      throw UsageError("option --max-fraction: '" + *text + "' is outside 0 to 1");
+    }
+  }
+  const std::optional<std::string> report_dir = parsed.value("--report");
+  if (report_dir && report_dir->empty()) throw UsageError("compare: option --report needs a non-empty value");
+
+  const RgbaImage a = read_png(a_path);
+  const RgbaImage b = read_png(b_path);
+  if (a.width != b.width || a.height != b.height) {
+    throw InputError(b_path, "", "an image of the size of " + a_path + " (" + size_text(a) + "), got " +
+                                     size_text(b));
+  }
+  const ImageComparison c = compare_images(a, b, options);
+  ImageVerdict verdict;
+  verdict.failing = options.position_tolerance_px > 0 ? c.tolerant_failures : c.pixels_over_threshold;
+  verdict.failing_fraction = double(verdict.failing) / double(c.pixel_count);
+  verdict.pass = verdict.failing_fraction <= max_fraction;
+
+  if (report_dir) {
+    write_report(*report_dir, a, b, difference_heat_map(a, b, options),
+                 comparison_json(a_path, b_path, options, max_fraction, c, verdict));
+  }
+
+  const std::string percent_over = format_double("%.4g%%", 100.0 * c.fraction_over_threshold);
+  const std::string percent_tolerant = format_double("%.4g%%", 100.0 * c.fraction_tolerant_failures);
+  std::cout << "compare " << a_path << " " << b_path << ": " << size_text(a) << ", threshold "
+            << options.threshold << ", tolerance " << options.position_tolerance_px << " px\n";
+  std::cout << "  max channel difference     " << c.max_channel_difference;
+  if (c.max_channel >= 0) {
+    std::cout << " at (" << c.max_x << ", " << c.max_y << ") channel " << "RGBA"[c.max_channel];
+  }
+  std::cout << "\n";
+  std::cout << "  pixels over threshold      " << c.pixels_over_threshold << " (" << percent_over << ")\n";
+  std::cout << "  position-tolerant failures " << c.tolerant_failures << " (" << percent_tolerant << ")\n";
+  std::cout << "  coverage mismatches        " << c.coverage_mismatches << "\n";
+  std::cout << "  PSNR (RGB)                 " << psnr_text(c.psnr_rgb_db) << " dB\n";
+  std::cout << "  mean abs difference (RGB)  " << format_double("%.6g", c.mean_absolute_difference_rgb) << "\n";
+  std::cout << (verdict.pass ? "PASS" : "FAIL") << ": "
+            << (options.position_tolerance_px > 0 ? "position-tolerant failures" : "pixels over threshold") << " "
+            << verdict.failing << " / " << c.pixel_count << " = " << format_double("%.6g", verdict.failing_fraction)
+            << (verdict.pass ? " <= " : " > ") << "max fraction " << format_double("%.6g", max_fraction) << "\n";
+  if (report_dir) {
+    const std::filesystem::path base(*report_dir);
+    std::cout << "report: " << (base / "side_by_side.png").string() << " (A | B | diff), "
+              << (base / "diff.png").string() << ", " << (base / "compare.json").string() << "\n";
+  }
+  return verdict.pass ? kExitOk : kExitComparisonFailed;
+}
+
+// The options of each kind of comparison, to refuse those of the other kind.
+const std::vector<std::string> kImageOptions{"--threshold", "--tolerance-px", "--max-fraction"};
+const std::vector<std::string> kVertexOptions{"--model",   "--anim",    "--time",   "--method",
+                                              "--weights", "--normals", "--palette"};
+
+void refuse_options(const ParsedArgs& parsed, const std::vector<std::string>& options, const std::string& why) {
+  for (const std::string& option : options)
+    if (parsed.value(option)) throw UsageError("compare: option " + option + " " + why);
+}
+
+int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_path, const std::string& test_path) {
+  refuse_options(parsed, kImageOptions, "applies to images, not to .skv vertex dumps");
+  const std::optional<std::string> model = parsed.value("--model");
+  if (!model)
+    throw UsageError("compare: comparing .skv vertex dumps needs --model MODEL: each vertex's bound is computed "
+                     "from the model's data (its joints, weights and attributes) at the pose of the runs");
+  const SkinningOptions options = parse_skinning_options(parsed);
+  bool gpu_palette = false;
+  if (const std::optional<std::string> text = parsed.value("--palette")) {
+    static const std::vector<std::string> kChoices{"reference", "gpu"};
+    gpu_palette = parse_choice(*text, "--palette", kChoices) == 1;
+  }
+  double time = 0.0;
+  if (const std::optional<std::string> text = parsed.value("--time")) time = parse_finite_double(*text, "--time");
+  // The GPU animation pass runs at the float32 time (animation_gpu.h), and so does the reference it is held to.
+  if (gpu_palette) time = double(static_cast<float>(time));
+  const std::optional<std::string> report_dir = parsed.value("--report");
+  if (report_dir && report_dir->empty()) throw UsageError("compare: option --report needs a non-empty value");
+
+  const VertexDump reference = read_vertices_skv(reference_path);
+  const VertexDump test = read_vertices_skv(test_path);
+  const Scene scene = load_model(*model);
+  const int animation = resolve_animation(scene, parsed.value("--anim"));
+  const EvaluatedPose pose = evaluate_pose(scene, animation, time);
+  const PoseErrorBounds palette_bounds =
+      gpu_palette ? float32_pose_error_bounds(scene, animation, time) : PoseErrorBounds{};
+  const std::vector<PrimitiveErrorBounds> bounds =
+      float32_vertex_error_bounds(scene, pose, options, gpu_palette ? &palette_bounds : nullptr);
+  VertexComparison comparison;
+  try {
+    comparison = compare_vertices(scene, reference.primitives, test.primitives, bounds);
+  } catch (const InputError& error) {
+    throw InputError(test_path, "", error.expected() + " (reference " + reference_path + ", model " + *model + ")");
+  }
+
+  if (report_dir) {
+    std::error_code error;
+    std::filesystem::create_directories(*report_dir, error);
+    if (error || !std::filesystem::is_directory(*report_dir)) {
+      throw std::runtime_error("option --report: cannot create the directory " + *report_dir +
+                               (error ? ": " + error.message() : std::string(": a file of that name exists")));
+    }
+    write_file_atomically((std::filesystem::path(*report_dir) / "vertices.json").string(),
+                          [&](std::ostream& out) { write_vertex_comparison_json(comparison, out); });
+  }
+  std::cout << "compare " << reference_path << " " << test_path << ": " << scene.source << ", "
+            << (animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation)) << " at t = "
+            << format_double("%.9g", time) << ", " << (options.method == SkinningMethod::Dqs ? "dqs" : "lbs")
+            << ", weights " << (options.weights == WeightPolicy::Renormalize ? "renormalize" : "as-stored")
+            << ", normals "
+            << (options.normals == NormalMode::BlendedNormalMatrices ? "blend-normal-matrices" : "inverse-transpose")
+            << ", palette " << (gpu_palette ? "gpu" : "reference") << "\n";
+  print_vertex_comparison(comparison, std::cout);
+  if (report_dir) std::cout << "report: " << (std::filesystem::path(*report_dir) / "vertices.json").string() << "\n";
+  return comparison.passed() ? kExitOk : kExitComparisonFailed;
+}
+
+// Two pose dumps (pose_dump.h): REF the reference's, TEST a float32 animation pass's (skinref pose --backend
+// vulkan, or an engine's), value by value against float32_pose_error_bounds at TEST's time, stage by stage.
+int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_path, const std::string& test_path) {
+  refuse_options(parsed, kImageOptions, "applies to images, not to pose dumps");
+  for (const char* option : {"--anim", "--time", "--method", "--weights", "--normals", "--palette"})
+    if (parsed.value(option))
+      throw UsageError(std::string("compare: option ") + option +
+                       " does not apply to pose dumps: their animation and time are in the dumps");
+  const std::optional<std::string> report_dir = parsed.value("--report");
+  if (report_dir && report_dir->empty()) throw UsageError("compare: option --report needs a non-empty value");
+  const std::string model = parsed.value("--model").value_or(read_pose_dump_source(reference_path));
+  const Scene scene = load_model(model);
+  const EvaluatedPose reference = read_pose_dump(reference_path, scene);
+  const EvaluatedPose test = read_pose_dump(test_path, scene);
+  if (reference.animation != test.animation || reference.time != test.time)
+    throw InputError(test_path, "/time",
+                     "the reference's animation and time (" + std::to_string(reference.animation) + ", " +
+                         format_double("%.17g", reference.time) + " s; this dump: " +
+                         std::to_string(test.animation) + ", " + format_double("%.17g", test.time) + " s)");
+  const PoseErrorBounds bounds = float32_pose_error_bounds(scene, test.animation, test.time);
+  const StageDivergence divergence = bisect_stages(scene, reference, &test, &bounds, {}, {}, {});
+
+  std::cout << "compare " << reference_path << " " << test_path << ": " << scene.source << ", "
+            << (test.animation < 0 ? std::string("rest pose") : "animation " + std::to_string(test.animation))
+            << " at t = " << format_double("%.9g", test.time) << "\n";
+  if (divergence.stage == PipelineStage::None) {
+    std::cout << "  all " << divergence.values_checked
+              << " values (local TRS, morph weights, global matrices, palettes, normal matrices) within their "
+                 "derived float32 bounds\n";
+  } else {
+    std::cout << "  first stage over its bound: " << pipeline_stage_name(divergence.stage) << ", "
+              << divergence.values_over << " values over\n  worst: " << divergence.location << ": error "
+              << format_double("%.3e", divergence.error) << ", bound " << format_double("%.3e", divergence.bound)
+              << "\n";
+  }
+  if (report_dir) {
+    std::filesystem::create_directories(*report_dir);
+    const nlohmann::json json{{"stage", pipeline_stage_name(divergence.stage)},
+                              {"values_checked", divergence.values_checked},
+                              {"values_over", divergence.values_over},
+                              {"location", divergence.location},
+                              {"error", divergence.error},
+                              {"bound", divergence.bound}};
+    write_file_atomically((std::filesystem::path(*report_dir) / "pose.json").string(),
+                          [&](std::ostream& out) { out << json.dump(2) << "\n"; });
+  }
+  return divergence.stage == PipelineStage::None ? kExitOk : kExitComparisonFailed;
+}
+
+}  // namespace
+
+const char* compare_usage() {
+  return "usage: skinref compare A.png B.png [--threshold N] [--tolerance-px N] [--max-fraction F] [--report DIR]\n"
+         "       skinref compare REF.skv TEST.skv --model MODEL [--anim NAME|INDEX] [--time T] [--method lbs|dqs]\n"
+         "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
+         "         [--palette reference|gpu] [--report DIR]\n"
+         "       skinref compare REF_POSE.json TEST_POSE.json [--model MODEL] [--report DIR]\n"
+         "  Compares two images of the same size (e.g. a reference render and a Vulkan render) and prints the\n"
+         "  metrics: the largest per-channel difference and where, pixels over the threshold, position-tolerant\n"
+         "  failures, coverage mismatches (background in one image only), PSNR and mean absolute difference\n"
+         "  over RGB. Exit status 0 when the failing fraction is at most --max-fraction, 1 when it is above, 2\n"
+         "  for unreadable images, images of different sizes or bad options.\n"
+         "  --threshold N       per-channel difference a pixel may have, 0 to 255 (default 1)\n"
+         "  --tolerance-px N    0 to 16 (default 0): a pixel also passes when a pixel of the other image within\n"
+         "                      N pixels (Chebyshev) matches it within the threshold, checked both ways (as the\n"
+         "                      Vulkan CTS's fuzzy compare); failing pixels are then the ones that fail that\n"
+         "  --max-fraction F    the largest failing fraction that passes, 0 to 1 (default 0: every pixel)\n"
+         "  --report DIR        create DIR if needed and write a.png, b.png, diff.png (heat map: grey = within\n"
+         "                      threshold, blue -> cyan -> green -> yellow -> red = difference 1, 4, 16, 64, 255,\n"
+         "                      magenta = coverage mismatch), side_by_side.png (A | B | diff) and compare.json\n"
+         "                      (the metrics); each written atomically\n"
+         "  Vertex dumps (skinref skin ... --out FILE.skv): REF is the reference run, TEST a float32 run (e.g.\n"
+         "  --backend vulkan). Every position, normal and tangent of TEST is held to a per-vertex bound derived\n"
+         "  from the model by a float32 error analysis of the skinning (docs/error_bounds.md), so the options\n"
+         "  must be those of the runs. Prints the count over the bound, the error/bound distribution and the\n"
+         "  worst vertex with its joints and weights. Exit status 0 when every value is within its bound, 1 when\n"
+         "  any is over (or has no bound), 2 for unreadable dumps, dumps that do not match each other or the\n"
+         "  model, or bad options.\n"
+         "  --model MODEL       the model both runs skinned (.gltf/.glb or builtin:NAME); required\n"
+         "  --anim NAME|INDEX   the animation they played (default: the first; the rest pose without any)\n"
+         "  --time T            the time they used (default 0)\n"
+         "  --method M          lbs (default) or dqs\n"
+         "  --weights W         as-stored (default) or renormalize\n"
+         "  --normals N         inverse-transpose (default) or blend-normal-matrices\n"
+         "  --palette P         reference (default: TEST used the reference's palettes in float32) or gpu (TEST\n"
+         "                      ran skin --palette gpu: the pose is evaluated at the float32 time and the\n"
+         "                      palettes' own bounds are carried into the vertices; REF must be at that time)\n"
+         "  --report DIR        create DIR if needed and write vertices.json (the comparison), atomically\n"
+         "  Pose dumps (skinref pose ... --out FILE.json; TEST from skinref pose --backend vulkan or an engine):\n"
+         "  every local TRS value, morph weight, global matrix, palette and normal matrix entry of TEST is held\n"
+         "  to its derived float32 bound at TEST's time (the two dumps must agree on animation and time), and\n"
+         "  the first stage with a value over its bound is named with the node or joint. The model is the\n"
+         "  dump's \"source\" unless --model is given; --report DIR writes pose.json.\n";
+}
+
+int run_compare(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{
+      {"--threshold", true}, {"--tolerance-px", true}, {"--max-fraction", true}, {"--report", true},
+      {"--model", true},     {"--anim", true},         {"--time", true},         {"--method", true},
+      {"--weights", true},   {"--normals", true},      {"--palette", true}};
+  const ParsedArgs parsed = parse_args(args, kOptions, "compare");
+  if (parsed.help) {
+    std::cout << compare_usage();
+    return kExitOk;
+  }
+  require_positionals(parsed, 2, "A and B", "compare");
+  const std::string& a_path = parsed.positionals[0];
+  const std::string& b_path = parsed.positionals[1];
+  if (has_extension(a_path, ".skv") && has_extension(b_path, ".skv"))
+    return compare_vertex_dumps(parsed, a_path, b_path);
+  if (has_extension(a_path, ".json") && has_extension(b_path, ".json")) return compare_pose_dumps(parsed, a_path, b_path);
+  for (const std::string& path : {a_path, b_path}) {
+    if (!has_extension(path, ".png")) {
+      throw UsageError("compare: '" + path + "' is not a .png image; compare takes two .png images, two .skv "
+                       "vertex dumps or two .json pose dumps");
+    }
+  }
+  refuse_options(parsed, kVertexOptions, "applies to .skv vertex dumps, not to images");
+  return compare_png_images(parsed, a_path, b_path);
+}
+
+}  // namespace skinref::cli

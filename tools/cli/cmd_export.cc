@@ -1,0 +1,37 @@
+// `skinref export MODEL --out FILE.(gltf|glb)`: loads a model (usually builtin:NAME) and writes it as glTF 2.0.
+#include "cli/cli_args.h"
+#include "cli/commands.h"
+
+#include "io/gltf_export.h"
+#include "io/gltf_load.h"
+
+#include <iostream>
+
+namespace skinref::cli {
+
+const char* export_usage() {
+  return "usage: skinref export MODEL --out FILE.gltf|FILE.glb\n"
+         "  Writes MODEL (builtin:NAME, or any .gltf/.glb path) as glTF 2.0: .gltf with embedded buffers, or\n"
+         "  .glb, chosen by the extension of FILE.\n"
+         "  --out FILE   output file (required; written atomically)\n";
+}
+
+int run_export(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{{"--out", true}};
+  const ParsedArgs parsed = parse_args(args, kOptions, "export");
+  if (parsed.help) {
+    std::cout << export_usage();
+    return kExitOk;
+  }
+  require_positionals(parsed, 1, "MODEL", "export");
+  const std::string out_path = require_value(parsed, "--out", "export");
+  static const std::vector<std::string> kExtensions{".gltf", ".glb"};
+  require_extension(out_path, kExtensions, "--out");
+
+  const Scene scene = load_model(parsed.positionals[0]);
+  export_gltf(scene, out_path);
+  std::cout << "wrote " << out_path << "\n";
+  return kExitOk;
+}
+
+}  // namespace skinref::cli

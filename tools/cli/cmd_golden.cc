@@ -1,0 +1,56 @@
+// `skinref golden update|check`: the golden images and dumps of golden/manifest.json (golden_manifest.h,
+// golden/README.md). update: golden_update.cc; check: golden_check.cc; what they share: golden_case.h.
+// Exit: 0 all pass (skips allowed), 1 any failure, 2 bad manifest, usage or a case that cannot be set up (an
+// unknown animation or joint, an unreadable recipe).
+#include "cli/cli_args.h"
+#include "cli/commands.h"
+#include "golden/golden_case.h"
+
+#include <iostream>
+
+#ifndef SKINREF_GOLDEN_DIR
+#error "SKINREF_GOLDEN_DIR must name the source tree's golden folder (set by CMakeLists.txt)"
+#endif
+#ifndef SKINREF_CORPUS_DIR
+#error "SKINREF_CORPUS_DIR must name the default corpus folder (set by CMakeLists.txt)"
+#endif
+
+namespace skinref::cli {
+const char* golden_usage() {
+  return "usage: skinref golden update [--filter GLOB] [--golden-dir DIR] [--threads N]\n"
+         "       skinref golden check --backend reference|cpu|vulkan [--filter GLOB] [--golden-dir DIR]\n"
+         "                            [--report DIR] [--device NAME|INDEX] [--validate] [--threads N]\n"
+         "  The golden images and dumps listed in DIR/manifest.json (default: the source tree's golden/ folder;\n"
+         "  format and policy in its README.md), under DIR/cases/NAME/tTIME.png, .skv (f64), .pose.json.\n"
+         "  update  regenerates them from the reference (cases in parallel, every file written atomically);\n"
+         "          do it deliberately, and look at the images before committing them\n"
+         "  check   computes every output with the backend and compares: reference bit for bit; vulkan the whole\n"
+         "          GPU pipeline (animation pass, skinning, rendering) with the image within the case's\n"
+         "          tolerance and the pose and vertices within their derived float32 bounds; cpu the fast float32\n"
+         "          CPU backend's vertices (the reference's pose) within those bounds and the reference rasterizer's\n"
+         "          image within the vulkan image tolerance. A missing golden is a failure. On a failure it names\n"
+         "          the first diverging stage and where.\n"
+         "  --filter GLOB       only the cases whose names match (shell pattern, e.g. 'twist-*'); must match one\n"
+         "  --golden-dir DIR    the golden folder (default " SKINREF_GOLDEN_DIR ")\n"
+         "  --threads N         cases run at once, 1 to 1024 (default: the hardware threads; vulkan: 1)\n"
+         "  --report DIR        check: write DIR/index.html (golden, actual and difference images, metrics, stage)\n"
+         "  --device, --validate  the Vulkan device and validation layer (see skinref render --help)\n"
+         "  Corpus cases (model corpus:PATH, the corpus from SKINREF_CORPUS_DIR or " SKINREF_CORPUS_DIR ")\n"
+         "  are skipped with a line 'SKIPPED: corpus not found ...' when it is absent.\n"
+         "  Exit status: 0 every output passed (skips allowed), 1 any failed or is missing, 2 bad manifest or usage.\n";
+}
+
+int run_golden(std::span<const std::string> args) {
+  if (args.empty()) throw UsageError("golden: expected 'update' or 'check' (see skinref golden --help)");
+  if (args[0] == "--help" || args[0] == "-h") {
+    std::cout << golden_usage();
+    return kExitOk;
+  }
+  const std::span<const std::string> rest = args.subspan(1);
+  if (args[0] == "update") return run_golden_update(rest);
+  if (args[0] == "check") return run_golden_check(rest);
+  throw UsageError("golden: unknown subcommand '" + args[0] + "'; expected update or check");
+}
+
+}  // namespace skinref::cli
+

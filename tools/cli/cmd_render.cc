@@ -1,0 +1,325 @@
+// `skinref render MODEL ... --out FILE.png`: evaluates a model at one time, rasterizes it with the reference
+// rasterizer (Vulkan's rules) and writes the image; optionally the per-pixel triangle ids as a PNG and the
+// skinned vertices that were drawn. With --backend vulkan the vertices are skinned by compute shaders and the
+// image rendered offscreen by Vulkan (gpu/), with the same camera; with --backend cpu they are skinned by the
+// fast float32 CPU backend (cpu/) and rasterized by the reference. All outputs are staged in temporary files
+// and renamed together at the end, so a failure leaves none of them.
+#include "backend/backend.h"
+#include "cli/cli_args.h"
+#include "cli/commands.h"
+
+#include "core/atomic_file.h"
+#include "raster/camera.h"
+#include "io/gltf_load.h"
+#include "raster/render.h"
+#include "io/vertex_dump.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <system_error>
+
+namespace skinref::cli {
+namespace {
+
+// Far above any useful core count; it only stops absurd values before threads are created.
+constexpr long long kMaxThreads = 1024;
+// Each side of the image; 16384^2 pixels already need about 10 GiB of per-pixel buffers.
+constexpr long long kMaxImageSide = 16384;
+constexpr int kDefaultImageSide = 512;
+
+struct ImageSize {
+  int width = kDefaultImageSide;
+  int height = kDefaultImageSide;
+};
+
+ImageSize parse_size(const std::string& text) {
+  const std::string problem = "option --size: '" + text + "' is not WxH with each side 1 to " +
+                              std::to_string(kMaxImageSide) + " (e.g. 512x512)";
+  const size_t x = text.find('x');
+  if (x == std::string::npos) throw UsageError(problem);
+  ImageSize size;
+  try {
+    size.width = static_cast<int>(parse_integer(text.substr(0, x), "--size", 1, kMaxImageSide));
+    size.height = static_cast<int>(parse_integer(text.substr(x + 1), "--size", 1, kMaxImageSide));
+  } catch (const UsageError& error) {
+    // The whole value is named, with what was wrong with the side.
+    const std::string detail = error.what();
+    throw UsageError(problem + ": " + detail.substr(detail.find(": ") + 2));
+  }
+  return size;
+}
+
+// --view: the kind now, the weights joint (an index or a node name) once the model is loaded.
+struct ViewSpec {
+  RenderView view = RenderView::Shaded;
+  std::string joint;  // for RenderView::Weights
+};
+
+ViewSpec parse_view(const std::string& text) {
+  ViewSpec spec;
+  const std::string weights_prefix = "weights:";
+  if (text == "shaded") {
+    spec.view = RenderView::Shaded;
+  } else if (text == "normals") {
+    spec.view = RenderView::Normals;
+  } else if (text == "depth") {
+    spec.view = RenderView::Depth;
+  } else if (text.rfind(weights_prefix, 0) == 0 && text.size() > weights_prefix.size()) {
+    spec.view = RenderView::Weights;
+    spec.joint = text.substr(weights_prefix.size());
+  } else {
+    throw UsageError("option --view: '" + text + "' is not one of shaded, normals, depth, weights:JOINT");
+  }
+  return spec;
+}
+
+// A joint of the first skin: an index into its joint list, or the name of one of its joint nodes.
+int resolve_weights_joint(const Scene& scene, const std::string& joint) {
+  if (scene.skins.empty()) {
+    throw UsageError("option --view: weights:" + joint + " given, but " + scene.source + " has no skin");
+  }
+  const Skin& skin = scene.skins[0];
+  if (looks_like_integer(joint)) {
+    return static_cast<int>(
+        parse_integer(joint, "--view weights:JOINT", 0, static_cast<long long>(skin.joints.size()) - 1));
+  }
+  for (size_t j = 0; j < skin.joints.size(); ++j) {
+    if (scene.nodes[size_t(skin.joints[j])].name == joint) return static_cast<int>(j);
+  }
+  std::string available;
+  for (size_t j = 0; j < skin.joints.size() && j < 16; ++j) {
+    available += (j == 0 ? "" : ", ") + std::to_string(j) + " '" + scene.nodes[size_t(skin.joints[j])].name + "'";
+  }
+  if (skin.joints.size() > 16) available += ", ...";
+  throw UsageError("option --view: no joint named '" + joint + "' in the first skin of " + scene.source +
+                   "; joints: " + available);
+}
+
+const char* view_name(RenderView view) {
+  switch (view) {
+    case RenderView::Shaded: return "shaded";
+    case RenderView::Normals: return "normals";
+    case RenderView::Weights: return "weights";
+    case RenderView::Depth: return "depth";
+  }
+  return "?";
+}
+
+bool ends_with_lowercase(const std::string& path, const std::string& extension) {
+  std::string lower = path;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  return lower.size() > extension.size() &&
+         lower.compare(lower.size() - extension.size(), extension.size(), extension) == 0;
+}
+
+// One line describing what a pixel shows, from the rasterizer's per-pixel triangle and barycentrics.
+void print_trace(const Scene& scene, const std::vector<WorldPrimitive>& primitives, const RenderResult& rendered,
+                 size_t x, size_t y) {
+  const size_t p = y * size_t(rendered.image.width) + x;
+  const uint8_t* rgba = &rendered.image.pixels[4 * p];
+  char colour[8];
+  std::snprintf(colour, sizeof colour, "#%02x%02x%02x", rgba[0], rgba[1], rgba[2]);
+  std::cout << "pixel (" << x << ", " << y << "): ";
+  const uint32_t id = rendered.buffers.triangle[p];
+  if (id == RasterBuffers::kNoTriangle) {
+    std::cout << "background, colour " << colour << "\n";
+    return;
+  }
+  // The primitive whose triangle range holds `id` (ranges are in increasing order).
+  const auto& first = rendered.primitive_first_triangle;
+  const size_t k = size_t(std::upper_bound(first.begin(), first.end(), id) - first.begin()) - 1;
+  const WorldPrimitive& drawn = primitives[k];
+  const Primitive& source = scene.meshes[size_t(drawn.mesh)].primitives[size_t(drawn.primitive)];
+  const size_t local = id - first[k];
+  const Vec3& b = rendered.buffers.barycentric[p];
+  std::cout << "triangle " << id << " = node " << drawn.node << " mesh " << drawn.mesh << " primitive "
+            << drawn.primitive << " triangle " << local << ", vertices (" << source.indices[3 * local] << ", "
+            << source.indices[3 * local + 1] << ", " << source.indices[3 * local + 2] << "), barycentrics ("
+            << std::setprecision(17) << b[0] << ", " << b[1] << ", " << b[2] << "), depth "
+            << rendered.buffers.depth[p] << ", " << (rendered.buffers.front_facing[p] ? "front" : "back")
+            << " face, colour " << colour << "\n";
+}
+
+}  // namespace
+
+const char* render_usage() {
+  return "usage: skinref render MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] [--method lbs|dqs]\n"
+         "         [--size WxH] [--camera auto|gltf:N|EX,EY,EZ:TX,TY,TZ:FOV]\n"
+         "         [--view shaded|normals|weights:JOINT|depth] [--threads N] [--ids FILE.png] --out FILE.png\n"
+         "         [--dump FILE.skv|FILE.json|FILE.ply] [--trace X,Y]\n"
+         "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]]\n"
+         "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and rasterizes it with Vulkan's rules\n"
+         "  (the reference image a GPU renderer is compared with).\n"
+         "  --anim NAME|INDEX   animation to sample (an integer is an index); default: the first, or the rest\n"
+         "                      pose when the model has none\n"
+         "  --recipe FILE       a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
+         "  --time SECONDS      sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
+         "  --method M          lbs (default, linear blend) or dqs (dual quaternions)\n"
+         "  --size WxH          image size, each side 1 to 16384 (default 512x512)\n"
+         "  --camera C          auto (default: frames the whole animation, the same for every time), gltf:N (the\n"
+         "                      file's camera N), or EX,EY,EZ:TX,TY,TZ:FOV (eye, target, vertical FOV in degrees)\n"
+         "  --view V            shaded (default, Lambert), normals (n * 0.5 + 0.5), weights:JOINT (heat map of\n"
+         "                      a joint of the first skin, by index or node name), depth (1 - depth)\n"
+         "  --threads N         worker threads, 1 to 1024 (default 1); the output does not depend on it\n"
+         "  --ids FILE          also write the triangle id of every pixel as a PNG: id + 1 in RGB as 24 bits\n"
+         "                      (R high byte), 0 = background\n"
+         "  --out FILE          the image, .png (required)\n"
+         "  --dump FILE         also write the skinned vertices that were drawn (.skv, .json or .ply)\n"
+         "  --trace X,Y         print what pixel (X, Y) shows (0,0 = top left): its triangle, that triangle's\n"
+         "                      node, mesh, primitive and vertex indices, the perspective-correct barycentrics,\n"
+         "                      the depth and the colour, to trace a pixel difference back to vertices\n"
+         "  --backend B         reference (default: the CPU reference), cpu (skinning by the fast float32 CPU\n"
+         "                      backend, rasterized by the reference; --dump writes its float32 vertices) or\n"
+         "                      vulkan (compute-shader skinning and an offscreen Vulkan render with the same\n"
+         "                      camera, culling and shading formulas; --dump then writes the GPU's float32\n"
+         "                      vertices; not with --ids or --trace, which show the reference rasterizer's\n"
+         "                      triangles)\n"
+         "  --device NAME|INDEX the Vulkan device, by index or a substring of its name (see skinref devices);\n"
+         "                      default: the first discrete GPU, else integrated, else the first\n"
+         "  --validate          enable the Vulkan validation layer; any warning or error it reports fails the run\n"
+         "  --palette P         with --backend vulkan: reference (default: the reference's pose and palettes) or\n"
+         "                      gpu (sampling, local to model and palettes in a compute pass, at the float32\n"
+         "                      time; one clip: not with --recipe)\n"
+         "  Every output is written atomically; after any error none is written.\n";
+}
+
+int run_render(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{
+      {"--anim", true},   {"--time", true}, {"--recipe", true},  {"--method", true}, {"--size", true},
+      {"--camera", true}, {"--view", true}, {"--threads", true}, {"--ids", true},    {"--out", true},
+      {"--dump", true},   {"--trace", true}};
+  static const std::vector<OptionSpec> kAllOptions = with_backend_options(kOptions, true);
+  const ParsedArgs parsed = parse_args(args, kAllOptions, "render");
+  if (parsed.help) {
+    std::cout << render_usage();
+    return kExitOk;
+  }
+  // Every check that needs no model comes first, so that usage errors do not wait for a load.
+  require_positionals(parsed, 1, "MODEL", "render");
+  const std::string out_path = require_value(parsed, "--out", "render");
+  static const std::vector<std::string> kPng{".png"};
+  require_extension(out_path, kPng, "--out");
+  const std::optional<std::string> ids_path = parsed.value("--ids");
+  if (ids_path) {
+    require_extension(*ids_path, kPng, "--ids");
+    if (*ids_path == out_path) throw UsageError("render: --ids and --out name the same file " + out_path);
+  }
+  const std::optional<std::string> dump_path = parsed.value("--dump");
+  if (dump_path) {
+    static const std::vector<std::string> kDump{".skv", ".json", ".ply"};
+    require_extension(*dump_path, kDump, "--dump");
+  }
+  const PoseSelection selection = parse_pose_selection(parsed, "render");
+  std::optional<std::pair<long long, long long>> trace;
+  if (const std::optional<std::string> text = parsed.value("--trace")) {
+    const size_t comma = text->find(',');
+    if (comma == std::string::npos) throw UsageError("option --trace: expected X,Y, got '" + *text + "'");
+    trace = std::make_pair(parse_integer(text->substr(0, comma), "--trace", 0, kMaxImageSide - 1),
+                           parse_integer(text->substr(comma + 1), "--trace", 0, kMaxImageSide - 1));
+  }
+
+  const BackendChoice choice = parse_backend(parsed, selection, "render", false);
+  const bool vulkan = choice.vulkan;
+  if (vulkan && (ids_path || trace)) {
+    throw UsageError(std::string("render: ") + (ids_path ? "--ids" : "--trace") +
+                     " shows the reference rasterizer's triangles; it needs --backend reference");
+  }
+
+  SkinningOptions skinning = parse_skinning_options(parsed);  // render takes --method only
+  RenderOptions options;
+  if (const std::optional<std::string> text = parsed.value("--threads")) {
+    options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
+  }
+  skinning.threads = options.threads;
+  if (const std::optional<std::string> text = parsed.value("--size")) {
+    const ImageSize size = parse_size(*text);
+    options.width = size.width;
+    options.height = size.height;
+  }
+  if (trace && (trace->first >= options.width || trace->second >= options.height)) {
+    throw UsageError("option --trace: pixel (" + std::to_string(trace->first) + ", " + std::to_string(trace->second) +
+                     ") lies outside the " + std::to_string(options.width) + "x" + std::to_string(options.height) +
+                     " image");
+  }
+  const ViewSpec view = parse_view(parsed.value("--view").value_or("shaded"));
+  options.view = view.view;
+  const CameraSpec camera_spec = parse_camera_spec(parsed.value("--camera").value_or("auto"));
+  Backend backend(choice);  // before the model loads, so that an unknown --device is reported at once
+
+  const Scene scene = load_model(parsed.positionals[0]);
+  if (view.view == RenderView::Weights) options.weights_joint = resolve_weights_joint(scene, view.joint);
+  const SelectedPose selected = backend.pose(scene, selection);
+  const std::vector<WorldPrimitive> primitives = backend.vertices(scene, selected.pose, skinning);
+
+  const double aspect = double(options.width) / double(options.height);
+  RenderCamera camera;
+  switch (camera_spec.kind) {
+    case CameraSpec::Kind::Auto: {
+      // One camera for every time of the clip; a recipe is framed over the model's first animation.
+      const int animation = selection.recipe ? resolve_animation(scene, std::nullopt) : selected.pose.animation;
+      camera = auto_camera(scene, animation, skinning, aspect);
+      break;
+    }
+    case CameraSpec::Kind::Gltf:
+      camera = gltf_camera(scene, selected.pose, camera_spec.gltf_index, aspect);
+      break;
+    case CameraSpec::Kind::LookAt:
+      camera = look_at_camera(camera_spec.eye, camera_spec.target, camera_spec.fov_degrees, aspect);
+      break;
+  }
+
+  const RenderResult rendered = backend.render(scene, selected.pose, primitives, camera, options);
+  backend.finish();
+  uint32_t triangle_count = 0;
+  for (size_t k = 0; k < primitives.size(); ++k) {
+    const Primitive& source = scene.meshes[size_t(primitives[k].mesh)].primitives[size_t(primitives[k].primitive)];
+    if (source.topology == Topology::Triangles) triangle_count += uint32_t(source.indices.size() / 3);
+  }
+  if (ids_path && triangle_count > kMaxEncodableTriangleId + 1) {
+    throw UsageError("option --ids: " + std::to_string(triangle_count) +
+                     " triangles; the 24-bit id image numbers at most " + std::to_string(kMaxEncodableTriangleId + 1));
+  }
+
+  StagedFiles outputs;
+  outputs.stage(out_path, [&](const std::string& path) { write_png(rendered.image, path); });
+  if (ids_path) {
+    outputs.stage(*ids_path, [&](const std::string& path) { write_png(triangle_id_image(rendered.buffers), path); });
+  }
+  if (dump_path) {
+    VertexDump dump;
+    dump.primitives = primitives;
+    // The temporary name has no extension, so the format is chosen here from the final one.
+    outputs.stage(*dump_path, [&](const std::string& path) {
+      write_file_atomically(path, [&](std::ostream& out) {
+        if (ends_with_lowercase(*dump_path, ".json")) {
+          write_vertices_json(dump, out);
+        } else if (ends_with_lowercase(*dump_path, ".skv")) {
+          write_vertices_skv(dump, out);
+        } else {
+          write_vertices_ply(scene, dump, out);
+        }
+      });
+    });
+  }
+  outputs.commit_all();
+
+  std::string coverage;  // the reference's rasterizer buffers count covered pixels; the GPU image has none
+  if (!vulkan) {
+    size_t covered = 0;
+    for (uint32_t id : rendered.buffers.triangle) covered += id != RasterBuffers::kNoTriangle ? 1 : 0;
+    coverage = std::to_string(covered) + " pixels covered, ";
+  }
+  std::cout << "wrote " << out_path << ": " << options.width << "x" << options.height << " " << view_name(options.view)
+            << ", " << triangle_count << " triangles, " << coverage << selected.description << " at t = "
+            << selected.pose.time << " s" << backend.summary() << "\n";
+  if (trace) print_trace(scene, primitives, rendered, size_t(trace->first), size_t(trace->second));
+  return kExitOk;
+}
+
+}  // namespace skinref::cli

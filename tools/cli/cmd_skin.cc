@@ -1,0 +1,101 @@
+// `skinref skin MODEL ... --out FILE.(json|skv|ply)`: evaluates a model at one time through the whole
+// reference pipeline and dumps the world-space vertices of every drawn primitive (vertex_dump.h).
+#include "backend/backend.h"
+#include "cli/cli_args.h"
+#include "cli/commands.h"
+
+#include "core/vertices.h"
+#include "skin/options.h"
+#include "io/gltf_load.h"
+#include "io/vertex_dump.h"
+
+#include <iostream>
+
+namespace skinref::cli {
+namespace {
+
+// Far above any useful core count; it only stops absurd values before threads are created.
+constexpr long long kMaxThreads = 1024;
+
+}  // namespace
+
+const char* skin_usage() {
+  return "usage: skinref skin MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] [--precision f32|f64]\n"
+         "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
+         "         [--method lbs|dqs] [--threads N]\n"
+         "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]]\n"
+         "         --out FILE.json|FILE.skv|FILE.ply\n"
+         "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and writes the world-space positions,\n"
+         "  normals and tangents of every drawn primitive.\n"
+         "  --anim NAME|INDEX   animation to sample (an integer is an index); default: the first, or the rest\n"
+         "                      pose when the model has none\n"
+         "  --recipe FILE       a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
+         "  --time SECONDS      sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
+         "  --precision P       f64 (default) or f32 values in the .json/.skv dump (.ply is always float)\n"
+         "  --weights W         as-stored (default, like a GPU shader) or renormalize (divide by their sum)\n"
+         "  --normals N         inverse-transpose (default) of the blended matrix, or blend-normal-matrices\n"
+         "  --method M          lbs (default, linear blend) or dqs (dual quaternions; --normals does not apply)\n"
+         "  --threads N         worker threads, 1 to 1024 (default 1); the output does not depend on it\n"
+         "  --backend B         reference (default: the double-precision CPU reference), cpu (the fast float32 CPU\n"
+         "                      backend: SIMD, --threads; the reference's pose) or vulkan (compute shaders in\n"
+         "                      float32); cpu and vulkan dumps are always f32, so --precision f64 is refused\n"
+         "  --device NAME|INDEX the Vulkan device, by index or a substring of its name (see skinref devices);\n"
+         "                      default: the first discrete GPU, else integrated, else the first\n"
+"  --validate          enable the Vulkan validation layer; any warning or error it reports fails the run\n"
+         "  --palette P         with --backend vulkan: reference (default: the reference's pose and palettes, in\n"
+         "                      float32) or gpu (sampling, local to model and palettes in a compute pass too, at\n"
+         "                      the float32 time; one clip: not with --recipe)\n"
+         "  --out FILE          .json, .skv (binary) or .ply (for viewers); required; written atomically\n";
+}
+
+int run_skin(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{{"--anim", true},    {"--time", true},    {"--precision", true},
+                                                {"--weights", true}, {"--normals", true}, {"--threads", true},
+                                                {"--method", true},  {"--recipe", true}, {"--out", true}};
+  static const std::vector<OptionSpec> kAllOptions = with_backend_options(kOptions, true);
+  const ParsedArgs parsed = parse_args(args, kAllOptions, "skin");
+  if (parsed.help) {
+    std::cout << skin_usage();
+    return kExitOk;
+  }
+  // Every check that needs no model comes first, so that usage errors do not wait for a load.
+  require_positionals(parsed, 1, "MODEL", "skin");
+  const std::string out_path = require_value(parsed, "--out", "skin");
+  static const std::vector<std::string> kExtensions{".json", ".skv", ".ply"};
+  require_extension(out_path, kExtensions, "--out");
+
+  const PoseSelection selection = parse_pose_selection(parsed, "skin");
+
+  VertexDump dump;
+  if (const std::optional<std::string> text = parsed.value("--precision")) {
+    static const std::vector<std::string> kChoices{"f32", "f64"};
+    dump.precision = parse_choice(*text, "--precision", kChoices) == 0 ? DumpPrecision::F32 : DumpPrecision::F64;
+  }
+  SkinningOptions options = parse_skinning_options(parsed);
+  if (const std::optional<std::string> text = parsed.value("--threads")) {
+    options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
+  }
+  const BackendChoice choice = parse_backend(parsed, selection, "skin", false);
+  if (choice.vulkan || choice.cpu) {
+    // Both compute in float32: an f64 dump would only widen those floats and suggest a precision they lack.
+    if (parsed.value("--precision") && dump.precision == DumpPrecision::F64)
+      throw UsageError(std::string("skin: --precision f64: the ") + (choice.cpu ? "cpu" : "vulkan") +
+                       " backend computes in float32 and writes f32 dumps");
+    dump.precision = DumpPrecision::F32;
+  }
+  Backend backend(choice);  // before the model loads, so that an unknown --device is reported at once
+
+  const Scene scene = load_model(parsed.positionals[0]);
+  const SelectedPose selected = backend.pose(scene, selection);
+  dump.primitives = backend.vertices(scene, selected.pose, options);
+  backend.finish();
+  write_vertex_dump(scene, dump, out_path);
+
+  size_t vertex_total = 0;
+  for (const WorldPrimitive& primitive : dump.primitives) vertex_total += primitive.vertices.positions.size();
+  std::cout << "wrote " << out_path << ": " << dump.primitives.size() << " primitives, " << vertex_total
+            << " vertices, " << selected.description << backend.summary() << "\n";
+  return kExitOk;
+}
+
+}  // namespace skinref::cli

@@ -1,0 +1,139 @@
+// The skinref command line: dispatches to the subcommands and maps every error to one stderr line and an
+// exit status (0 success, 1 comparison failed, 2 bad input or usage).
+#include "cli/cli_args.h"
+#include "cli/commands.h"
+
+#include "core/input_error.h"
+
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#ifndef SKINREF_VERSION
+#define SKINREF_VERSION "0.1.0"
+#endif
+
+namespace skinref::cli {
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(std::span<const std::string>);
+  const char* (*usage)();
+  const char* summary;
+};
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> kCommands{
+      {"info", run_info, info_usage, "describe a model's scenes, nodes, meshes, skins and animations"},
+      {"pose", run_pose, pose_usage, "dump the evaluated pose (local, global, palettes) as JSON"},
+      {"skin", run_skin, skin_usage, "dump skinned world-space vertices as .json, .skv or .ply"},
+      {"export", run_export, export_usage, "write a model (e.g. builtin:NAME) as .gltf or .glb"},
+      {"render", run_render, render_usage, "rasterize a posed model to a PNG (the reference image)"},
+      {"devices", run_devices, devices_usage, "list the Vulkan devices that --device can select"},
+      {"compare", run_compare, compare_usage, "compare two images: metrics, pass/fail, heat map"},
+      {"bisect", run_bisect, bisect_usage, "the first pipeline stage where a float32 run leaves the reference"},
+      {"golden", run_golden, golden_usage, "regenerate (update) or check the golden images and dumps"},
+  };
+  return kCommands;
+}
+
+const Command* find_command(const std::string& name) {
+  for (const Command& command : commands()) {
+    if (name == command.name) return &command;
+  }
+  return nullptr;
+}
+
+std::string general_usage() {
+  std::string text =
+      "usage: skinref COMMAND [ARGS...]\n"
+      "       skinref help [COMMAND] | --help | --version\n"
+      "MODEL is a .gltf/.glb path or builtin:NAME. Commands:\n";
+  for (const Command& command : commands()) {
+    text += "  " + std::string(command.name) + std::string(8 - std::string(command.name).size(), ' ') +
+            command.summary + "\n";
+  }
+  text +=
+      "Run 'skinref COMMAND --help' for a command's options.\n"
+      "Exit status: 0 success, 1 comparison failed, 2 bad input or usage (one line on stderr).\n";
+  return text;
+}
+
+std::string unknown_command_message(const std::string& name) {
+  std::string names;
+  for (const Command& command : commands()) names += (names.empty() ? "" : ", ") + std::string(command.name);
+  return "unknown command '" + name + "'; commands: " + names + " (see skinref --help)";
+}
+
+// Messages from libraries may span lines; the contract is one line per error.
+std::string one_line(const std::string& message) {
+  std::string line;
+  for (char c : message) {
+    if (c == '\n' || c == '\r') {
+      if (!line.empty() && line.back() != ' ') line += "; ";
+    } else {
+      line.push_back(c);
+    }
+  }
+  while (!line.empty() && (line.back() == ' ' || line.back() == ';')) line.pop_back();
+  return line.empty() ? std::string("unknown error") : line;
+}
+
+int report(const std::string& message) {
+  std::cout.flush();
+  std::cerr << "skinref: " << one_line(message) << std::endl;
+  return kExitBadInput;
+}
+
+int dispatch(const std::vector<std::string>& args) {
+  if (args.empty()) throw UsageError("no command given; run 'skinref --help'");
+  const std::string& first = args[0];
+  if (first == "--help" || first == "-h") {
+    std::cout << general_usage();
+    return kExitOk;
+  }
+  if (first == "--version") {
+    std::cout << "skinref " << SKINREF_VERSION << "\n";
+    return kExitOk;
+  }
+  if (first == "help") {
+    if (args.size() == 1) {
+      std::cout << general_usage();
+      return kExitOk;
+    }
+    if (args.size() > 2) throw UsageError("help: expected at most one COMMAND");
+    const Command* command = find_command(args[1]);
+    if (command == nullptr) throw UsageError(unknown_command_message(args[1]));
+    std::cout << command->usage();
+    return kExitOk;
+  }
+  const Command* command = find_command(first);
+  if (command == nullptr) throw UsageError(unknown_command_message(first));
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  return command->run(rest);
+}
+
+}  // namespace
+}  // namespace skinref::cli
+
+int main(int argc, char** argv) {
+  using namespace skinref::cli;
+  try {
+    const std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+    const int status = dispatch(args);
+    std::cout.flush();
+    if (!std::cout) return report("writing to standard output failed");
+    return status;
+  } catch (const UsageError& error) {
+    return report(error.what());
+  } catch (const skinref::InputError& error) {
+    return report(error.what());
+  } catch (const std::exception& error) {
+    // I/O and other failures: from the user's side these are bad input (an unwritable path, a full disk).
+    return report(error.what());
+  } catch (...) {
+    return report("unknown error");
+  }
+}

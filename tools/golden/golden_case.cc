@@ -1,0 +1,163 @@
+#include "golden/golden_case.h"
+
+#include "io/gltf_load.h"
+#include "core/input_error.h"
+#include "io/pose_dump.h"
+#include "io/vertex_dump.h"
+#include "anim/evaluate_pose.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <thread>
+
+#ifndef SKINREF_CORPUS_DIR
+#error "SKINREF_CORPUS_DIR must name the default corpus folder (set by CMakeLists.txt)"
+#endif
+
+namespace skinref::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A joint of the first skin, by index into its joint list or by node name (as `render --view weights:J`).
+int resolve_view_joint(const Scene& scene, const std::string& joint) {
+  if (scene.skins.empty()) throw InputError(scene.source, "", "view weights:" + joint + ": the model has no skin");
+  const Skin& skin = scene.skins[0];
+  if (looks_like_integer(joint)) {
+    const long long index = std::strtoll(joint.c_str(), nullptr, 10);
+    if (index < 0 || index >= (long long)skin.joints.size()) {
+      throw InputError(scene.source, "", "view weights:" + joint + ": the first skin has joints 0 to " +
+                                             std::to_string(skin.joints.size() - 1));
+    }
+    return int(index);
+  }
+  for (size_t j = 0; j < skin.joints.size(); ++j) {
+    if (scene.nodes[size_t(skin.joints[j])].name == joint) return int(j);
+  }
+  throw InputError(scene.source, "", "view weights:" + joint + ": no joint of that name in the first skin");
+}
+
+}  // namespace
+
+std::string corpus_dir() {
+  if (const char* env = std::getenv("SKINREF_CORPUS_DIR"); env != nullptr && *env != '\0') return env;
+  return SKINREF_CORPUS_DIR;
+}
+
+std::string corpus_skip_line(const GoldenCase& golden_case, const std::string& what) {
+  return "SKIPPED: corpus not found at " + corpus_dir() + ": case " + golden_case.name + " " + what +
+         " (set SKINREF_CORPUS_DIR to the folder holding glTF-Sample-Assets and glTF-Asset-Generator)";
+}
+
+int default_threads() { return std::max(1, int(std::thread::hardware_concurrency())); }
+
+std::vector<const GoldenCase*> select_cases(const GoldenManifest& manifest, const std::optional<std::string>& filter) {
+  std::vector<const GoldenCase*> selected;
+  for (const GoldenCase& golden_case : manifest.cases) {
+    if (!filter || fnmatch(filter->c_str(), golden_case.name.c_str(), 0) == 0) selected.push_back(&golden_case);
+  }
+  if (selected.empty()) {
+    throw UsageError("golden: --filter '" + filter.value_or("") + "' matches no case of " + manifest.path);
+  }
+  return selected;
+}
+
+fs::path case_dir(const std::string& golden_dir, const GoldenCase& golden_case) {
+  return fs::path(golden_dir) / "cases" / golden_case.name;
+}
+
+EvaluatedPose PreparedCase::reference_pose(double time) const {
+  return recipe ? evaluate_recipe(scene, *recipe, time) : evaluate_pose(scene, animation, time);
+}
+
+RenderCamera PreparedCase::camera(const EvaluatedPose& pose) const {
+  if (fixed_camera) return *fixed_camera;
+  return gltf_camera(scene, pose, camera_spec.gltf_index, double(render.width) / double(render.height));
+}
+
+PreparedCase prepare_case(const GoldenCase& golden_case, const std::string& golden_dir) {
+  PreparedCase prepared;
+  prepared.golden_case = &golden_case;
+  const std::string path = golden_case.corpus() ? (fs::path(corpus_dir()) / golden_case.corpus_path()).string()
+                                                : golden_case.model;
+  prepared.scene = load_model(path);
+  // Dumps name their source: the manifest's spelling, so that they do not depend on where the corpus lies.
+  prepared.scene.source = golden_case.model;
+  if (golden_case.recipe) {
+    prepared.recipe = load_recipe((fs::path(golden_dir) / *golden_case.recipe).string(), prepared.scene);
+  } else {
+    prepared.animation = resolve_animation(prepared.scene, golden_case.animation);
+  }
+  prepared.skinning.method = golden_case.method;
+  prepared.render.width = golden_case.width;
+  prepared.render.height = golden_case.height;
+  prepared.render.view = golden_case.view;
+  if (golden_case.view == RenderView::Weights) {
+    prepared.render.weights_joint = resolve_view_joint(prepared.scene, golden_case.view_joint);
+  }
+  prepared.camera_spec = parse_camera_spec(golden_case.camera);
+  const double aspect = double(golden_case.width) / double(golden_case.height);
+  switch (prepared.camera_spec.kind) {
+    case CameraSpec::Kind::Auto: {
+      // As `render`: one camera for the whole clip; a recipe is framed over the model's first animation.
+      const int framed = prepared.recipe ? (prepared.scene.animations.empty() ? -1 : 0) : prepared.animation;
+      prepared.fixed_camera = auto_camera(prepared.scene, framed, prepared.skinning, aspect);
+      break;
+    }
+    case CameraSpec::Kind::LookAt:
+      prepared.fixed_camera = look_at_camera(prepared.camera_spec.eye, prepared.camera_spec.target,
+                                             prepared.camera_spec.fov_degrees, aspect);
+      break;
+    case CameraSpec::Kind::Gltf:
+      if (prepared.camera_spec.gltf_index < 0 || size_t(prepared.camera_spec.gltf_index) >= prepared.scene.cameras.size()) {
+        throw InputError(golden_case.model, "", "camera gltf:" + std::to_string(prepared.camera_spec.gltf_index) +
+                                                    ": the model has " + std::to_string(prepared.scene.cameras.size()) +
+                                                    " cameras");
+      }
+      break;
+  }
+  return prepared;
+}
+
+std::string skv_bytes(const std::vector<WorldPrimitive>& vertices) {
+  VertexDump dump;
+  dump.precision = DumpPrecision::F64;
+  dump.primitives = vertices;
+  std::ostringstream out;
+  write_vertices_skv(dump, out);
+  return out.str();
+}
+
+std::string pose_bytes(const Scene& scene, const EvaluatedPose& pose) {
+  std::ostringstream out;
+  write_pose_json(scene, pose, out);
+  return out.str();
+}
+
+std::optional<std::string> read_file_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::string format(const char* pattern, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, pattern, value);
+  return text;
+}
+
+std::string hex_colour(const RgbaImage& image, int x, int y) {
+  const uint8_t* p = &image.pixels[4 * (size_t(y) * size_t(image.width) + size_t(x))];
+  char text[16];
+  std::snprintf(text, sizeof text, "#%02x%02x%02x%02x", p[0], p[1], p[2], p[3]);
+  return text;
+}
+
+}  // namespace skinref::cli

@@ -1,0 +1,68 @@
+// What `skinref golden update` and `golden check` share (cmd_golden.cc): the corpus location, the case
+// selection, a case's folder, and a case set up for evaluation (model, pose source, skinning, render options,
+// camera), plus the byte forms of its dumps.
+//
+// Contract: prepare_case() loads the model (a corpus case from corpus_dir()), resolves the animation or reads
+// the recipe (relative to the golden folder), the weights-view joint and the camera; anything the model does
+// not have is an InputError naming the case's model. Dumps name the manifest's spelling of the model as their
+// source, so that they do not depend on where the corpus lies.
+#pragma once
+
+#include "raster/camera.h"
+#include "cli/cli_args.h"
+#include "core/pose.h"
+#include "core/vertices.h"
+#include "skin/options.h"
+#include "golden/golden_manifest.h"
+#include "io/image_io.h"
+#include "anim/recipe.h"
+#include "raster/render.h"
+
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace skinref::cli {
+
+inline constexpr long long kMaxGoldenThreads = 1024;
+
+// SKINREF_CORPUS_DIR from the environment, else the build's default.
+std::string corpus_dir();
+// The line a corpus case prints when the corpus is absent (ctest's SKIP_REGULAR_EXPRESSION matches it).
+std::string corpus_skip_line(const GoldenCase& golden_case, const std::string& what);
+int default_threads();
+
+// The cases whose names match --filter GLOB (fnmatch), in manifest order; a filter matching nothing is a
+// usage error, so that a misspelt name never passes as "nothing failed".
+std::vector<const GoldenCase*> select_cases(const GoldenManifest& manifest, const std::optional<std::string>& filter);
+
+std::filesystem::path case_dir(const std::string& golden_dir, const GoldenCase& golden_case);
+
+struct PreparedCase {
+  const GoldenCase* golden_case = nullptr;
+  Scene scene;
+  int animation = -1;  // clip cases (-1: the rest pose)
+  std::optional<Recipe> recipe;
+  SkinningOptions skinning;
+  RenderOptions render;
+  CameraSpec camera_spec;
+  std::optional<RenderCamera> fixed_camera;  // auto and look-at: the same at every time
+
+  EvaluatedPose reference_pose(double time) const;
+  RenderCamera camera(const EvaluatedPose& pose) const;
+};
+
+PreparedCase prepare_case(const GoldenCase& golden_case, const std::string& golden_dir);
+
+std::string skv_bytes(const std::vector<WorldPrimitive>& vertices);  // f64 .skv
+std::string pose_bytes(const Scene& scene, const EvaluatedPose& pose);
+std::optional<std::string> read_file_bytes(const std::filesystem::path& path);
+std::string format(const char* pattern, double value);
+std::string hex_colour(const RgbaImage& image, int x, int y);  // "#rrggbbaa"
+
+int run_golden_update(std::span<const std::string> args);
+int run_golden_check(std::span<const std::string> args);
+
+}  // namespace skinref::cli

@@ -1,0 +1,526 @@
+// `skinref golden check`: every output of every selected case is computed by the chosen backend and compared
+// with its golden files. reference: bit for bit (the image's pixels, the .skv and .pose.json bytes); on a
+// difference, the first stage that differs (sampling, local-to-model, palette, skinning, then render) and
+// where. vulkan: the whole GPU pipeline (animation pass, compute skinning, graphics pipeline; recipe cases
+// take the reference's pose, since the GPU animation pass plays one clip), the image within the case's image
+// tolerance, the pose and vertices within their derived float32 bounds (pose_error_bounds.h,
+// vertex_error_bounds.h), and on a failure the first diverging stage from bisect_stages() (or render, when
+// only the image differs). cpu: the fast float32 CPU backend's vertices from the reference's pose within
+// their derived float32 bounds (the reference's palette), rasterized by the reference, the image within the
+// Vulkan image tolerance. A missing golden file is a failure, never created by check. Corpus cases are
+// skipped, with a line, when the corpus is absent.
+#include "backend/backend.h"
+#include "cli/cli_args.h"
+#include "cli/commands.h"
+#include "golden/golden_manifest.h"
+#include "golden/golden_case.h"
+#include "golden/golden_report.h"
+
+#include "core/atomic_file.h"
+#include "raster/camera.h"
+#include "io/gltf_load.h"
+#include "verify/image_compare.h"
+#include "io/image_io.h"
+#include "core/input_error.h"
+#include "io/pose_dump.h"
+#include "verify/pose_error_bounds.h"
+#include "anim/recipe.h"
+#include "raster/render.h"
+#include "cpu/skinning_cpu.h"
+#include "verify/stage_bisection.h"
+#include "verify/vertex_compare.h"
+#include "io/vertex_dump.h"
+#include "verify/vertex_error_bounds.h"
+#include "skin/evaluate_vertices.h"
+
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <iterator>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#ifndef SKINREF_GOLDEN_DIR
+#error "SKINREF_GOLDEN_DIR must name the source tree's golden folder (set by CMakeLists.txt)"
+#endif
+
+namespace skinref::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A row's verdict: missing golden files first (never a pass, never created), else a failure when anything
+// was wrong.
+void set_status(GoldenReportRow& row, const GoldenCase& golden_case, const std::vector<std::string>& missing,
+                const std::vector<std::string>& problems, bool failed) {
+  if (!missing.empty()) {
+    row.status = GoldenStatus::Missing;
+    std::string list;
+    for (const std::string& path : missing) list += (list.empty() ? "" : ", ") + path;
+    row.message = "missing golden " + list + " (skinref golden update --filter " + golden_case.name +
+                  ", then look at the images before committing)";
+  } else if (!problems.empty() || failed) {
+    row.status = GoldenStatus::Fail;
+    for (const std::string& problem : problems) row.message += (row.message.empty() ? "" : "; ") + problem;
+  }
+}
+
+struct CheckSettings {
+  bool vulkan = false;
+  bool cpu = false;
+  BackendChoice backend;
+  std::string golden_dir;
+  std::optional<std::string> report_dir;
+};
+
+struct CaseResult {
+  std::vector<GoldenReportRow> rows;
+  bool setup_error = false;  // the case could not be set up: bad input, exit 2
+  std::vector<std::string> lines;
+};
+
+// Exact comparison of one output with its golden dumps: the first stage whose values differ, bit for bit.
+struct ExactDivergence {
+  std::string stage;  // empty: none
+  std::string location;
+  size_t values_differing = 0;
+};
+
+size_t vertex_value_count(const std::vector<WorldPrimitive>& vertices) {
+  size_t count = 0;
+  for (const WorldPrimitive& primitive : vertices) {
+    count += 3 * primitive.vertices.positions.size() + 3 * primitive.vertices.normals.size() +
+             4 * primitive.vertices.tangents.size();
+  }
+  return count;
+}
+
+// "pixel (x, y) channel C: golden #.., actual #..", and the reference's triangle there when known.
+std::string pixel_location(const ImageComparison& comparison, const RgbaImage& golden, const RgbaImage& actual,
+                           const RenderResult* reference) {
+  if (comparison.max_channel < 0) return "";
+  std::string location = "pixel (" + std::to_string(comparison.max_x) + ", " + std::to_string(comparison.max_y) +
+                         ") channel " + std::string(1, "RGBA"[comparison.max_channel]) + ": golden " +
+                         hex_colour(golden, comparison.max_x, comparison.max_y) + ", actual " +
+                         hex_colour(actual, comparison.max_x, comparison.max_y);
+  if (reference != nullptr) {
+    const size_t p = size_t(comparison.max_y) * size_t(reference->image.width) + size_t(comparison.max_x);
+    const uint32_t id = reference->buffers.triangle[p];
+    if (id == RasterBuffers::kNoTriangle) {
+      location += "; the reference shows the background there";
+    } else {
+      const auto& first = reference->primitive_first_triangle;
+      const size_t k = size_t(std::upper_bound(first.begin(), first.end(), id) - first.begin()) - 1;
+      location += "; the reference's triangle " + std::to_string(id) + " (primitive " + std::to_string(k) +
+                  ", triangle " + std::to_string(id - first[k]) + ")";
+    }
+  }
+  return location;
+}
+
+std::string image_metrics_text(const ImageComparison& c, int threshold, double max_fraction) {
+  return "max channel difference " + std::to_string(c.max_channel_difference) + ", " +
+         std::to_string(c.pixels_over_threshold) + " pixels over " + std::to_string(threshold) + " (" +
+         format("%.4f", 100.0 * c.fraction_over_threshold) + " %, allowed " + format("%.4f", 100.0 * max_fraction) +
+         " %), " + std::to_string(c.coverage_mismatches) + " coverage mismatches, PSNR " +
+         (std::isinf(c.psnr_rgb_db) ? std::string("inf") : format("%.2f", c.psnr_rgb_db) + " dB");
+}
+
+// Report images of one output: golden, actual, difference; paths relative to the report folder.
+void write_report_images(const CheckSettings& settings, GoldenReportRow& row, const RgbaImage* golden,
+                         const RgbaImage* actual, int threshold) {
+  if (!settings.report_dir) return;
+  const fs::path dir = fs::path(*settings.report_dir) / row.case_name;
+  fs::create_directories(dir);
+  auto write = [&](const RgbaImage& image, const std::string& kind) {
+    const std::string name = row.output + "-" + kind + ".png";
+    write_png(image, (dir / name).string());
+    return (fs::path(row.case_name) / name).string();
+  };
+  if (golden) row.golden_image = write(*golden, "golden");
+  if (actual) row.actual_image = write(*actual, "actual");
+  if (golden && actual && golden->width == actual->width && golden->height == actual->height) {
+    ImageCompareOptions options;
+    options.threshold = threshold;
+    row.diff_image = write(difference_heat_map(*golden, *actual, options), "diff");
+  }
+}
+
+std::optional<RgbaImage> read_golden_png(const fs::path& path) {
+  if (!fs::is_regular_file(path)) return std::nullopt;
+  return read_png(path.string());
+}
+
+// One output on the reference: bit for bit.
+void check_reference_output(const PreparedCase& prepared, double time, const CheckSettings& settings,
+                            GoldenReportRow& row) {
+  const GoldenCase& golden_case = *prepared.golden_case;
+  const fs::path base = case_dir(settings.golden_dir, golden_case) / row.output;
+  const fs::path png_path = base.string() + ".png", skv_path = base.string() + ".skv",
+                 pose_path = base.string() + ".pose.json";
+  const EvaluatedPose pose = prepared.reference_pose(time);
+  const std::vector<WorldPrimitive> vertices = evaluate_vertices(prepared.scene, pose, prepared.skinning);
+  const RenderResult rendered = render_scene(prepared.scene, pose, vertices, prepared.camera(pose), prepared.render);
+
+  std::vector<std::string> missing;
+  const std::optional<RgbaImage> golden_image = read_golden_png(png_path);
+  if (!golden_image) missing.push_back(png_path.string());
+  std::optional<std::string> golden_skv, golden_pose;
+  if (golden_case.dumps) {
+    golden_skv = read_file_bytes(skv_path);
+    golden_pose = read_file_bytes(pose_path);
+    if (!golden_skv) missing.push_back(skv_path.string());
+    if (!golden_pose) missing.push_back(pose_path.string());
+  }
+
+  std::vector<std::string> problems;
+  bool image_ok = true;
+  if (golden_image) {
+    if (golden_image->width != rendered.image.width || golden_image->height != rendered.image.height) {
+      image_ok = false;
+      problems.push_back("image size " + std::to_string(rendered.image.width) + "x" +
+                         std::to_string(rendered.image.height) + ", golden " + std::to_string(golden_image->width) +
+                         "x" + std::to_string(golden_image->height));
+    } else {
+      ImageCompareOptions exact;
+      exact.threshold = 0;
+      const ImageComparison comparison = compare_images(*golden_image, rendered.image, exact);
+      row.image_metrics = image_metrics_text(comparison, 0, 0.0);
+      if (comparison.pixels_over_threshold > 0) {
+        image_ok = false;
+        problems.push_back("image: " + std::to_string(comparison.pixels_over_threshold) + " pixels differ");
+        row.location = pixel_location(comparison, *golden_image, rendered.image, &rendered);
+      }
+    }
+  }
+  write_report_images(settings, row, golden_image ? &*golden_image : nullptr, &rendered.image, 0);
+
+  bool dumps_ok = true;
+  ExactDivergence divergence;
+  if (golden_case.dumps && golden_skv && golden_pose) {
+    const bool skv_same = *golden_skv == skv_bytes(vertices);
+    const bool pose_same = *golden_pose == pose_bytes(prepared.scene, pose);
+    dumps_ok = skv_same && pose_same;
+    row.vertex_metrics = skv_same ? "bit-identical (" + std::to_string(vertex_value_count(vertices)) + " values)"
+                                  : std::string("differs from the golden .skv");
+    row.vertex_metrics += pose_same ? "; pose bit-identical" : "; pose differs from the golden .pose.json";
+    if (!dumps_ok) {
+      // Where: the golden dumps read back and compared value by value, stage by stage.
+      try {
+        const StageDivergence first =
+            first_differing_stage(prepared.scene, read_pose_dump(pose_path.string(), prepared.scene), &pose,
+                                  read_vertices_skv(skv_path.string()).primitives, vertices);
+        if (first.stage != PipelineStage::None)
+          divergence = {pipeline_stage_name(first.stage), first.location, first.values_over};
+        else
+          divergence = {"dump", "the values are equal but the bytes differ (format change?)", 0};
+      } catch (const std::exception& error) {
+        divergence = {"dump", std::string("the golden dump cannot be read for this model: ") + error.what(), 0};
+      }
+      problems.push_back(divergence.stage + ": " + std::to_string(divergence.values_differing) + " values differ");
+    }
+  } else if (!golden_case.dumps) {
+    row.vertex_metrics = "no dumps: " + golden_case.dumps_reason;
+  }
+
+  if (!divergence.stage.empty()) {
+    row.stage = divergence.stage;
+    row.location = divergence.location;
+  } else if (!image_ok) {
+    row.stage = "render";  // pose and vertices equal (or not dumped): the rasterizer or shading changed
+  }
+  set_status(row, golden_case, missing, problems, !dumps_ok || !image_ok);
+}
+
+// One output on a float32 backend against the golden files within derived bounds: on Vulkan the whole GPU
+// pipeline; on the CPU backend the skinning (the reference's pose and rasterizer).
+void check_float32_output(const PreparedCase& prepared, double time, Backend& backend, const CheckSettings& settings,
+                         GoldenReportRow& row) {
+  const GoldenCase& golden_case = *prepared.golden_case;
+  const Scene& scene = prepared.scene;
+  const fs::path base = case_dir(settings.golden_dir, golden_case) / row.output;
+  const fs::path png_path = base.string() + ".png", skv_path = base.string() + ".skv",
+                 pose_path = base.string() + ".pose.json";
+  std::vector<std::string> missing;
+  const std::optional<RgbaImage> golden_image = read_golden_png(png_path);
+  if (!golden_image) missing.push_back(png_path.string());
+  if (golden_case.dumps) {
+    if (!fs::is_regular_file(skv_path)) missing.push_back(skv_path.string());
+    if (!fs::is_regular_file(pose_path)) missing.push_back(pose_path.string());
+  }
+
+  // The times are float32 values (golden_manifest.h), so the GPU's time is `time` and the goldens are its
+  // exact reference. Recipe cases take the reference's pose (the GPU animation pass plays one clip), as does
+  // the CPU backend, which skins only.
+  const bool gpu_pose = settings.vulkan && !prepared.recipe;
+  EvaluatedPose test_pose;
+  if (gpu_pose) {
+    PoseSelection selection;
+    selection.time = time;
+    if (prepared.animation >= 0) selection.anim = std::to_string(prepared.animation);
+    test_pose = backend.pose(scene, selection).pose;
+  } else {
+    test_pose = prepared.reference_pose(time);
+  }
+  const std::vector<WorldPrimitive> test_vertices = backend.vertices(scene, test_pose, prepared.skinning);
+  const EvaluatedPose pose_for_camera = prepared.reference_pose(time);
+  const RenderCamera camera = prepared.camera(pose_for_camera);
+  const RgbaImage image = backend.render(scene, test_pose, test_vertices, camera, prepared.render).image;
+
+  const bool have_dumps = golden_case.dumps && missing.empty();
+  const EvaluatedPose reference_pose = have_dumps ? read_pose_dump(pose_path.string(), scene) : pose_for_camera;
+  const std::vector<WorldPrimitive> reference_vertices =
+      have_dumps ? read_vertices_skv(skv_path.string()).primitives
+                 : evaluate_vertices(scene, reference_pose, prepared.skinning);
+  std::optional<PoseErrorBounds> pose_bounds;
+  if (gpu_pose) pose_bounds = float32_pose_error_bounds(scene, prepared.animation, test_pose.time);
+  const std::vector<PrimitiveErrorBounds> vertex_bounds =
+      float32_vertex_error_bounds(scene, reference_pose, prepared.skinning, pose_bounds ? &*pose_bounds : nullptr);
+  const VertexComparison vertices = compare_vertices(scene, reference_vertices, test_vertices, vertex_bounds);
+  const StageDivergence divergence =
+      bisect_stages(scene, reference_pose, gpu_pose ? &test_pose : nullptr, pose_bounds ? &*pose_bounds : nullptr,
+                    reference_vertices, test_vertices, vertex_bounds);
+  row.vertex_metrics = std::to_string(vertices.values) + " values vs " +
+                       (have_dumps ? std::string("golden") : std::string("reference")) + " within derived bounds: " +
+                       std::to_string(vertices.over) + " over, " + std::to_string(vertices.unbounded) +
+                       " unbounded, max error/bound " + format("%.3g", vertices.max_ratio) + ", median " +
+                       format("%.3g", vertices.median_ratio) + "; pose " +
+                       (gpu_pose ? std::string("from the GPU animation pass, ") + std::to_string(divergence.values_checked) +
+                                       " values checked"
+                                 : std::string(settings.cpu ? "from the reference" : "from the reference (recipe)"));
+
+  std::vector<std::string> problems;
+  const GoldenImageTolerance tolerance = vulkan_image_tolerance(golden_case);
+  bool image_ok = true;
+  std::optional<ImageComparison> comparison;
+  if (golden_image) {
+    if (golden_image->width != image.width || golden_image->height != image.height) {
+      image_ok = false;
+      problems.push_back("image size " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+                         ", golden " + std::to_string(golden_image->width) + "x" + std::to_string(golden_image->height));
+    } else {
+      ImageCompareOptions options;
+      options.threshold = tolerance.threshold;
+      comparison = compare_images(*golden_image, image, options);
+      row.image_metrics = image_metrics_text(*comparison, tolerance.threshold, tolerance.max_fraction);
+      if (!golden_case.tolerances.vulkan_reason.empty()) {
+        row.image_metrics += "; tolerance override: " + golden_case.tolerances.vulkan_reason;
+      }
+      if (comparison->fraction_over_threshold > tolerance.max_fraction) {
+        image_ok = false;
+        problems.push_back("image: " + std::to_string(comparison->pixels_over_threshold) + " pixels over " +
+                           std::to_string(tolerance.threshold) + " (" +
+                           format("%.4f", 100.0 * comparison->fraction_over_threshold) + " %, allowed " +
+                           format("%.4f", 100.0 * tolerance.max_fraction) + " %)");
+      }
+    }
+  }
+  write_report_images(settings, row, golden_image ? &*golden_image : nullptr, &image, tolerance.threshold);
+
+  if (divergence.stage != PipelineStage::None) {
+    row.stage = pipeline_stage_name(divergence.stage);
+    row.location = divergence.location + ": error " + format("%.3g", divergence.error) + ", bound " +
+                   format("%.3g", divergence.bound) + " (" + std::to_string(divergence.values_over) +
+                   " values over in this stage)";
+    problems.push_back(row.stage + ": " + std::to_string(divergence.values_over) + " values over their bounds");
+  } else if (!vertices.passed()) {
+    row.stage = "skinning";
+    const WorstVertex& worst = vertices.worst;
+    row.location = "primitive " + std::to_string(worst.primitive_index) + " (node " + std::to_string(worst.node) +
+                   ", mesh " + std::to_string(worst.mesh) + ") vertex " + std::to_string(worst.vertex) + " " +
+                   worst.attribute + ": error " + format("%.3g", worst.error) + ", bound " + format("%.3g", worst.bound);
+    problems.push_back("vertices: " + std::to_string(vertices.over) + " over their bounds, " +
+                       std::to_string(vertices.unbounded) + " without a bound");
+  } else if (!image_ok) {
+    row.stage = "render";
+    if (comparison) {
+      // Pose and vertices agree: the rasterizer or shading. Name the reference's triangle at the worst pixel.
+      const RenderResult reference =
+          render_scene(scene, reference_pose, reference_vertices, camera, prepared.render);
+      row.location = pixel_location(*comparison, *golden_image, image, &reference);
+    }
+  }
+  set_status(row, golden_case, missing, problems, false);
+}
+
+std::string row_line(const GoldenReportRow& row) {
+  std::string status = golden_status_name(row.status);
+  std::transform(status.begin(), status.end(), status.begin(), [](unsigned char c) { return char(std::toupper(c)); });
+  std::string line = status + " " + row.case_name + " " + row.output;
+  if (row.status != GoldenStatus::Pass && !row.message.empty()) line += ": " + row.message;
+  if (!row.stage.empty() && row.status != GoldenStatus::Pass) {
+    line += "; first diverging stage: " + row.stage + (row.location.empty() ? "" : " at " + row.location);
+  }
+  return line;
+}
+
+CaseResult check_case(const GoldenCase& golden_case, const CheckSettings& settings) {
+  CaseResult result;
+  auto new_row = [&](double time) {
+    GoldenReportRow row;
+    row.case_name = golden_case.name;
+    row.description = golden_case.description;
+    row.model = golden_case.model;
+    row.output = golden_output_stem(time);
+    row.backend = settings.vulkan ? "vulkan" : settings.cpu ? "cpu" : "reference";
+    return row;
+  };
+  if (golden_case.corpus() && !fs::is_directory(corpus_dir())) {
+    result.lines.push_back(corpus_skip_line(golden_case, "not checked"));
+    for (const double time : golden_case.times) {
+      GoldenReportRow row = new_row(time);
+      row.status = GoldenStatus::Skipped;
+      row.message = "corpus not found at " + corpus_dir();
+      result.rows.push_back(row);
+    }
+    return result;
+  }
+  std::optional<PreparedCase> prepared;
+  std::unique_ptr<Backend> backend;
+  try {
+    prepared = prepare_case(golden_case, settings.golden_dir);
+    if (settings.vulkan || settings.cpu) backend = std::make_unique<Backend>(settings.backend);
+  } catch (const std::exception& error) {
+    result.setup_error = true;
+    for (const double time : golden_case.times) {
+      GoldenReportRow row = new_row(time);
+      row.status = GoldenStatus::Error;
+      row.message = std::string("cannot set up the case: ") + error.what();
+      result.rows.push_back(row);
+    }
+    result.lines.push_back("ERROR " + golden_case.name + ": " + result.rows.front().message);
+    return result;
+  }
+  for (const double time : golden_case.times) {
+    GoldenReportRow row = new_row(time);
+    try {
+      if (settings.vulkan || settings.cpu) {
+        check_float32_output(*prepared, time, *backend, settings, row);
+      } else {
+        check_reference_output(*prepared, time, settings, row);
+      }
+    } catch (const std::exception& error) {
+      row.status = GoldenStatus::Fail;
+      row.message = error.what();
+    }
+    result.rows.push_back(row);
+  }
+  if (backend) {
+    try {
+      backend->finish();
+    } catch (const std::exception& error) {
+      for (GoldenReportRow& row : result.rows) {
+        row.status = GoldenStatus::Fail;
+        row.message += (row.message.empty() ? "" : "; ") + std::string(error.what());
+      }
+    }
+  }
+  for (const GoldenReportRow& row : result.rows) result.lines.push_back(row_line(row));
+  return result;
+}
+
+}  // namespace
+
+int run_golden_check(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{{"--backend", true},    {"--filter", true}, {"--golden-dir", true},
+                                                {"--report", true},     {"--device", true}, {"--validate", false},
+                                                {"--threads", true}};
+  const ParsedArgs parsed = parse_args(args, kOptions, "golden check");
+  if (parsed.help) {
+    std::cout << golden_usage();
+    return kExitOk;
+  }
+  require_positionals(parsed, 0, "no arguments", "golden check");
+  CheckSettings settings;
+  static const std::vector<std::string> kBackends{"reference", "vulkan", "cpu"};
+  const size_t backend = parse_choice(require_value(parsed, "--backend", "golden check"), "--backend", kBackends);
+  settings.vulkan = backend == 1;
+  settings.cpu = backend == 2;
+  // The backend options as the other commands check them; the GPU pose: the whole pipeline on the GPU.
+  settings.backend = parse_backend(parsed, PoseSelection{}, "golden check", !settings.cpu);
+  settings.golden_dir = parsed.value("--golden-dir").value_or(SKINREF_GOLDEN_DIR);
+  settings.report_dir = parsed.value("--report");
+  int threads = settings.vulkan ? 1 : default_threads();
+  if (const std::optional<std::string> text = parsed.value("--threads")) {
+    threads = int(parse_integer(*text, "--threads", 1, kMaxGoldenThreads));
+    if (settings.vulkan && threads != 1) throw UsageError("golden check: --backend vulkan checks one case at a time (--threads 1)");
+  }
+  const GoldenManifest manifest = load_golden_manifest(golden_manifest_path(settings.golden_dir));
+  const std::vector<const GoldenCase*> cases = select_cases(manifest, parsed.value("--filter"));
+  std::string device_name;
+  if (settings.vulkan) {
+    // An unknown --device (or no Vulkan device at all) is reported before any case runs.
+    const Backend probe(settings.backend);
+    device_name = probe.summary();
+  }
+  if (settings.report_dir) {
+    std::error_code error;
+    fs::create_directories(*settings.report_dir, error);
+    if (error || !fs::is_directory(*settings.report_dir)) {
+      throw UsageError("option --report: cannot create the directory " + *settings.report_dir);
+    }
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<CaseResult> results(cases.size());
+  std::mutex output_mutex;
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < cases.size(); i = next++) {
+      results[i] = check_case(*cases[i], settings);
+      const std::lock_guard<std::mutex> lock(output_mutex);
+      for (const std::string& line : results[i].lines) std::cout << line << "\n";
+      std::cout.flush();
+    }
+  };
+  std::vector<std::thread> pool;
+  const size_t workers = std::min<size_t>(size_t(threads), cases.size());
+  for (size_t t = 1; t < workers; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& thread : pool) thread.join();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  GoldenReport report;
+  report.backend = settings.vulkan ? "vulkan" + device_name
+                   : settings.cpu  ? std::string("cpu (") + cpu::cpu_kernel_name(SkinningKernel::Auto) + ")"
+                                   : "reference";
+  report.golden_dir = settings.golden_dir;
+  report.command = "skinref golden check";
+  for (const std::string& arg : args) report.command += " " + arg;
+  size_t passed = 0, failed = 0, skipped = 0;
+  bool setup_error = false;
+  for (const CaseResult& result : results) {
+    setup_error = setup_error || result.setup_error;
+    for (const GoldenReportRow& row : result.rows) {
+      report.rows.push_back(row);
+      if (row.status == GoldenStatus::Pass) ++passed;
+      else if (row.status == GoldenStatus::Skipped) ++skipped;
+      else ++failed;
+    }
+  }
+  std::string report_note;
+  if (settings.report_dir) {
+    write_golden_report(*settings.report_dir, report);
+    report_note = "; report: " + (fs::path(*settings.report_dir) / "index.html").string();
+  }
+  std::cout << "golden check (" << report.backend << "): " << report.rows.size() << " outputs of " << cases.size()
+            << " cases: " << passed << " passed, " << failed << " failed, " << skipped << " skipped in "
+            << format("%.1f", seconds) << " s" << report_note << "\n";
+  if (setup_error) return kExitBadInput;
+  return failed > 0 ? kExitComparisonFailed : kExitOk;
+}
+
+}  // namespace skinref::cli
