@@ -150,6 +150,5 @@ void set_skinning_counters(benchmark::State& state, double vertices_per_pass, do
       copy_bytes_per_second > 0.0 ? bytes_per_second / copy_bytes_per_second : 0.0;
 }
 
-const char* method_name(bool dqs) { return dqs ? "dqs" : "lbs"; }
 
 }  // namespace skinref::bench

@@ -24,6 +24,9 @@
 //   reported time whatever Google Benchmark's rate conventions.
 #pragma once
 
+#include "backend/backend.h"
+#include "skin/method.h"
+
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -45,8 +48,18 @@ void register_skinning_benchmarks();   // bench_skinning.cc
 void register_animation_benchmarks();  // bench_animation.cc
 void register_render_benchmarks();     // bench_render.cc
 
-// "lbs" or "dqs".
-const char* method_name(bool dqs);
+// What a BM_Skin case's manual time is: the wall-clock time of a run (CPU backends), the device time of a
+// run (SkinningJob::device_seconds()), or end to end: Backend::vertices(), i.e. prepare (conversion,
+// buffers, upload), run and read back, per iteration.
+enum class PassTime { Wall, Device, EndToEnd };
+
+// One BM_Skin case (bench_skinning.cc): the fixture's job of `backend` on the skinning scene (vertices,
+// influences) with `method`, set to `threads`, run once untimed (outputs sized, pipelines created), then
+// timed per iteration as `pass_time` says; counters from set_skinning_counters() with the job's traffic
+// model; the label is `label`, or the job's own when empty. Errors skip the case with their message.
+void run_backend_skinning(benchmark::State& state, Backend& backend, int threads, size_t vertices, int influences,
+                          SkinningMethod method, PassTime pass_time, double copy_bytes_per_second,
+                          const std::string& label);
 
 double seconds_since(std::chrono::steady_clock::time_point start);
 

@@ -8,6 +8,7 @@
 // outside the timed loops, and kept for the process. Wall-clock time: with several threads (or a device) the
 // work happens outside the calling thread.
 #include "bench_common.h"
+#include "backend/backend.h"
 #include "io/builtin_scenes.h"
 #include "raster/camera.h"
 #include "skin/evaluate_vertices.h"
@@ -118,19 +119,35 @@ void run_render(benchmark::State& state, Model model, int width, int height, Ren
   options.threads = renderer == Renderer::ReferenceAll ? all_threads() : 1;
   const std::string what = fixture->label + " triangles=" + std::to_string(fixture->triangles) + " " +
                            std::to_string(width) + "x" + std::to_string(height);
+  // The same frame through the Backend interface: the reference rasterizer, or Vulkan end to end (vertex
+  // upload, pipelines, draw, readback of the image).
+  static const std::unique_ptr<Backend> reference = make_backend(BackendKind::Reference);
+  Backend* backend = reference.get();
+  std::string where = "reference threads=" + std::to_string(options.threads);
   if (renderer == Renderer::Vulkan) {
 #if SKINREF_HAVE_VULKAN
-    run_vulkan_render(state, fixture->scene, fixture->pose, fixture->primitives, camera->second, options, what);
-#endif
+    std::string device;
+    backend = bench_vulkan_backend(state, &device);
+    if (backend == nullptr) return;
+    where = "vulkan, end to end; " + device;
+#else
+    state.SkipWithError("the Vulkan path was not built");
     return;
+#endif
   }
   for (auto _ : state) {
-    RenderResult result = render_scene(fixture->scene, fixture->pose, fixture->primitives, camera->second, options);
-    benchmark::DoNotOptimize(result.image.pixels.data());
-    benchmark::ClobberMemory();
+    try {
+      RenderResult result = backend->render(fixture->scene, fixture->pose, fixture->primitives, camera->second, options);
+      benchmark::DoNotOptimize(result.image.pixels.data());
+      benchmark::ClobberMemory();
+    } catch (const std::exception& error) {
+      state.SkipWithError(error.what());
+      break;
+    }
   }
+  if (state.error_occurred()) return;
   state.SetItemsProcessed(state.iterations());  // items/s = frames/s
-  state.SetLabel("frames; " + what + " reference threads=" + std::to_string(options.threads));
+  state.SetLabel("frames; " + what + " " + where);
 }
 
 }  // namespace

@@ -208,21 +208,9 @@ Scene make_skinning_bench_scene(size_t vertices, int influences) {
 
 const Primitive& SkinningBenchScene::primitive() const { return scene.meshes.at(0).primitives.at(0); }
 
-SkinningInput SkinningBenchScene::reference_input() const {
-  const Primitive& prim = primitive();
-  SkinningInput input;
-  input.positions = prim.positions;
-  input.normals = prim.normals;
-  input.influences_per_vertex = prim.influences_per_vertex;
-  input.joints = prim.joints;
-  input.weights = prim.weights;
-  input.palette = &pose.palettes.at(0);
-  return input;
-}
-
 const SkinningBenchScene& SkinningBenchFixture::scene(size_t vertices, int influences) {
   if (scene_ && scene_->vertices == vertices && scene_->influences == influences) return *scene_;
-  cpu_inputs_.reset();
+  job_.reset();
   scene_.reset();
   auto built = std::make_unique<SkinningBenchScene>();
   built->vertices = vertices;
@@ -233,16 +221,16 @@ const SkinningBenchScene& SkinningBenchFixture::scene(size_t vertices, int influ
   return *scene_;
 }
 
-const cpu::CpuSkinningInputs& SkinningBenchFixture::cpu_inputs(size_t vertices, int influences,
-                                                               SkinningMethod method) {
+SkinningJob& SkinningBenchFixture::job(Backend& backend, size_t vertices, int influences, SkinningMethod method) {
   const SkinningBenchScene& current = scene(vertices, influences);
-  if (cpu_inputs_ && cpu_method_ == method) return *cpu_inputs_;
-  cpu_inputs_.reset();
+  if (job_ && job_backend_ == &backend && job_method_ == method) return *job_;
+  job_.reset();
   SkinningOptions options;
   options.method = method;
-  cpu_inputs_ = std::make_unique<cpu::CpuSkinningInputs>(cpu::prepare_cpu_skinning(current.scene, current.pose, options));
-  cpu_method_ = method;
-  return *cpu_inputs_;
+  job_ = backend.prepare_skinning(current.scene, current.pose, options);
+  job_backend_ = &backend;
+  job_method_ = method;
+  return *job_;
 }
 
 SkinningBenchFixture& skinning_bench_fixture() {

@@ -17,21 +17,22 @@
 //   unit length to double rounding. Vertex v depends only on v, so any vertex count gives the same first
 //   vertices.
 // - 1 and 2 influences are not whole glTF JOINTS_n sets, which finalize_scene() refuses; every skinning
-//   function accepts any count (SkinningInput, prepare_cpu_skinning, gpu_evaluate_vertices), so the vertex
+//   backend's skinning accepts any count (SkinningInput, prepare_cpu_skinning, gpu_evaluate_vertices), so the vertex
 //   arrays are attached after finalize_scene() has validated the rest, their joints in range by
 //   construction. Such a scene cannot be exported as glTF.
 // - Cost: linear in vertices x influences, about 150 bytes per vertex at 8 influences (16M x 8 in a few
 //   seconds and 2.4 GB).
 // - SkinningBenchFixture keeps at most one skinning scene alive: asking for another (vertices, influences)
 //   frees the previous one first, so benchmarks registered size by size never hold two large scenes. It also
-//   keeps, for the current scene, the CPU backend's prepared inputs for one method at a time.
+//   keeps, for the current scene, one backend's skinning job (Backend::prepare_skinning(), inputs converted
+//   and uploaded once) for one method at a time.
 // Invalid arguments (joints < 1, vertices < 1 or >= 2^32, influences not in {1, 2, 4, 8}) throw
 // std::invalid_argument.
 #pragma once
 
 #include "core/pose.h"
 #include "core/scene.h"
-#include "cpu/skinning_cpu.h"
+#include "backend/backend.h"
 
 #include <cstddef>
 #include <memory>
@@ -53,7 +54,6 @@ struct SkinningBenchScene {
   Scene scene;
   EvaluatedPose pose;
   const Primitive& primitive() const;
-  SkinningInput reference_input() const;  // for skin_lbs / skin_dqs (spans into `scene`)
 };
 
 class SkinningBenchFixture {
@@ -61,14 +61,16 @@ class SkinningBenchFixture {
   // The scene for (vertices, influences), built on first request; the previous scene (and its CPU inputs)
   // is freed before a different one is built.
   const SkinningBenchScene& scene(size_t vertices, int influences);
-  // prepare_cpu_skinning() of the current scene for `method` (default options otherwise), prepared on first
-  // request; inputs prepared for the other method are freed first.
-  const cpu::CpuSkinningInputs& cpu_inputs(size_t vertices, int influences, SkinningMethod method);
+  // backend.prepare_skinning() of the scene for (vertices, influences) with `method` (default options
+  // otherwise: one thread, as-stored weights), prepared on first request; a job of another backend or method
+  // is freed first. `backend` must outlive the job (the next request, or the fixture).
+  SkinningJob& job(Backend& backend, size_t vertices, int influences, SkinningMethod method);
 
  private:
   std::unique_ptr<SkinningBenchScene> scene_;
-  std::unique_ptr<cpu::CpuSkinningInputs> cpu_inputs_;
-  SkinningMethod cpu_method_ = SkinningMethod::Lbs;
+  std::unique_ptr<SkinningJob> job_;
+  const Backend* job_backend_ = nullptr;
+  SkinningMethod job_method_ = SkinningMethod::Lbs;
 };
 
 // The process's one fixture.

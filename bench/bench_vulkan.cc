@@ -2,9 +2,8 @@
 
 #include "bench_common.h"
 #include "bench_scenes.h"
+#include "backend/vulkan_backend.h"
 #include "gpu/context.h"
-#include "gpu/render_gpu.h"
-#include "gpu/skinning_gpu.h"
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +25,7 @@ using gpu::Context;
 struct ContextSlot {
   bool tried = false;
   std::unique_ptr<Context> context;
+  std::unique_ptr<Backend> backend;  // the vulkan backend over `context`
   std::string error;
 };
 
@@ -39,6 +39,7 @@ ContextSlot& context_slot() {
       if (const char* device = std::getenv("SKINREF_BENCH_DEVICE"); device != nullptr && *device != '\0')
         options.device = device;
       slot.context = std::make_unique<Context>(options);
+      slot.backend = make_vulkan_backend(*slot.context, false);
     } catch (const std::exception& error) {
       slot.error = std::string("no Vulkan context: ") + error.what();
     }
@@ -228,61 +229,24 @@ void run_vulkan_skinning(benchmark::State& state, size_t vertices, int influence
     state.SkipWithError(message.c_str());
     return;
   }
-  const SkinningBenchScene* fixture = nullptr;
   double copy_bandwidth = 0.0;
   try {
-    fixture = &skinning_bench_fixture().scene(vertices, influences);
     copy_bandwidth = gpu_copy_bytes_per_second(*context);
   } catch (const std::exception& error) {
     state.SkipWithError(error.what());
     return;
   }
 
-  SkinningOptions options;
-  options.method = method;
-  double seconds = 0.0;
-  for (auto _ : state) {
-    gpu::GpuTiming timing;
-    try {
-      const std::vector<WorldPrimitive> result =
-          gpu::gpu_evaluate_vertices(*context, fixture->scene, fixture->pose, options, &timing);
-      benchmark::DoNotOptimize(result.data());
-    } catch (const std::exception& error) {
-      state.SkipWithError(error.what());
-      break;
-    }
-    const double ms = end_to_end ? timing.end_to_end_ms : timing.device_ms;
-    state.SetIterationTime(ms * 1e-3);
-    seconds += ms * 1e-3;
-  }
-  if (state.error_occurred()) return;
-  if (seconds <= 0.0) {
-    state.SkipWithError("the device reported zero skinning time");
-    return;
-  }
-  const double bytes_per_vertex = 2.0 * 2.0 * 4.0 * sizeof(float) + double(influences) * (sizeof(uint32_t) + sizeof(float));
-  set_skinning_counters(state, double(vertices), bytes_per_vertex * double(vertices), seconds, copy_bandwidth);
-  state.SetLabel(std::string(end_to_end ? "end to end" : "device time") + "; " + device_label(*context));
+  run_backend_skinning(state, *context_slot().backend, 1, vertices, influences, method,
+                       end_to_end ? PassTime::EndToEnd : PassTime::Device, copy_bandwidth,
+                       std::string(end_to_end ? "end to end" : "device time") + "; " + device_label(*context));
 }
 
-void run_vulkan_render(benchmark::State& state, const Scene& scene, const EvaluatedPose& pose,
-                       const std::vector<WorldPrimitive>& primitives, const RenderCamera& camera,
-                       const RenderOptions& options, const std::string& label) {
+Backend* bench_vulkan_backend(benchmark::State& state, std::string* device) {
   Context* context = bench_context(state, false);
-  if (context == nullptr) return;
-  for (auto _ : state) {
-    try {
-      RgbaImage image = gpu::gpu_render(*context, scene, pose, primitives, camera, options);
-      benchmark::DoNotOptimize(image.pixels.data());
-      benchmark::ClobberMemory();
-    } catch (const std::exception& error) {
-      state.SkipWithError(error.what());
-      break;
-    }
-  }
-  if (state.error_occurred()) return;
-  state.SetItemsProcessed(state.iterations());
-  state.SetLabel("frames; " + label + " vulkan, end to end; " + device_label(*context));
+  if (context == nullptr) return nullptr;
+  *device = device_label(*context);
+  return context_slot().backend.get();
 }
 
 std::string vulkan_device_description() {

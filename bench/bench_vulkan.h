@@ -10,25 +10,22 @@
 //   by timestamp queries around the copy; bytes/s counts the read and the write. The highest value measured
 //   in this process is what vulkan cases are compared with (measured once, best of five, when BM_Copy/vulkan
 //   was filtered out).
-// - run_vulkan_skinning(): gpu_evaluate_vertices() on the skinning bench scene (bench_scenes.h). Device time
-//   (GpuTiming::device_ms: timestamps around the skinning dispatches) or end to end (GpuTiming::end_to_end_ms:
-//   float32 conversion, buffer creation, upload, dispatch, readback and conversion back; pipeline creation
-//   excluded) is the case's manual time. Bytes per vertex (skin.comp's traffic): vec4 position and normal in,
-//   a uint joint and a float weight per influence, vec4 position and normal out, i.e. 64 + 8 K bytes; the
-//   palette (64 joints, cache-resident) is not counted. A case whose largest storage array (16 bytes per
-//   vertex, or 4 K bytes per vertex for joints and weights) exceeds the device's maxStorageBufferRange is
-//   skipped naming both (lavapipe: 128 MiB, so 16M vertices run only on a GPU; the device is in the run's
-//   context).
-// - run_vulkan_render(): gpu_render() per iteration, wall-clock, end to end (vertex upload, pipelines,
-//   draw, readback of the image); items/s = frames/s; `label` and the device make the case's label.
+// - run_vulkan_skinning(): run_backend_skinning() (bench_common.h) on the vulkan backend over this context
+//   (tools/backend/vulkan_backend.h), with PassTime::Device (timestamps around the skinning dispatches of a
+//   run) or PassTime::EndToEnd (Backend::vertices(): float32 conversion, buffer creation, upload, dispatch,
+//   readback and conversion back). The traffic model is the backend's (skin.comp: vec4 position and normal
+//   in and out, a uint joint and a float weight per influence: 64 + 8 K bytes per vertex). A case whose
+//   largest storage array (16 bytes per vertex, or 4 K bytes per vertex for joints and weights) exceeds the
+//   device's maxStorageBufferRange is skipped naming both (lavapipe: 128 MiB, so 16M vertices run only on a
+//   GPU; the device is in the run's context).
+// - bench_vulkan_backend(): that backend (for BM_Render's vulkan cases: Backend::render(), end to end), and
+//   the device in `device`; null, with the case skipped, when there is no context.
 // - vulkan_device_description(): "NAME [TYPE], driver DRIVER, Vulkan X.Y.Z" of the context, or
 //   "unavailable: REASON"; for the run's JSON context.
 #pragma once
 
-#include "core/pose.h"
-#include "core/vertices.h"
-#include "raster/render.h"
-#include "skin/lbs.h"
+#include "backend/backend.h"
+#include "skin/method.h"
 
 #include <benchmark/benchmark.h>
 
@@ -43,9 +40,7 @@ void register_vulkan_copy_benchmark();
 void run_vulkan_skinning(benchmark::State& state, size_t vertices, int influences, SkinningMethod method,
                          bool end_to_end);
 
-void run_vulkan_render(benchmark::State& state, const Scene& scene, const EvaluatedPose& pose,
-                       const std::vector<WorldPrimitive>& primitives, const RenderCamera& camera,
-                       const RenderOptions& options, const std::string& label);
+Backend* bench_vulkan_backend(benchmark::State& state, std::string* device);
 
 std::string vulkan_device_description();
 

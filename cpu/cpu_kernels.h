@@ -5,6 +5,8 @@
 // of gpu/shaders/skin.comp in its order and all kernels give identical bits.
 #pragma once
 
+#include "skin/method.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -63,7 +65,7 @@ struct Segment {
   bool rigid = false;         // one implicit influence: entry rigid_entry with weight 1
   bool zero_weight_sum = false;  // some vertex's float weights sum ((w0 + w1) + ...) to 0
   uint32_t rigid_entry = 0;   // a float offset into the palette (entry index * kEntryFloats)
-  bool dqs = false;
+  SkinningMethod method = SkinningMethod::Lbs;  // LBS for a rigid node under either method
   bool normals = false;
   bool tangents = false;
   size_t first_target = 0;

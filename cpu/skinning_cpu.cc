@@ -54,7 +54,7 @@ void append_zeros(Planes& planes, size_t count, bool with_w) {
 
 // One palette entry in float32, rounded from the reference's doubles as the Vulkan path rounds them: JM's
 // columns, the normal matrix's rows and, for DQS, split_dqs_joint()'s quaternions and S.
-void append_entry(const Mat4& jm, const Mat3& normal, bool dqs, PaletteFloats& palette) {
+void append_entry(const Mat4& jm, const Mat3& normal, SkinningMethod method, PaletteFloats& palette) {
   const size_t base = palette.size();
   palette.resize(base + kEntryFloats, 0.0f);
   float* entry = palette.data() + base;
@@ -62,7 +62,7 @@ void append_entry(const Mat4& jm, const Mat3& normal, bool dqs, PaletteFloats& p
     for (int r = 0; r < 3; ++r) entry[kColumns + 3 * c + r] = static_cast<float>(jm(r, c));
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) entry[kNormalRows + 3 * r + c] = static_cast<float>(normal(r, c));
-  if (!dqs) return;
+  if (method != SkinningMethod::Dqs) return;
   const DqsJointSplit split = split_dqs_joint(jm);
   for (int k = 0; k < 4; ++k) {
     entry[kReal + k] = static_cast<float>(split.real[size_t(k)]);
@@ -93,7 +93,6 @@ SkinningKernel resolve(SkinningKernel which) {
 }  // namespace
 
 CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options) {
-  const bool dqs = options.method == SkinningMethod::Dqs;
   CpuSkinningInputs in;
   in.renormalize = options.weights == WeightPolicy::Renormalize;
   in.blend_normal_matrices = options.normals == NormalMode::BlendedNormalMatrices;
@@ -105,7 +104,7 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
     const JointPalette& palette = pose.palettes.at(s);
     skin_first_entry[s] = entry_count;
     for (size_t j = 0; j < palette.skinning.size(); ++j)
-      append_entry(palette.skinning[j], palette.normal.at(j), dqs, in.palette);
+      append_entry(palette.skinning[j], palette.normal.at(j), options.method, in.palette);
     entry_count += palette.skinning.size();
   }
 
@@ -135,7 +134,7 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
       // A rigid node: its global matrix as a one-entry palette, with weight 1 (as evaluate_vertices does).
       const Mat4& global = pose.model.global.at(size_t(n));
       first_entry = entry_count++;
-      append_entry(global, normal_matrix(global.topLeftCorner<3, 3>()), false, in.palette);
+      append_entry(global, normal_matrix(global.topLeftCorner<3, 3>()), SkinningMethod::Lbs, in.palette);
     }
     as_u32(in.palette.size(), scene, "palette floats");
     const std::vector<double>& morph_weights = pose.local.morph_weights.at(size_t(n));
@@ -155,7 +154,7 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
       seg.count = count;
       seg.rigid = !skinned;
       seg.rigid_entry = uint32_t(first_entry * kEntryFloats);
-      seg.dqs = skinned && dqs;
+      seg.method = skinned ? options.method : SkinningMethod::Lbs;
       seg.normals = !prim.normals.empty();
       seg.tangents = !prim.tangents.empty();
       if (skinned) {

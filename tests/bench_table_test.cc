@@ -9,10 +9,9 @@
 #include "cli_runner.h"
 
 #include "bench_scenes.h"
-#include "cpu/skinning_cpu.h"
-#include "skin/dqs.h"
-#include "skin/lbs.h"
+#include "backend/backend.h"
 #include "anim/evaluate_pose.h"
+#include "skin/method.h"
 
 #include <gtest/gtest.h>
 
@@ -20,6 +19,7 @@
 #include <cmath>
 #include <set>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -253,40 +253,43 @@ TEST(BenchScenes, PoseMovesEveryJoint) {
 // 1 and 2 influences are not whole glTF sets: the reference and the CPU backend both take them, and agree
 // to float32 rounding (positions within a box of size ~10: 1e-4 is a thousand float ulps there).
 TEST(BenchScenes, OneAndTwoInfluencesGoThroughReferenceAndCpu) {
+  const std::unique_ptr<Backend> reference_backend = make_backend(BackendKind::Reference);
+  const std::unique_ptr<Backend> cpu_backend = make_backend(BackendKind::Cpu);
   for (const int k : {1, 2}) {
-    for (const SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs}) {
-      SCOPED_TRACE("influences " + std::to_string(k) + (method == SkinningMethod::Dqs ? " dqs" : " lbs"));
+    for (const SkinningMethod method : kSkinningMethods) {
+      SCOPED_TRACE("influences " + std::to_string(k) + " " + skinning_method_name(method));
       bench::SkinningBenchFixture fixture;
       const bench::SkinningBenchScene& posed = fixture.scene(300, k);
-      SkinningOptions options;
-      options.method = method;
-      SkinnedVertices reference;
-      if (method == SkinningMethod::Dqs)
-        skin_dqs(posed.reference_input(), options, reference);
-      else
-        skin_lbs(posed.reference_input(), options, reference);
-      const cpu::CpuSkinningInputs& inputs = fixture.cpu_inputs(300, k, method);
-      cpu::CpuSkinningOutputs outputs;
-      cpu::skin_cpu(inputs, outputs, 1);
-      const std::vector<WorldPrimitive> fast = cpu::cpu_world_primitives(inputs, outputs);
+      SkinningJob& reference_job = fixture.job(*reference_backend, 300, k, method);
+      reference_job.run();
+      const std::vector<WorldPrimitive> reference = reference_job.vertices();
+      SkinningJob& cpu_job = fixture.job(*cpu_backend, 300, k, method);
+      cpu_job.run();
+      const std::vector<WorldPrimitive> fast = cpu_job.vertices();
+      ASSERT_EQ(reference.size(), 1u);
       ASSERT_EQ(fast.size(), 1u);
       ASSERT_EQ(fast[0].vertices.positions.size(), 300u);
       for (size_t v = 0; v < 300; ++v) {
-        EXPECT_LT((fast[0].vertices.positions[v] - reference.positions[v]).norm(), 1e-4) << "vertex " << v;
-        EXPECT_LT((fast[0].vertices.normals[v] - reference.normals[v]).norm(), 1e-4) << "vertex " << v;
+        EXPECT_LT((fast[0].vertices.positions[v] - reference[0].vertices.positions[v]).norm(), 1e-4) << "vertex " << v;
+        EXPECT_LT((fast[0].vertices.normals[v] - reference[0].vertices.normals[v]).norm(), 1e-4) << "vertex " << v;
         // The vertex moved: the pose is not the bind pose.
-        EXPECT_GT((reference.positions[v] - posed.primitive().positions[v]).norm(), 1e-3) << "vertex " << v;
+        EXPECT_GT((reference[0].vertices.positions[v] - posed.primitive().positions[v]).norm(), 1e-3) << "vertex " << v;
       }
     }
   }
 }
 
 TEST(BenchScenes, FixtureKeepsOneSceneAndServesTheRequestedOne) {
+  const std::unique_ptr<Backend> cpu_backend = make_backend(BackendKind::Cpu);
   bench::SkinningBenchFixture fixture;
   EXPECT_EQ(fixture.scene(100, 2).primitive().vertex_count(), 100u);
   EXPECT_EQ(fixture.scene(200, 8).primitive().influences_per_vertex, 8);
-  EXPECT_EQ(fixture.cpu_inputs(200, 8, SkinningMethod::Dqs).vertex_count, 200u);
-  EXPECT_EQ(fixture.cpu_inputs(50, 1, SkinningMethod::Lbs).vertex_count, 50u);
+  SkinningJob& dqs = fixture.job(*cpu_backend, 200, 8, SkinningMethod::Dqs);
+  dqs.run();
+  EXPECT_EQ(dqs.vertices().at(0).vertices.positions.size(), 200u);
+  SkinningJob& lbs = fixture.job(*cpu_backend, 50, 1, SkinningMethod::Lbs);
+  lbs.run();
+  EXPECT_EQ(lbs.vertices().at(0).vertices.positions.size(), 50u);
   EXPECT_EQ(fixture.scene(50, 1).primitive().vertex_count(), 50u);
   EXPECT_THROW(fixture.scene(10, 3), std::invalid_argument);
   EXPECT_THROW(fixture.scene(0, 4), std::invalid_argument);

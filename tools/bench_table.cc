@@ -19,10 +19,12 @@
 //   benchmark without the counter its table needs, an unwritable --out) exits 2 with one stderr line naming
 //   the file, the JSON pointer where there is one, and what was expected; nothing is written.
 #include "core/atomic_file.h"
+#include "skin/method.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -39,6 +41,9 @@
 namespace {
 
 using nlohmann::json;
+using skinref::parse_skinning_method;
+using skinref::skinning_method_name;
+using skinref::SkinningMethod;
 
 constexpr const char* kExpected = "a Google Benchmark JSON file (skinref_bench --benchmark_out=FILE "
                                   "--benchmark_out_format=json)";
@@ -234,6 +239,11 @@ std::string cell(std::string text) {
 
 std::string skipped(const Result& result) { return cell("skipped (" + result.skipped + ")"); }
 
+std::string upper_case(std::string text) {
+  for (char& c : text) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return text;
+}
+
 std::string count_name(long long count) {
   if (count >= 1'000'000 && count % 1'000'000 == 0) return std::to_string(count / 1'000'000) + "M";
   if (count >= 1'000 && count % 1'000 == 0) return std::to_string(count / 1'000) + "k";
@@ -308,7 +318,7 @@ std::optional<long long> numbered(const std::string& part, const std::string& pr
 
 struct Names {
   // (method index, vertices, influences)
-  std::vector<std::tuple<int, long long, long long>> skin_rows;
+  std::vector<std::tuple<SkinningMethod, long long, long long>> skin_rows;
   std::vector<long long> animation_joints;
   std::vector<std::pair<std::string, std::string>> render_rows;  // (model, size), in file order
   std::vector<std::string> other;
@@ -324,12 +334,13 @@ Names classify(const BenchFile& file) {
       names.any_copy = true;
       continue;
     }
-    if (parts.size() == 5 && parts[0] == "BM_Skin" && (parts[2] == "lbs" || parts[2] == "dqs") &&
+    const std::optional<SkinningMethod> method = parts.size() == 5 ? parse_skinning_method(parts[2]) : std::nullopt;
+    if (parts.size() == 5 && parts[0] == "BM_Skin" && method &&
         std::find(std::begin(kSkinBackends), std::end(kSkinBackends), parts[1]) != std::end(kSkinBackends)) {
       const auto vertices = numbered(parts[3], "vertices:");
       const auto influences = numbered(parts[4], "influences:");
       if (vertices && influences) {
-        const auto row = std::make_tuple(parts[2] == "lbs" ? 0 : 1, *vertices, *influences);
+        const auto row = std::make_tuple(*method, *vertices, *influences);
         if (std::find(names.skin_rows.begin(), names.skin_rows.end(), row) == names.skin_rows.end())
           names.skin_rows.push_back(row);
         continue;
@@ -391,9 +402,9 @@ void write_skinning(std::ostream& out, const BenchFile& file, const Names& names
   for (size_t i = 0; i < std::size(kSkinBackends); ++i) out << "---|";
   out << "---|\n";
   for (const auto& [method, vertices, influences] : names.skin_rows) {
-    const std::string suffix = std::string("/") + (method == 0 ? "lbs" : "dqs") + "/vertices:" +
+    const std::string suffix = std::string("/") + skinning_method_name(method) + "/vertices:" +
                                std::to_string(vertices) + "/influences:" + std::to_string(influences);
-    out << "| " << (method == 0 ? "LBS" : "DQS") << " | " << count_name(vertices) << " | " << influences << " |";
+    out << "| " << upper_case(skinning_method_name(method)) << " | " << count_name(vertices) << " | " << influences << " |";
     std::map<std::string, double> rate;
     for (const char* backend : kSkinBackends) {
       const std::optional<Result> result = file.find(std::string("BM_Skin/") + backend + suffix);

@@ -5,8 +5,12 @@
 #include "skin/morph.h"
 
 #include <stdexcept>
+#include <type_traits>
 
 namespace skinref {
+
+// Growing `primitives` must move its elements, never copy them: their inputs point into their own vectors.
+static_assert(std::is_nothrow_move_constructible_v<PreparedPrimitive>);
 
 void skin_primitive(const SkinningInput& input, const SkinningOptions& options, SkinnedVertices& output) {
   switch (options.method) {
@@ -16,54 +20,71 @@ void skin_primitive(const SkinningInput& input, const SkinningOptions& options, 
   throw std::invalid_argument("skin_primitive: not a SkinningMethod");
 }
 
-std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const EvaluatedPose& pose,
-                                              const SkinningOptions& options) {
-  std::vector<WorldPrimitive> result;
+PreparedVertices prepare_vertices(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options) {
+  PreparedVertices prepared;
+  prepared.options = options;
   for (int n : drawn_nodes(scene)) {
     const Node& node = scene.nodes[size_t(n)];
     const Mesh& mesh = scene.meshes[size_t(node.mesh)];
     // A rigid node is skinned by a one-joint palette holding its global matrix, with weight 1: the same
     // kernel, and the same bits as a dedicated transform (1 * x == x).
-    JointPalette rigid;
+    const JointPalette* rigid = nullptr;
     if (node.skin < 0) {
-      rigid.skinning = {pose.model.global[size_t(n)]};
-      rigid.normal = {normal_matrix(rigid.skinning[0].topLeftCorner<3, 3>())};
+      JointPalette& palette = prepared.rigid_palettes.emplace_back();
+      palette.skinning = {pose.model.global[size_t(n)]};
+      palette.normal = {normal_matrix(palette.skinning[0].topLeftCorner<3, 3>())};
+      rigid = &palette;
     }
     for (size_t p = 0; p < mesh.primitives.size(); ++p) {
       const Primitive& prim = mesh.primitives[p];
-      WorldPrimitive out;
+      PreparedPrimitive& out = prepared.primitives.emplace_back();
       out.node = n;
       out.mesh = node.mesh;
       out.primitive = int(p);
       out.skinned = node.skin >= 0;
-      MorphedAttributes morphed;
       const bool morphing = !prim.targets.empty();
-      if (morphing) morphed = apply_morph_targets(prim, pose.local.morph_weights[size_t(n)]);
-      SkinningInput in;
-      in.positions = morphing ? morphed.positions : prim.positions;
-      in.normals = morphing ? morphed.normals : prim.normals;
-      in.tangents = morphing ? morphed.tangents : prim.tangents;
-      std::vector<uint32_t> rigid_joints;
-      std::vector<double> rigid_weights;
+      if (morphing) out.morphed = apply_morph_targets(prim, pose.local.morph_weights[size_t(n)]);
+      SkinningInput& in = out.input;
+      in.positions = morphing ? out.morphed.positions : prim.positions;
+      in.normals = morphing ? out.morphed.normals : prim.normals;
+      in.tangents = morphing ? out.morphed.tangents : prim.tangents;
       if (out.skinned) {
         in.influences_per_vertex = prim.influences_per_vertex;
         in.joints = prim.joints;
         in.weights = prim.weights;
         in.palette = &pose.palettes[size_t(node.skin)];
       } else {
-        rigid_joints.assign(prim.vertex_count(), 0);
-        rigid_weights.assign(prim.vertex_count(), 1.0);
+        out.rigid_joints.assign(prim.vertex_count(), 0);
+        out.rigid_weights.assign(prim.vertex_count(), 1.0);
         in.influences_per_vertex = 1;
-        in.joints = rigid_joints;
-        in.weights = rigid_weights;
-        in.palette = &rigid;
+        in.joints = out.rigid_joints;
+        in.weights = out.rigid_weights;
+        in.palette = rigid;
       }
-      // The method applies to skinned nodes only; a rigid node's one-joint palette is LBS's single influence.
-      if (out.skinned) skin_primitive(in, options, out.vertices);
-      else skin_lbs(in, options, out.vertices);
-      result.push_back(std::move(out));
     }
   }
+  return prepared;
+}
+
+void skin_prepared(const PreparedVertices& prepared, std::vector<WorldPrimitive>& output) {
+  output.resize(prepared.primitives.size());
+  for (size_t i = 0; i < prepared.primitives.size(); ++i) {
+    const PreparedPrimitive& prim = prepared.primitives[i];
+    WorldPrimitive& out = output[i];
+    out.node = prim.node;
+    out.mesh = prim.mesh;
+    out.primitive = prim.primitive;
+    out.skinned = prim.skinned;
+    // The method applies to skinned nodes only; a rigid node's one-joint palette is LBS's single influence.
+    if (prim.skinned) skin_primitive(prim.input, prepared.options, out.vertices);
+    else skin_lbs(prim.input, prepared.options, out.vertices);
+  }
+}
+
+std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const EvaluatedPose& pose,
+                                              const SkinningOptions& options) {
+  std::vector<WorldPrimitive> result;
+  skin_prepared(prepare_vertices(scene, pose, options), result);
   return result;
 }
 

@@ -14,6 +14,9 @@
 #include "core/vertices.h"
 #include "skin/options.h"
 
+#include "skin/morph.h"
+
+#include <deque>
 #include <vector>
 
 namespace skinref {
@@ -23,5 +26,35 @@ void skin_primitive(const SkinningInput& input, const SkinningOptions& options, 
 
 std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const EvaluatedPose& pose,
                                               const SkinningOptions& options);
+
+// evaluate_vertices() in its two steps, for callers that skin one pose repeatedly (the reference backend's
+// skinning job, the benchmarks): prepare_vertices() applies the morph targets and gathers every drawn
+// primitive's SkinningInput; skin_prepared() runs the skinning pass into `output`, resized to one
+// WorldPrimitive per drawn primitive (vertex arrays reused across calls). The same bits as
+// evaluate_vertices(). The inputs point into the scene, the pose and the PreparedVertices itself: the scene
+// and the pose must outlive it, and it moves but does not copy.
+struct PreparedPrimitive {
+  int node = -1, mesh = -1, primitive = -1;
+  bool skinned = false;
+  MorphedAttributes morphed;           // empty when the primitive has no morph targets
+  std::vector<uint32_t> rigid_joints;  // a rigid node's one influence per vertex: joint 0 ...
+  std::vector<double> rigid_weights;   // ... with weight 1
+  SkinningInput input;
+};
+
+struct PreparedVertices {
+  PreparedVertices() = default;
+  PreparedVertices(PreparedVertices&&) = default;
+  PreparedVertices& operator=(PreparedVertices&&) = default;
+  PreparedVertices(const PreparedVertices&) = delete;
+  PreparedVertices& operator=(const PreparedVertices&) = delete;
+
+  std::vector<PreparedPrimitive> primitives;  // drawn_nodes() order
+  std::deque<JointPalette> rigid_palettes;    // one per rigid node; a deque, so that inputs may point at them
+  SkinningOptions options;
+};
+
+PreparedVertices prepare_vertices(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options);
+void skin_prepared(const PreparedVertices& prepared, std::vector<WorldPrimitive>& output);
 
 }  // namespace skinref

@@ -170,7 +170,7 @@ void bounded_normal_rows(const Bounded col[4][3], Bounded rows[3][3]) {
 // GPU pose's elementwise bounds (column-major 16 for JM, 9 for the normal matrix; normal_error null: the
 // normal rows are computed on the host from the bounded matrix, as for a rigid node).
 EntryInputs entry_inputs(const Mat4& jm, const Mat3& normal, const std::array<double, 16>* palette_error,
-                         const std::array<double, 9>* normal_error, bool dqs) {
+                         const std::array<double, 9>* normal_error, SkinningMethod method) {
   EntryInputs entry;
   for (int c = 0; c < 4; ++c)
     for (int r = 0; r < 3; ++r)
@@ -183,7 +183,7 @@ EntryInputs entry_inputs(const Mat4& jm, const Mat3& normal, const std::array<do
         entry.normal_row[r][c] = normal_error ? Bounded{normal(r, c), (*normal_error)[size_t(c * 3 + r)]}
                                               : input(normal(r, c));
   }
-  if (dqs) {
+  if (method == SkinningMethod::Dqs) {  // the split of each joint (DqsJointSplit) and its bounds
     double linear_error[9] = {}, translation_error[3] = {};
     if (palette_error) {
       for (int r = 0; r < 3; ++r) {
@@ -209,7 +209,7 @@ struct PrimitiveJob {
   const Primitive* prim = nullptr;
   const EntryInputs* entries = nullptr;  // the skin's palette, or the rigid node's one entry
   bool rigid = false;
-  bool dqs = false;
+  SkinningMethod method = SkinningMethod::Lbs;  // rigid nodes: always LBS
   bool renormalize = false;
   bool blend_normal_matrices = false;
   std::vector<ActiveTarget> targets;
@@ -224,81 +224,68 @@ void set_infinite(const PrimitiveJob& job, size_t v, bool normals, bool tangents
   if (tangents) job.out->tangent[v] = kInfinity;
 }
 
-void bound_vertex(const PrimitiveJob& job, size_t v) {
-  const Primitive& prim = *job.prim;
-  const bool normals = !prim.normals.empty(), tangents = !prim.tangents.empty();
+// One vertex after its morph targets and weight sum, ready for a method's blend: the bounded bind-space
+// attributes, its influences and the (renormalized) weights.
+struct BlendInputs {
+  const PrimitiveJob& job;
+  size_t v;
+  bool normals, tangents;
+  BVec3 p, n, t;
+  size_t count;
+  const double* stored;     // null for a rigid node
+  const uint32_t* joints;   // null for a rigid node
+  Bounded sum;
 
-  // Morph targets, in target order: p = p + delta * w.
-  BVec3 p = input3(prim.positions[v]);
-  BVec3 n{}, t{};
-  if (normals) n = input3(prim.normals[v]);
-  if (tangents) t = input3(prim.tangents[v].head<3>());
-  for (const ActiveTarget& target : job.targets) {
-    const MorphTarget& m = *target.target;
-    if (!m.position_deltas.empty()) p = p + input3(m.position_deltas[v]) * target.weight;
-    if (normals && !m.normal_deltas.empty()) n = n + input3(m.normal_deltas[v]) * target.weight;
-    if (tangents && !m.tangent_deltas.empty()) t = t + input3(m.tangent_deltas[v]) * target.weight;
-  }
+  Bounded weight_of(size_t i) const { return job.rigid ? exact(1.0) : input(stored[i]); }
+  const EntryInputs& entry_of(size_t i) const { return job.entries[job.rigid ? 0 : joints[i]]; }
+  Bounded blend_weight(size_t i) const { return job.renormalize ? weight_of(i) / sum : weight_of(i); }
+};
 
-  // The weight sum, in influence order; the branch on sum == 0 must be the reference's.
-  const size_t count = job.rigid ? 1 : size_t(prim.influences_per_vertex);
-  const double* stored = job.rigid ? nullptr : &prim.weights[v * count];
-  const uint32_t* joints = job.rigid ? nullptr : &prim.joints[v * count];
-  auto weight_of = [&](size_t i) { return job.rigid ? exact(1.0) : input(stored[i]); };
-  auto entry_of = [&](size_t i) -> const EntryInputs& { return job.entries[job.rigid ? 0 : joints[i]]; };
-  Bounded sum = weight_of(0);
-  double reference_sum = job.rigid ? 1.0 : stored[0];
-  bool all_zero = static_cast<float>(sum.value) == 0.0f;
-  for (size_t i = 1; i < count; ++i) {
-    sum = accumulate(sum, weight_of(i), false);
-    reference_sum += stored[i];
-    all_zero = all_zero && static_cast<float>(stored[i]) == 0.0f;
+// LBS: B = sum_i w_i JM_i applied to the position, its cofactor (or the blended normal matrices) to the
+// normal, its linear part to the tangent.
+void bound_lbs_vertex(const BlendInputs& in) {
+  const PrimitiveJob& job = in.job;
+  const size_t v = in.v, count = in.count;
+  const bool normals = in.normals, tangents = in.tangents;
+  const BVec3 &p = in.p, &n = in.n, &t = in.t;
+  // B = sum_i w_i JM_i, columns c0..c3.
+  BVec3 c[4];
+  for (size_t i = 0; i < count; ++i) {
+    const Bounded w = in.blend_weight(i);
+    const EntryInputs& e = in.entry_of(i);
+    for (int k = 0; k < 4; ++k)
+      for (int r = 0; r < 3; ++r) c[k][size_t(r)] = accumulate(c[k][size_t(r)], weighted(e.column[k][r], w), i == 0);
   }
-  if (reference_sum == 0.0 && all_zero) {  // both keep the (morphed) bind attributes
-    job.out->position[v] = euclidean(p);
-    if (normals) job.out->normal[v] = euclidean(n);
-    if (tangents) job.out->tangent[v] = euclidean(t);
-    return;
-  }
-  if (reference_sum == 0.0 || !nonzero_certain(sum)) {  // one side may keep the bind attributes, the other not
-    set_infinite(job, v, normals, tangents);
-    return;
-  }
-  auto blend_weight = [&](size_t i) { return job.renormalize ? weight_of(i) / sum : weight_of(i); };
-
-  if (!job.dqs) {
-    // B = sum_i w_i JM_i, columns c0..c3.
-    BVec3 c[4];
-    for (size_t i = 0; i < count; ++i) {
-      const Bounded w = blend_weight(i);
-      const EntryInputs& e = entry_of(i);
-      for (int k = 0; k < 4; ++k)
-        for (int r = 0; r < 3; ++r) c[k][size_t(r)] = accumulate(c[k][size_t(r)], weighted(e.column[k][r], w), i == 0);
-    }
-    job.out->position[v] = euclidean(((c[0] * p[0] + c[1] * p[1]) + c[2] * p[2]) + c[3]);
-    if (normals) {
-      if (job.blend_normal_matrices) {
-        BVec3 rows[3];
-        for (size_t i = 0; i < count; ++i) {
-          const Bounded w = blend_weight(i);
-          const EntryInputs& e = entry_of(i);
-          for (int r = 0; r < 3; ++r)
-            for (int k = 0; k < 3; ++k)
-              rows[r][size_t(k)] = accumulate(rows[r][size_t(k)], weighted(e.normal_row[r][k], w), i == 0);
-        }
-        job.out->normal[v] = normalized_bound({dot(rows[0], n), dot(rows[1], n), dot(rows[2], n)});
-      } else {
-        const BVec3 k0 = cross(c[1], c[2]), k1 = cross(c[2], c[0]), k2 = cross(c[0], c[1]);
-        const Bounded det = (c[0][0] * k0[0] + c[1][0] * k1[0]) + c[2][0] * k2[0];
-        const BVec3 result = (k0 * n[0] + k1 * n[1]) + k2 * n[2];
-        job.out->normal[v] = sign_test_certain(det) ? normalized_bound(det.value < 0.0 ? -result : result)
-                                               : tol::kUnitVectorDifferenceCap;
+  job.out->position[v] = euclidean(((c[0] * p[0] + c[1] * p[1]) + c[2] * p[2]) + c[3]);
+  if (normals) {
+    if (job.blend_normal_matrices) {
+      BVec3 rows[3];
+      for (size_t i = 0; i < count; ++i) {
+        const Bounded w = in.blend_weight(i);
+        const EntryInputs& e = in.entry_of(i);
+        for (int r = 0; r < 3; ++r)
+          for (int k = 0; k < 3; ++k)
+            rows[r][size_t(k)] = accumulate(rows[r][size_t(k)], weighted(e.normal_row[r][k], w), i == 0);
       }
+      job.out->normal[v] = normalized_bound({dot(rows[0], n), dot(rows[1], n), dot(rows[2], n)});
+    } else {
+      const BVec3 k0 = cross(c[1], c[2]), k1 = cross(c[2], c[0]), k2 = cross(c[0], c[1]);
+      const Bounded det = (c[0][0] * k0[0] + c[1][0] * k1[0]) + c[2][0] * k2[0];
+      const BVec3 result = (k0 * n[0] + k1 * n[1]) + k2 * n[2];
+      job.out->normal[v] = sign_test_certain(det) ? normalized_bound(det.value < 0.0 ? -result : result)
+                                             : tol::kUnitVectorDifferenceCap;
     }
-    if (tangents) job.out->tangent[v] = normalized_bound((c[0] * t[0] + c[1] * t[1]) + c[2] * t[2]);
-    return;
   }
+  if (tangents) job.out->tangent[v] = normalized_bound((c[0] * t[0] + c[1] * t[1]) + c[2] * t[2]);
+}
 
+// DQS: the non-rigid blend, then the blended dual quaternion.
+void bound_dqs_vertex(const BlendInputs& in) {
+  const PrimitiveJob& job = in.job;
+  const size_t v = in.v, count = in.count;
+  const bool normals = in.normals, tangents = in.tangents;
+  const BVec3 &p = in.p, &n = in.n, &t = in.t;
+  const double* stored = in.stored;
   // DQS. The pivot: the first influence of non-zero weight. It must be the same slot on both sides (a float32
   // weight is zero exactly when the stored one is, short of an underflow, which is checked).
   size_t pivot = 0, reference_pivot = 0;
@@ -308,12 +295,12 @@ void bound_vertex(const PrimitiveJob& job, size_t v) {
     set_infinite(job, v, normals, tangents);
     return;
   }
-  const BVec4& pivot_real = entry_of(pivot).real;
+  const BVec4& pivot_real = in.entry_of(pivot).real;
   BVec3 s[3];
   BVec4 real, dual;
   for (size_t i = 0; i < count; ++i) {
-    const Bounded w = blend_weight(i);
-    const EntryInputs& e = entry_of(i);
+    const Bounded w = in.blend_weight(i);
+    const EntryInputs& e = in.entry_of(i);
     const bool zero = exact_zero(w);
     if (!zero && !e.dq_bounded) {
       set_infinite(job, v, normals, tangents);
@@ -371,6 +358,52 @@ void bound_vertex(const PrimitiveJob& job, size_t v) {
   }
 }
 
+void bound_vertex(const PrimitiveJob& job, size_t v) {
+  const Primitive& prim = *job.prim;
+  const bool normals = !prim.normals.empty(), tangents = !prim.tangents.empty();
+
+  // Morph targets, in target order: p = p + delta * w.
+  BVec3 p = input3(prim.positions[v]);
+  BVec3 n{}, t{};
+  if (normals) n = input3(prim.normals[v]);
+  if (tangents) t = input3(prim.tangents[v].head<3>());
+  for (const ActiveTarget& target : job.targets) {
+    const MorphTarget& m = *target.target;
+    if (!m.position_deltas.empty()) p = p + input3(m.position_deltas[v]) * target.weight;
+    if (normals && !m.normal_deltas.empty()) n = n + input3(m.normal_deltas[v]) * target.weight;
+    if (tangents && !m.tangent_deltas.empty()) t = t + input3(m.tangent_deltas[v]) * target.weight;
+  }
+
+  // The weight sum, in influence order; the branch on sum == 0 must be the reference's.
+  const size_t count = job.rigid ? 1 : size_t(prim.influences_per_vertex);
+  const double* stored = job.rigid ? nullptr : &prim.weights[v * count];
+  const uint32_t* joints = job.rigid ? nullptr : &prim.joints[v * count];
+  auto weight_of = [&](size_t i) { return job.rigid ? exact(1.0) : input(stored[i]); };
+  Bounded sum = weight_of(0);
+  double reference_sum = job.rigid ? 1.0 : stored[0];
+  bool all_zero = static_cast<float>(sum.value) == 0.0f;
+  for (size_t i = 1; i < count; ++i) {
+    sum = accumulate(sum, weight_of(i), false);
+    reference_sum += stored[i];
+    all_zero = all_zero && static_cast<float>(stored[i]) == 0.0f;
+  }
+  if (reference_sum == 0.0 && all_zero) {  // both keep the (morphed) bind attributes
+    job.out->position[v] = euclidean(p);
+    if (normals) job.out->normal[v] = euclidean(n);
+    if (tangents) job.out->tangent[v] = euclidean(t);
+    return;
+  }
+  if (reference_sum == 0.0 || !nonzero_certain(sum)) {  // one side may keep the bind attributes, the other not
+    set_infinite(job, v, normals, tangents);
+    return;
+  }
+  const BlendInputs blend{job, v, normals, tangents, p, n, t, count, stored, joints, sum};
+  switch (job.method) {
+    case SkinningMethod::Lbs: bound_lbs_vertex(blend); return;
+    case SkinningMethod::Dqs: bound_dqs_vertex(blend); return;
+  }
+}
+
 // The smallest number of vertices worth a thread of its own.
 constexpr size_t kVerticesPerThread = 4096;
 
@@ -379,7 +412,6 @@ constexpr size_t kVerticesPerThread = 4096;
 std::vector<PrimitiveErrorBounds> float32_vertex_error_bounds(const Scene& scene, const EvaluatedPose& reference_pose,
                                                               const SkinningOptions& options,
                                                               const PoseErrorBounds* palette_bounds) {
-  const bool dqs = options.method == SkinningMethod::Dqs;
   if (reference_pose.palettes.size() != scene.skins.size() ||
       reference_pose.model.global.size() != scene.nodes.size() ||
       reference_pose.local.morph_weights.size() != scene.nodes.size())
@@ -401,7 +433,8 @@ std::vector<PrimitiveErrorBounds> float32_vertex_error_bounds(const Scene& scene
     for (size_t j = 0; j < palette.skinning.size(); ++j)
       skin_entries[s].push_back(entry_inputs(palette.skinning[j], palette.normal[j],
                                              palette_bounds ? &palette_bounds->palettes[s].skinning[j] : nullptr,
-                                             palette_bounds ? &palette_bounds->palettes[s].normal[j] : nullptr, dqs));
+                                             palette_bounds ? &palette_bounds->palettes[s].normal[j] : nullptr,
+                                             options.method));
   }
 
   std::vector<PrimitiveErrorBounds> result;
@@ -413,7 +446,8 @@ std::vector<PrimitiveErrorBounds> float32_vertex_error_bounds(const Scene& scene
       // One palette entry, the node's global matrix, with weight 1; DQS does not apply (as the reference).
       const Mat4& global = reference_pose.model.global[size_t(n)];
       rigid_entry = entry_inputs(global, normal_matrix(global.topLeftCorner<3, 3>()),
-                                 palette_bounds ? &palette_bounds->global[size_t(n)] : nullptr, nullptr, false);
+                                 palette_bounds ? &palette_bounds->global[size_t(n)] : nullptr, nullptr,
+                                 SkinningMethod::Lbs);
     }
     const std::vector<double>& morph_weights = reference_pose.local.morph_weights[size_t(n)];
     for (const Primitive& prim : scene.meshes[size_t(node.mesh)].primitives) {
@@ -422,7 +456,7 @@ std::vector<PrimitiveErrorBounds> float32_vertex_error_bounds(const Scene& scene
       job.prim = &prim;
       job.rigid = rigid;
       job.entries = rigid ? &rigid_entry : skin_entries[size_t(node.skin)].data();
-      job.dqs = dqs && !rigid;
+      job.method = rigid ? SkinningMethod::Lbs : options.method;
       job.renormalize = options.weights == WeightPolicy::Renormalize;
       job.blend_normal_matrices = options.normals == NormalMode::BlendedNormalMatrices;
       for (size_t t = 0; t < prim.targets.size() && t < morph_weights.size(); ++t) {

@@ -1,119 +1,82 @@
 #include "backend/backend.h"
 
-#include "cpu/skinning_cpu.h"
+#include "backend/backend_kinds.h"
 
-#ifdef SKINREF_HAVE_VULKAN
-#include "gpu/animation_gpu.h"
-#include "gpu/context.h"
-#include "gpu/render_gpu.h"
-#include "gpu/skinning_gpu.h"
-#include "skin/evaluate_vertices.h"
-#endif
+#include <stdexcept>
 
-namespace skinref::cli {
+namespace skinref {
 
-std::vector<OptionSpec> with_backend_options(std::vector<OptionSpec> own, bool with_palette) {
-  own.insert(own.end(), {{"--backend", true}, {"--device", true}, {"--validate", false}});
-  if (with_palette) own.push_back({"--palette", true});
-  return own;
+const char* backend_name(BackendKind kind) {
+  switch (kind) {
+    case BackendKind::Reference: return "reference";
+    case BackendKind::Vulkan: return "vulkan";
+    case BackendKind::Cpu: return "cpu";
+  }
+  throw std::invalid_argument("backend_name: not a BackendKind");
 }
 
-BackendChoice parse_backend(const ParsedArgs& parsed, const PoseSelection& selection, const std::string& command,
-                            bool pose_command) {
-  BackendChoice choice;
-  if (const std::optional<std::string> text = parsed.value("--backend")) {
-    static const std::vector<std::string> kChoices{"reference", "vulkan", "cpu"};
-    const size_t backend = parse_choice(*text, "--backend", kChoices);
-    choice.vulkan = backend == 1;
-    choice.cpu = backend == 2;
+std::optional<BackendKind> parse_backend_kind(std::string_view name) {
+  for (const BackendKind kind : kBackendKinds) {
+    if (name == backend_name(kind)) return kind;
   }
-  if (choice.cpu && pose_command)
-    throw UsageError(command + ": --backend cpu skins only; the pose is the reference's (use --backend reference)");
-#ifndef SKINREF_HAVE_VULKAN
-  if (choice.vulkan)
-    throw UsageError(command + ": --backend vulkan: the Vulkan path was not built (no Vulkan loader/headers or glslc "
-                               "when skinref was configured)");
-#endif
-  const std::optional<std::string> device = parsed.value("--device");
-  choice.validate = parsed.has_flag("--validate");
-  choice.device = device.value_or("");
-  if (!choice.vulkan && (device || choice.validate))
-    throw UsageError(command + ": --device and --validate need --backend vulkan");
-  if (const std::optional<std::string> text = parsed.value("--palette")) {
-    static const std::vector<std::string> kChoices{"reference", "gpu"};
-    choice.gpu_pose = parse_choice(*text, "--palette", kChoices) == 1;
-    if (choice.gpu_pose && !choice.vulkan) throw UsageError(command + ": --palette gpu needs --backend vulkan");
-  }
-  if (pose_command) choice.gpu_pose = choice.vulkan;
-  if (choice.gpu_pose && selection.recipe)
-    throw UsageError(command + ": --recipe: the GPU animation pass samples one clip (--anim); recipes (blending, "
-                               "masks, IK) run on the reference only" +
-                     (pose_command ? std::string(" (use --backend reference)") : std::string(" (use --palette reference)")));
-  return choice;
+  return std::nullopt;
 }
 
-Backend::Backend(const BackendChoice& choice) : choice_(choice) {
+std::string backend_choices(std::string_view separator) {
+  std::string choices;
+  for (const BackendKind kind : kBackendKinds) {
+    if (!choices.empty()) choices += separator;
+    choices += backend_name(kind);
+  }
+  return choices;
+}
+
+bool backend_built(BackendKind kind) {
 #ifdef SKINREF_HAVE_VULKAN
-  if (choice.vulkan) context_ = std::make_unique<gpu::Context>(gpu::ContextOptions{choice.validate, choice.device});
+  (void)kind;
+  return true;
+#else
+  return kind != BackendKind::Vulkan;
 #endif
 }
 
-Backend::~Backend() = default;
-
-SelectedPose Backend::pose(const Scene& scene, const PoseSelection& selection) {
-#ifdef SKINREF_HAVE_VULKAN
-  if (context_ && choice_.gpu_pose) {
-    SelectedPose selected;
-    const int animation = resolve_animation(scene, selection.anim);
-    selected.pose = gpu::gpu_evaluate_pose(*context_, scene, animation, selection.time.value_or(0.0));
-    selected.description = animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation);
-    return selected;
-  }
-#endif
-  return evaluate_selected_pose(scene, selection);
+EvaluatedPose Backend::pose(const Scene& scene, const PoseSource& source, std::optional<double> time) {
+  return select_pose(scene, source, time);
 }
 
 std::vector<WorldPrimitive> Backend::vertices(const Scene& scene, const EvaluatedPose& pose,
                                               const SkinningOptions& options) {
-#ifdef SKINREF_HAVE_VULKAN
-  if (context_) return gpu::gpu_evaluate_vertices(*context_, scene, pose, options);
-#endif
-  if (choice_.cpu) return cpu::cpu_evaluate_vertices(scene, pose, options);
-  return evaluate_vertices(scene, pose, options);
+  const std::unique_ptr<SkinningJob> job = prepare_skinning(scene, pose, options);
+  job->run();
+  return job->vertices();
 }
 
 RenderResult Backend::render(const Scene& scene, const EvaluatedPose& pose,
                              const std::vector<WorldPrimitive>& primitives, const RenderCamera& camera,
                              const RenderOptions& options) {
-#ifdef SKINREF_HAVE_VULKAN
-  if (context_) {
-    RenderResult result;
-    result.image = gpu::gpu_render(*context_, scene, pose, primitives, camera, options);
-    return result;
-  }
-#endif
   return render_scene(scene, pose, primitives, camera, options);
 }
 
-void Backend::finish() const {
-#ifdef SKINREF_HAVE_VULKAN
-  if (!context_) return;
-  const gpu::ValidationCounts counts = context_->validation_counts();
-  if (counts.warning > 0 || counts.error > 0) {
-    std::string messages;
-    for (const std::string& message : context_->validation_messages()) messages += "; " + message;
-    throw gpu::GpuError("the Vulkan validation layer reported " + std::to_string(counts.error) + " errors and " +
-                        std::to_string(counts.warning) + " warnings" + messages);
+std::unique_ptr<Backend> make_backend(const BackendOptions& options) {
+  if (!backend_built(options.kind)) {
+    throw std::invalid_argument(std::string("make_backend: the ") + backend_name(options.kind) +
+                                " backend is not built");
   }
-#endif
+  if (options.kind != BackendKind::Vulkan && (options.gpu_pose || options.validate || !options.device.empty())) {
+    throw std::invalid_argument("make_backend: gpu_pose, validate and device apply to the vulkan backend only");
+  }
+  switch (options.kind) {
+    case BackendKind::Reference: return make_reference_backend();
+    case BackendKind::Cpu: return make_cpu_backend();
+    case BackendKind::Vulkan: return make_vulkan_backend(options);
+  }
+  throw std::invalid_argument("make_backend: not a BackendKind");
 }
 
-std::string Backend::summary() const {
-#ifdef SKINREF_HAVE_VULKAN
-  if (context_) return ", vulkan on " + context_->info().name + (choice_.gpu_pose ? ", GPU animation" : "");
-#endif
-  if (choice_.cpu) return std::string(", cpu backend (") + cpu::cpu_kernel_name(SkinningKernel::Auto) + ")";
-  return "";
+std::unique_ptr<Backend> make_backend(BackendKind kind) {
+  BackendOptions options;
+  options.kind = kind;
+  return make_backend(options);
 }
 
-}  // namespace skinref::cli
+}  // namespace skinref

@@ -1,73 +1,106 @@
-// The backend options that `pose`, `skin` and `render` share (--backend reference|vulkan|cpu, --device,
-// --validate, --palette reference|gpu) and what they select: the pose, the skinned vertices and the image,
-// computed by the reference, by the Vulkan path, or (skinning only) by the fast float32 CPU backend.
+// The backends: one interface over the three implementations of the pipeline, used alike by the command
+// line (tools/cli), the golden harness (tools/golden) and the benchmarks (bench/).
+//
+//   reference  the double-precision reference (reference/): every stage, bit for bit deterministic
+//   cpu        the fast float32 CPU backend (cpu/): skinning; the pose and the image are the reference's
+//   vulkan     the Vulkan path (gpu/): compute skinning and offscreen rendering, and with gpu_pose the GPU
+//              animation pass (sampling, local to model, palettes) of one clip
 //
 // Contract:
-// - with_backend_options(own, with_palette): a command's own OptionSpecs plus the backend's.
-// - parse_backend(): checks the combination before any model is loaded: --device and --validate need
-//   --backend vulkan, and so does --palette gpu; --backend vulkan in a build without the Vulkan path is a
-//   UsageError; --palette gpu with --recipe is a UsageError (the GPU pass samples one clip: blending, masks
-//   and IK run on the reference only). `pose --backend vulkan` evaluates the pose on the GPU (gpu_pose set).
-//   --backend cpu skins only (cpu/skinning_cpu.h): the pose is the reference's and the image the reference
-//   rasterizer's, so `pose --backend cpu` is a UsageError.
-// - Backend: created right after parsing, so that an unknown --device is reported before the model loads.
-//   pose(): the reference's evaluate_selected_pose(), or with gpu_pose gpu_evaluate_pose() of the selected
-//   clip at the float32 time. vertices(): evaluate_vertices(), gpu_evaluate_vertices() or
-//   cpu_evaluate_vertices(). render():
-//   render_scene(), or gpu_render() (then only RenderResult::image is filled). finish(): throws GpuError
-//   when the validation layer reported any warning or error. summary(): "" for the reference, else
-//   ", vulkan on DEVICE" (and ", GPU animation" with gpu_pose) or ", cpu backend (KERNEL)" for the
-//   command's summary line.
+// - BackendKind has one parse/print pair: backend_name() ("reference", "vulkan", "cpu"),
+//   parse_backend_kind(), backend_choices(); kBackendKinds lists them in that order.
+// - make_backend(options) creates the backend. vulkan creates its context at once (device selection, the
+//   validation layer with options.validate), so an unknown device fails before any model loads
+//   (gpu::GpuError); vulkan in a build without the Vulkan path, or device/validate/gpu_pose with another
+//   kind, is std::invalid_argument (the CLI refuses these earlier with its usage messages).
+// - pose(scene, source, time): the pose the backend's vertices start from: select_pose()
+//   (anim/pose_selection.h), except vulkan with gpu_pose on a clip, which runs the GPU animation pass at the
+//   float32 time (a recipe always takes the reference's pose). gpu_pose() says whether that happens.
+// - prepare_skinning(scene, pose, options): a SkinningJob with its inputs converted (and uploaded) once.
+//   The scene and the pose must outlive the job. vertices(scene, pose, options) is prepare, one run() and
+//   vertices() of the job: for every backend, the drawn primitives in evaluate_vertices() order; float32
+//   backends hold float32 values in the double fields.
+// - render(): the reference rasterizer (render_scene()), or the GPU renderer (only RenderResult::image).
+// - finish(): throws gpu::GpuError when the validation layer reported any warning or error (vulkan).
+// - summary(): "" (reference), ", cpu backend (KERNEL)" or ", vulkan on DEVICE" (+ ", GPU animation"), for
+//   a command's summary line; description(): "reference", "cpu (KERNEL)" or "vulkan" + summary(), for
+//   reports.
 #pragma once
 
-#include "cli/cli_args.h"
+#include "anim/pose_selection.h"
+#include "core/pose.h"
+#include "core/vertices.h"
+#include "raster/camera.h"
 #include "raster/render.h"
+#include "skin/options.h"
 
+#include <array>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-namespace skinref::gpu {
-class Context;
-}
+namespace skinref {
 
-namespace skinref::cli {
+enum class BackendKind { Reference, Vulkan, Cpu };
 
-std::vector<OptionSpec> with_backend_options(std::vector<OptionSpec> own, bool with_palette);
+inline constexpr std::array<BackendKind, 3> kBackendKinds = {BackendKind::Reference, BackendKind::Vulkan,
+                                                             BackendKind::Cpu};
 
-struct BackendChoice {
-  bool vulkan = false;
-  bool cpu = false;       // skinning by the fast float32 CPU backend
-  bool gpu_pose = false;  // sampling, local to model and palettes on the GPU
-  bool validate = false;
-  std::string device;     // empty: automatic choice
+const char* backend_name(BackendKind kind);
+std::optional<BackendKind> parse_backend_kind(std::string_view name);
+std::string backend_choices(std::string_view separator = "|");
+// Whether this build has the backend (vulkan needs the Vulkan path).
+bool backend_built(BackendKind kind);
+
+struct BackendOptions {
+  BackendKind kind = BackendKind::Reference;
+  bool gpu_pose = false;  // vulkan: the GPU animation pass computes the pose of a clip
+  bool validate = false;  // vulkan: the validation layer on; any warning or error fails finish()
+  std::string device;     // vulkan: index or name substring; empty: the automatic choice
 };
 
-// `pose_command`: `pose`, where --backend vulkan means the GPU pose (it has no --palette option) and
-// --backend cpu is refused.
-BackendChoice parse_backend(const ParsedArgs& parsed, const PoseSelection& selection, const std::string& command,
-                            bool pose_command);
+// Skinning prepared once on a backend and run any number of times: what an engine's frame loop does, and
+// what the benchmarks time.
+class SkinningJob {
+ public:
+  virtual ~SkinningJob() = default;
+  // One skinning pass over every drawn primitive.
+  virtual void run() = 0;
+  // The last run's vertices, in evaluate_vertices() order.
+  virtual std::vector<WorldPrimitive> vertices() const = 0;
+  // The bytes one run() must move through memory under the backend's own traffic model (stated where the
+  // model is defined); the benchmarks divide it by measured copy bandwidth.
+  virtual double traffic_bytes() const = 0;
+  // The device time of the last run, where the device measures it (vulkan timestamps).
+  virtual std::optional<double> device_seconds() const { return std::nullopt; }
+  // Worker threads of a CPU backend's run (>= 1); the bits do not depend on it. No effect on vulkan.
+  virtual void set_threads(int threads) = 0;
+  // "KIND, PRECISION, KERNEL kernel, threads=N" or the device, for benchmark labels.
+  virtual std::string label() const = 0;
+};
 
 class Backend {
  public:
-  explicit Backend(const BackendChoice& choice);
-  ~Backend();
-  Backend(const Backend&) = delete;
-  Backend& operator=(const Backend&) = delete;
+  virtual ~Backend() = default;
 
-  bool vulkan() const { return choice_.vulkan; }
-  bool cpu() const { return choice_.cpu; }
+  virtual BackendKind kind() const = 0;
+  virtual bool gpu_pose() const { return false; }
 
-  SelectedPose pose(const Scene& scene, const PoseSelection& selection);
+  virtual EvaluatedPose pose(const Scene& scene, const PoseSource& source, std::optional<double> time);
+  virtual std::unique_ptr<SkinningJob> prepare_skinning(const Scene& scene, const EvaluatedPose& pose,
+                                                        const SkinningOptions& options) = 0;
   std::vector<WorldPrimitive> vertices(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options);
-  RenderResult render(const Scene& scene, const EvaluatedPose& pose, const std::vector<WorldPrimitive>& primitives,
-                      const RenderCamera& camera, const RenderOptions& options);
-  void finish() const;
-  std::string summary() const;
-
- private:
-  BackendChoice choice_;
-  std::unique_ptr<gpu::Context> context_;
+  virtual RenderResult render(const Scene& scene, const EvaluatedPose& pose,
+                              const std::vector<WorldPrimitive>& primitives, const RenderCamera& camera,
+                              const RenderOptions& options);
+  virtual void finish() const {}
+  virtual std::string summary() const = 0;
+  virtual std::string description() const = 0;
 };
 
-}  // namespace skinref::cli
+std::unique_ptr<Backend> make_backend(const BackendOptions& options);
+std::unique_ptr<Backend> make_backend(BackendKind kind);  // default options
+
+}  // namespace skinref

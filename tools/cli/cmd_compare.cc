@@ -31,6 +31,7 @@
 #include "verify/vertex_compare.h"
 #include "io/vertex_dump.h"
 #include "verify/vertex_error_bounds.h"
+#include "skin/method.h"
 
 #include <nlohmann/json.hpp>
 
@@ -254,7 +255,7 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
   }
   std::cout << "compare " << reference_path << " " << test_path << ": " << scene.source << ", "
             << (animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation)) << " at t = "
-            << format_double("%.9g", time) << ", " << (options.method == SkinningMethod::Dqs ? "dqs" : "lbs")
+            << format_double("%.9g", time) << ", " << skinning_method_name(options.method)
             << ", weights " << (options.weights == WeightPolicy::Renormalize ? "renormalize" : "as-stored")
             << ", normals "
             << (options.normals == NormalMode::BlendedNormalMatrices ? "blend-normal-matrices" : "inverse-transpose")

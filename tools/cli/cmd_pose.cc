@@ -1,7 +1,7 @@
 // `skinref pose MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] --out FILE.json`: evaluates the pose of
 // a model at one time (one clip, or a pose recipe: recipe.h) and dumps local TRS, global matrices and joint
 // palettes (pose_dump.h).
-#include "backend/backend.h"
+#include "cli/backend_args.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 
@@ -44,14 +44,15 @@ int run_pose(std::span<const std::string> args) {
   static const std::vector<std::string> kExtensions{".json"};
   require_extension(out_path, kExtensions, "--out");
   const PoseSelection selection = parse_pose_selection(parsed, "pose");
-  Backend backend(parse_backend(parsed, selection, "pose", true));  // an unknown --device fails before the load
+  // Created before the model loads, so that an unknown --device fails at once.
+  const std::unique_ptr<Backend> backend = make_backend(parse_backend(parsed, selection, "pose", true));
 
   const Scene scene = load_model(parsed.positionals[0]);
-  const SelectedPose selected = backend.pose(scene, selection);
-  backend.finish();
+  const SelectedPose selected = backend_pose(*backend, scene, selection);
+  backend->finish();
   write_pose_dump(scene, selected.pose, out_path);
   std::cout << "wrote " << out_path << ": " << scene.nodes.size() << " nodes, " << scene.skins.size() << " skins, "
-            << selected.description << backend.summary() << "\n";
+            << selected.description << backend->summary() << "\n";
   return kExitOk;
 }
 

@@ -4,7 +4,7 @@
 // image rendered offscreen by Vulkan (gpu/), with the same camera; with --backend cpu they are skinned by the
 // fast float32 CPU backend (cpu/) and rasterized by the reference. All outputs are staged in temporary files
 // and renamed together at the end, so a failure leaves none of them.
-#include "backend/backend.h"
+#include "cli/backend_args.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 
@@ -224,8 +224,8 @@ int run_render(std::span<const std::string> args) {
                            parse_integer(text->substr(comma + 1), "--trace", 0, kMaxImageSide - 1));
   }
 
-  const BackendChoice choice = parse_backend(parsed, selection, "render", false);
-  const bool vulkan = choice.vulkan;
+  const BackendOptions backend_options = parse_backend(parsed, selection, "render", false);
+  const bool vulkan = backend_options.kind == BackendKind::Vulkan;
   if (vulkan && (ids_path || trace)) {
     throw UsageError(std::string("render: ") + (ids_path ? "--ids" : "--trace") +
                      " shows the reference rasterizer's triangles; it needs --backend reference");
@@ -250,12 +250,13 @@ int run_render(std::span<const std::string> args) {
   const ViewSpec view = parse_view(parsed.value("--view").value_or("shaded"));
   options.view = view.view;
   const CameraSpec camera_spec = parse_camera_spec(parsed.value("--camera").value_or("auto"));
-  Backend backend(choice);  // before the model loads, so that an unknown --device is reported at once
+  // Before the model loads, so that an unknown --device is reported at once.
+  const std::unique_ptr<Backend> backend = make_backend(backend_options);
 
   const Scene scene = load_model(parsed.positionals[0]);
   if (view.view == RenderView::Weights) options.weights_joint = resolve_weights_joint(scene, view.joint);
-  const SelectedPose selected = backend.pose(scene, selection);
-  const std::vector<WorldPrimitive> primitives = backend.vertices(scene, selected.pose, skinning);
+  const SelectedPose selected = backend_pose(*backend, scene, selection);
+  const std::vector<WorldPrimitive> primitives = backend->vertices(scene, selected.pose, skinning);
 
   const double aspect = double(options.width) / double(options.height);
   RenderCamera camera;
@@ -274,8 +275,8 @@ int run_render(std::span<const std::string> args) {
       break;
   }
 
-  const RenderResult rendered = backend.render(scene, selected.pose, primitives, camera, options);
-  backend.finish();
+  const RenderResult rendered = backend->render(scene, selected.pose, primitives, camera, options);
+  backend->finish();
   uint32_t triangle_count = 0;
   for (size_t k = 0; k < primitives.size(); ++k) {
     const Primitive& source = scene.meshes[size_t(primitives[k].mesh)].primitives[size_t(primitives[k].primitive)];
@@ -317,7 +318,7 @@ int run_render(std::span<const std::string> args) {
   }
   std::cout << "wrote " << out_path << ": " << options.width << "x" << options.height << " " << view_name(options.view)
             << ", " << triangle_count << " triangles, " << coverage << selected.description << " at t = "
-            << selected.pose.time << " s" << backend.summary() << "\n";
+            << selected.pose.time << " s" << backend->summary() << "\n";
   if (trace) print_trace(scene, primitives, rendered, size_t(trace->first), size_t(trace->second));
   return kExitOk;
 }

@@ -1,6 +1,6 @@
 // `skinref skin MODEL ... --out FILE.(json|skv|ply)`: evaluates a model at one time through the whole
 // reference pipeline and dumps the world-space vertices of every drawn primitive (vertex_dump.h).
-#include "backend/backend.h"
+#include "cli/backend_args.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 
@@ -75,26 +75,27 @@ int run_skin(std::span<const std::string> args) {
   if (const std::optional<std::string> text = parsed.value("--threads")) {
     options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
   }
-  const BackendChoice choice = parse_backend(parsed, selection, "skin", false);
-  if (choice.vulkan || choice.cpu) {
+  const BackendOptions backend_options = parse_backend(parsed, selection, "skin", false);
+  if (backend_options.kind != BackendKind::Reference) {
     // Both compute in float32: an f64 dump would only widen those floats and suggest a precision they lack.
     if (parsed.value("--precision") && dump.precision == DumpPrecision::F64)
-      throw UsageError(std::string("skin: --precision f64: the ") + (choice.cpu ? "cpu" : "vulkan") +
+      throw UsageError(std::string("skin: --precision f64: the ") + backend_name(backend_options.kind) +
                        " backend computes in float32 and writes f32 dumps");
     dump.precision = DumpPrecision::F32;
   }
-  Backend backend(choice);  // before the model loads, so that an unknown --device is reported at once
+  // Before the model loads, so that an unknown --device is reported at once.
+  const std::unique_ptr<Backend> backend = make_backend(backend_options);
 
   const Scene scene = load_model(parsed.positionals[0]);
-  const SelectedPose selected = backend.pose(scene, selection);
-  dump.primitives = backend.vertices(scene, selected.pose, options);
-  backend.finish();
+  const SelectedPose selected = backend_pose(*backend, scene, selection);
+  dump.primitives = backend->vertices(scene, selected.pose, options);
+  backend->finish();
   write_vertex_dump(scene, dump, out_path);
 
   size_t vertex_total = 0;
   for (const WorldPrimitive& primitive : dump.primitives) vertex_total += primitive.vertices.positions.size();
   std::cout << "wrote " << out_path << ": " << dump.primitives.size() << " primitives, " << vertex_total
-            << " vertices, " << selected.description << backend.summary() << "\n";
+            << " vertices, " << selected.description << backend->summary() << "\n";
   return kExitOk;
 }
 

@@ -4,7 +4,6 @@
 #include "core/input_error.h"
 #include "io/pose_dump.h"
 #include "io/vertex_dump.h"
-#include "anim/evaluate_pose.h"
 
 #include <fnmatch.h>
 
@@ -74,7 +73,7 @@ fs::path case_dir(const std::string& golden_dir, const GoldenCase& golden_case) 
 }
 
 EvaluatedPose PreparedCase::reference_pose(double time) const {
-  return recipe ? evaluate_recipe(scene, *recipe, time) : evaluate_pose(scene, animation, time);
+  return select_pose(scene, pose_source, time);
 }
 
 RenderCamera PreparedCase::camera(const EvaluatedPose& pose) const {
@@ -91,9 +90,10 @@ PreparedCase prepare_case(const GoldenCase& golden_case, const std::string& gold
   // Dumps name their source: the manifest's spelling, so that they do not depend on where the corpus lies.
   prepared.scene.source = golden_case.model;
   if (golden_case.recipe) {
-    prepared.recipe = load_recipe((fs::path(golden_dir) / *golden_case.recipe).string(), prepared.scene);
+    prepared.pose_source.recipe_path = (fs::path(golden_dir) / *golden_case.recipe).string();
+    prepared.pose_source.recipe = load_recipe(prepared.pose_source.recipe_path, prepared.scene);
   } else {
-    prepared.animation = resolve_animation(prepared.scene, golden_case.animation);
+    prepared.pose_source.animation = resolve_animation(prepared.scene, golden_case.animation);
   }
   prepared.skinning.method = golden_case.method;
   prepared.render.width = golden_case.width;
@@ -107,7 +107,8 @@ PreparedCase prepare_case(const GoldenCase& golden_case, const std::string& gold
   switch (prepared.camera_spec.kind) {
     case CameraSpec::Kind::Auto: {
       // As `render`: one camera for the whole clip; a recipe is framed over the model's first animation.
-      const int framed = prepared.recipe ? (prepared.scene.animations.empty() ? -1 : 0) : prepared.animation;
+      const PoseSource& source = prepared.pose_source;
+      const int framed = source.recipe ? (prepared.scene.animations.empty() ? -1 : 0) : source.animation;
       prepared.fixed_camera = auto_camera(prepared.scene, framed, prepared.skinning, aspect);
       break;
     }

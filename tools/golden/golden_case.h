@@ -15,7 +15,7 @@
 #include "skin/options.h"
 #include "golden/golden_manifest.h"
 #include "io/image_io.h"
-#include "anim/recipe.h"
+#include "anim/pose_selection.h"
 #include "raster/render.h"
 
 #include <filesystem>
@@ -43,14 +43,13 @@ std::filesystem::path case_dir(const std::string& golden_dir, const GoldenCase& 
 struct PreparedCase {
   const GoldenCase* golden_case = nullptr;
   Scene scene;
-  int animation = -1;  // clip cases (-1: the rest pose)
-  std::optional<Recipe> recipe;
+  PoseSource pose_source;  // the case's clip (-1: the rest pose) or recipe
   SkinningOptions skinning;
   RenderOptions render;
   CameraSpec camera_spec;
   std::optional<RenderCamera> fixed_camera;  // auto and look-at: the same at every time
 
-  EvaluatedPose reference_pose(double time) const;
+  EvaluatedPose reference_pose(double time) const;  // select_pose() at `time`
   RenderCamera camera(const EvaluatedPose& pose) const;
 };
 

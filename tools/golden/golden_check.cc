@@ -10,6 +10,7 @@
 // Vulkan image tolerance. A missing golden file is a failure, never created by check. Corpus cases are
 // skipped, with a line, when the corpus is absent.
 #include "backend/backend.h"
+#include "cli/backend_args.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "golden/golden_manifest.h"
@@ -26,7 +27,6 @@
 #include "verify/pose_error_bounds.h"
 #include "anim/recipe.h"
 #include "raster/render.h"
-#include "cpu/skinning_cpu.h"
 #include "verify/stage_bisection.h"
 #include "verify/vertex_compare.h"
 #include "io/vertex_dump.h"
@@ -79,9 +79,7 @@ void set_status(GoldenReportRow& row, const GoldenCase& golden_case, const std::
 }
 
 struct CheckSettings {
-  bool vulkan = false;
-  bool cpu = false;
-  BackendChoice backend;
+  BackendOptions backend;  // reference: exact comparison; cpu, vulkan: within derived bounds
   std::string golden_dir;
   std::optional<std::string> report_dir;
 };
@@ -265,16 +263,8 @@ void check_float32_output(const PreparedCase& prepared, double time, Backend& ba
   // The times are float32 values (golden_manifest.h), so the GPU's time is `time` and the goldens are its
   // exact reference. Recipe cases take the reference's pose (the GPU animation pass plays one clip), as does
   // the CPU backend, which skins only.
-  const bool gpu_pose = settings.vulkan && !prepared.recipe;
-  EvaluatedPose test_pose;
-  if (gpu_pose) {
-    PoseSelection selection;
-    selection.time = time;
-    if (prepared.animation >= 0) selection.anim = std::to_string(prepared.animation);
-    test_pose = backend.pose(scene, selection).pose;
-  } else {
-    test_pose = prepared.reference_pose(time);
-  }
+  const bool gpu_pose = backend.gpu_pose() && !prepared.pose_source.recipe;
+  const EvaluatedPose test_pose = backend.pose(scene, prepared.pose_source, time);
   const std::vector<WorldPrimitive> test_vertices = backend.vertices(scene, test_pose, prepared.skinning);
   const EvaluatedPose pose_for_camera = prepared.reference_pose(time);
   const RenderCamera camera = prepared.camera(pose_for_camera);
@@ -286,7 +276,7 @@ void check_float32_output(const PreparedCase& prepared, double time, Backend& ba
       have_dumps ? read_vertices_skv(skv_path.string()).primitives
                  : evaluate_vertices(scene, reference_pose, prepared.skinning);
   std::optional<PoseErrorBounds> pose_bounds;
-  if (gpu_pose) pose_bounds = float32_pose_error_bounds(scene, prepared.animation, test_pose.time);
+  if (gpu_pose) pose_bounds = float32_pose_error_bounds(scene, prepared.pose_source.animation, test_pose.time);
   const std::vector<PrimitiveErrorBounds> vertex_bounds =
       float32_vertex_error_bounds(scene, reference_pose, prepared.skinning, pose_bounds ? &*pose_bounds : nullptr);
   const VertexComparison vertices = compare_vertices(scene, reference_vertices, test_vertices, vertex_bounds);
@@ -300,7 +290,7 @@ void check_float32_output(const PreparedCase& prepared, double time, Backend& ba
                        format("%.3g", vertices.median_ratio) + "; pose " +
                        (gpu_pose ? std::string("from the GPU animation pass, ") + std::to_string(divergence.values_checked) +
                                        " values checked"
-                                 : std::string(settings.cpu ? "from the reference" : "from the reference (recipe)"));
+                                 : std::string(backend.kind() == BackendKind::Cpu ? "from the reference" : "from the reference (recipe)"));
 
   std::vector<std::string> problems;
   const GoldenImageTolerance tolerance = vulkan_image_tolerance(golden_case);
@@ -375,7 +365,7 @@ CaseResult check_case(const GoldenCase& golden_case, const CheckSettings& settin
     row.description = golden_case.description;
     row.model = golden_case.model;
     row.output = golden_output_stem(time);
-    row.backend = settings.vulkan ? "vulkan" : settings.cpu ? "cpu" : "reference";
+    row.backend = backend_name(settings.backend.kind);
     return row;
   };
   if (golden_case.corpus() && !fs::is_directory(corpus_dir())) {
@@ -392,7 +382,7 @@ CaseResult check_case(const GoldenCase& golden_case, const CheckSettings& settin
   std::unique_ptr<Backend> backend;
   try {
     prepared = prepare_case(golden_case, settings.golden_dir);
-    if (settings.vulkan || settings.cpu) backend = std::make_unique<Backend>(settings.backend);
+    if (settings.backend.kind != BackendKind::Reference) backend = make_backend(settings.backend);
   } catch (const std::exception& error) {
     result.setup_error = true;
     for (const double time : golden_case.times) {
@@ -407,7 +397,7 @@ CaseResult check_case(const GoldenCase& golden_case, const CheckSettings& settin
   for (const double time : golden_case.times) {
     GoldenReportRow row = new_row(time);
     try {
-      if (settings.vulkan || settings.cpu) {
+      if (backend) {
         check_float32_output(*prepared, time, *backend, settings, row);
       } else {
         check_reference_output(*prepared, time, settings, row);
@@ -445,27 +435,22 @@ int run_golden_check(std::span<const std::string> args) {
   }
   require_positionals(parsed, 0, "no arguments", "golden check");
   CheckSettings settings;
-  static const std::vector<std::string> kBackends{"reference", "vulkan", "cpu"};
-  const size_t backend = parse_choice(require_value(parsed, "--backend", "golden check"), "--backend", kBackends);
-  settings.vulkan = backend == 1;
-  settings.cpu = backend == 2;
+  require_value(parsed, "--backend", "golden check");
+  const bool cpu = parse_backend_kind(*parsed.value("--backend")) == BackendKind::Cpu;
   // The backend options as the other commands check them; the GPU pose: the whole pipeline on the GPU.
-  settings.backend = parse_backend(parsed, PoseSelection{}, "golden check", !settings.cpu);
+  settings.backend = parse_backend(parsed, PoseSelection{}, "golden check", !cpu);
+  const bool vulkan = settings.backend.kind == BackendKind::Vulkan;
   settings.golden_dir = parsed.value("--golden-dir").value_or(SKINREF_GOLDEN_DIR);
   settings.report_dir = parsed.value("--report");
-  int threads = settings.vulkan ? 1 : default_threads();
+  int threads = vulkan ? 1 : default_threads();
   if (const std::optional<std::string> text = parsed.value("--threads")) {
     threads = int(parse_integer(*text, "--threads", 1, kMaxGoldenThreads));
-    if (settings.vulkan && threads != 1) throw UsageError("golden check: --backend vulkan checks one case at a time (--threads 1)");
+    if (vulkan && threads != 1) throw UsageError("golden check: --backend vulkan checks one case at a time (--threads 1)");
   }
   const GoldenManifest manifest = load_golden_manifest(golden_manifest_path(settings.golden_dir));
   const std::vector<const GoldenCase*> cases = select_cases(manifest, parsed.value("--filter"));
-  std::string device_name;
-  if (settings.vulkan) {
-    // An unknown --device (or no Vulkan device at all) is reported before any case runs.
-    const Backend probe(settings.backend);
-    device_name = probe.summary();
-  }
+  // An unknown --device (or no Vulkan device at all) is reported before any case runs.
+  const std::string backend_description = make_backend(settings.backend)->description();
   if (settings.report_dir) {
     std::error_code error;
     fs::create_directories(*settings.report_dir, error);
@@ -494,9 +479,7 @@ int run_golden_check(std::span<const std::string> args) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   GoldenReport report;
-  report.backend = settings.vulkan ? "vulkan" + device_name
-                   : settings.cpu  ? std::string("cpu (") + cpu::cpu_kernel_name(SkinningKernel::Auto) + ")"
-                                   : "reference";
+  report.backend = backend_description;
   report.golden_dir = settings.golden_dir;
   report.command = "skinref golden check";
   for (const std::string& arg : args) report.command += " " + arg;

@@ -3,6 +3,7 @@
 
 #include "io/builtin_scenes.h"
 #include "raster/camera.h"
+#include "skin/method.h"
 #include "core/input_error.h"
 #include "core/strict_json.h"
 #include "verify/gpu_tolerances.h"
@@ -228,9 +229,9 @@ GoldenCase parse_case(const Checker& check, const json& value, const std::string
 
   if (object.contains("method")) {
     const std::string method = check.string(object, path, "method");
-    if (method == "lbs") golden_case.method = SkinningMethod::Lbs;
-    else if (method == "dqs") golden_case.method = SkinningMethod::Dqs;
-    else check.fail(path + "/method", "\"lbs\" or \"dqs\", got \"" + method + "\"");
+    const std::optional<SkinningMethod> parsed = parse_skinning_method(method);
+    if (!parsed) check.fail(path + "/method", "one of " + skinning_method_choices(", ") + ", got \"" + method + "\"");
+    golden_case.method = *parsed;
   }
   if (object.contains("size")) parse_size(check, path + "/size", check.string(object, path, "size"), golden_case);
   if (object.contains("camera")) {

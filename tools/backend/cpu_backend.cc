@@ -1,0 +1,50 @@
+// The cpu backend: skinning by the fast float32 CPU backend (cpu/skinning_cpu.h); the pose and the image are
+// the reference's. Its skinning job's traffic model is cpu_skinning_traffic_bytes().
+#include "backend/backend_kinds.h"
+
+#include "cpu/skinning_cpu.h"
+
+namespace skinref {
+namespace {
+
+class CpuSkinningJob final : public SkinningJob {
+ public:
+  CpuSkinningJob(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options)
+      : inputs_(cpu::prepare_cpu_skinning(scene, pose, options)), threads_(options.threads), kernel_(options.kernel) {}
+
+  void run() override { cpu::skin_cpu(inputs_, outputs_, threads_, kernel_); }
+  std::vector<WorldPrimitive> vertices() const override { return cpu::cpu_world_primitives(inputs_, outputs_); }
+  double traffic_bytes() const override { return cpu::cpu_skinning_traffic_bytes(inputs_); }
+  void set_threads(int threads) override { threads_ = threads; }
+  std::string label() const override {
+    return std::string("cpu, float32, ") + cpu::cpu_kernel_name(kernel_) + " kernel, threads=" +
+           std::to_string(threads_);
+  }
+
+ private:
+  cpu::CpuSkinningInputs inputs_;
+  cpu::CpuSkinningOutputs outputs_;
+  int threads_;
+  SkinningKernel kernel_;
+};
+
+class CpuBackend final : public Backend {
+ public:
+  BackendKind kind() const override { return BackendKind::Cpu; }
+  std::unique_ptr<SkinningJob> prepare_skinning(const Scene& scene, const EvaluatedPose& pose,
+                                                const SkinningOptions& options) override {
+    return std::make_unique<CpuSkinningJob>(scene, pose, options);
+  }
+  std::string summary() const override {
+    return std::string(", cpu backend (") + cpu::cpu_kernel_name(SkinningKernel::Auto) + ")";
+  }
+  std::string description() const override {
+    return std::string("cpu (") + cpu::cpu_kernel_name(SkinningKernel::Auto) + ")";
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+}  // namespace skinref

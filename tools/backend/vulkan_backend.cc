@@ -1,0 +1,127 @@
+// The vulkan backend (backend.h, vulkan_backend.h): compute skinning, the GPU animation pass and offscreen
+// rendering (gpu/); without the Vulkan path it is refused.
+#include "backend/backend_kinds.h"
+
+#ifdef SKINREF_HAVE_VULKAN
+#include "backend/vulkan_backend.h"
+#include "gpu/animation_gpu.h"
+#include "gpu/render_gpu.h"
+#include "gpu/skinning_gpu.h"
+#endif
+
+#include <stdexcept>
+
+namespace skinref {
+
+#ifdef SKINREF_HAVE_VULKAN
+namespace {
+
+// skin.comp's traffic per run (vulkan_backend.h).
+double skin_comp_traffic_bytes(const Scene& scene) {
+  double bytes = 0.0;
+  for (const int n : drawn_nodes(scene)) {
+    const Node& node = scene.nodes[size_t(n)];
+    for (const Primitive& prim : scene.meshes[size_t(node.mesh)].primitives) {
+      const double attributes = 1.0 + (prim.normals.empty() ? 0.0 : 1.0) + (prim.tangents.empty() ? 0.0 : 1.0);
+      bytes += 2.0 * 4.0 * sizeof(float) * attributes * double(prim.vertex_count());
+      if (node.skin >= 0) bytes += double(prim.joints.size()) * (sizeof(uint32_t) + sizeof(float));
+    }
+  }
+  return bytes;
+}
+
+class VulkanSkinningJob final : public SkinningJob {
+ public:
+  VulkanSkinningJob(gpu::Context& context, const Scene& scene, const EvaluatedPose& pose,
+                    const SkinningOptions& options)
+      : context_(context), scene_(scene), pose_(pose), options_(options), traffic_bytes_(skin_comp_traffic_bytes(scene)) {}
+
+  void run() override {
+    gpu::GpuTiming timing;
+    vertices_ = gpu::gpu_evaluate_vertices(context_, scene_, pose_, options_, &timing);
+    device_seconds_ = timing.device_ms * 1e-3;
+  }
+  std::vector<WorldPrimitive> vertices() const override { return vertices_; }
+  double traffic_bytes() const override { return traffic_bytes_; }
+  std::optional<double> device_seconds() const override { return device_seconds_; }
+  void set_threads(int) override {}
+  std::string label() const override { return "vulkan, float32, " + context_.info().name; }
+
+ private:
+  gpu::Context& context_;
+  const Scene& scene_;
+  const EvaluatedPose& pose_;
+  SkinningOptions options_;
+  double traffic_bytes_;
+  std::vector<WorldPrimitive> vertices_;
+  std::optional<double> device_seconds_;
+};
+
+class VulkanBackend final : public Backend {
+ public:
+  // Owns its context (make_backend) or borrows one (make_vulkan_backend(context, ...)).
+  VulkanBackend(std::unique_ptr<gpu::Context> owned, gpu::Context& context, bool gpu_pose)
+      : owned_(std::move(owned)), context_(context), gpu_pose_(gpu_pose) {}
+
+  BackendKind kind() const override { return BackendKind::Vulkan; }
+  bool gpu_pose() const override { return gpu_pose_; }
+
+  EvaluatedPose pose(const Scene& scene, const PoseSource& source, std::optional<double> time) override {
+    // The GPU animation pass plays one clip; blending, masks and IK of a recipe run on the reference.
+    if (gpu_pose_ && !source.recipe) return gpu::gpu_evaluate_pose(context_, scene, source.animation, time.value_or(0.0));
+    return Backend::pose(scene, source, time);
+  }
+
+  std::unique_ptr<SkinningJob> prepare_skinning(const Scene& scene, const EvaluatedPose& pose,
+                                                const SkinningOptions& options) override {
+    return std::make_unique<VulkanSkinningJob>(context_, scene, pose, options);
+  }
+
+  RenderResult render(const Scene& scene, const EvaluatedPose& pose, const std::vector<WorldPrimitive>& primitives,
+                      const RenderCamera& camera, const RenderOptions& options) override {
+    RenderResult result;
+    result.image = gpu::gpu_render(context_, scene, pose, primitives, camera, options);
+    return result;
+  }
+
+  void finish() const override {
+    const gpu::ValidationCounts counts = context_.validation_counts();
+    if (counts.warning == 0 && counts.error == 0) return;
+    std::string messages;
+    for (const std::string& message : context_.validation_messages()) messages += "; " + message;
+    throw gpu::GpuError("the Vulkan validation layer reported " + std::to_string(counts.error) + " errors and " +
+                        std::to_string(counts.warning) + " warnings" + messages);
+  }
+
+  std::string summary() const override {
+    return ", vulkan on " + context_.info().name + (gpu_pose_ ? ", GPU animation" : "");
+  }
+  std::string description() const override { return "vulkan" + summary(); }
+
+ private:
+  std::unique_ptr<gpu::Context> owned_;
+  gpu::Context& context_;
+  bool gpu_pose_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_vulkan_backend(gpu::Context& context, bool gpu_pose) {
+  return std::make_unique<VulkanBackend>(nullptr, context, gpu_pose);
+}
+
+std::unique_ptr<Backend> make_vulkan_backend(const BackendOptions& options) {
+  auto context = std::make_unique<gpu::Context>(gpu::ContextOptions{options.validate, options.device});
+  gpu::Context& borrowed = *context;
+  return std::make_unique<VulkanBackend>(std::move(context), borrowed, options.gpu_pose);
+}
+
+#else
+
+std::unique_ptr<Backend> make_vulkan_backend(const BackendOptions&) {
+  throw std::invalid_argument("make_backend: the Vulkan path was not built");
+}
+
+#endif
+
+}  // namespace skinref

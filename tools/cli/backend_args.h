@@ -1,0 +1,32 @@
+// The backend options that `pose`, `skin`, `render` and `golden check` share (--backend
+// reference|vulkan|cpu, --device, --validate, --palette reference|gpu), parsed into BackendOptions
+// (tools/backend/backend.h), and the pose a backend gives for the command's pose selection.
+//
+// Contract:
+// - with_backend_options(own, with_palette): a command's own OptionSpecs plus the backend's.
+// - parse_backend(): checks the combination before any model is loaded: --device and --validate need
+//   --backend vulkan, and so does --palette gpu; --backend vulkan in a build without the Vulkan path is a
+//   UsageError; --palette gpu with --recipe is a UsageError (the GPU pass samples one clip: blending, masks
+//   and IK run on the reference only). With `pose_command` (`pose`, and `golden check`, which runs the whole
+//   pipeline on the backend) --backend vulkan means the GPU pose, and --backend cpu (skinning only) is a
+//   UsageError for `pose`.
+// - backend_pose(): resolve_pose_source() (cli_args.h) and Backend::pose() at --time, with the
+//   description of the summary line.
+#pragma once
+
+#include "backend/backend.h"
+#include "cli/cli_args.h"
+
+#include <string>
+#include <vector>
+
+namespace skinref::cli {
+
+std::vector<OptionSpec> with_backend_options(std::vector<OptionSpec> own, bool with_palette);
+
+BackendOptions parse_backend(const ParsedArgs& parsed, const PoseSelection& selection, const std::string& command,
+                             bool pose_command);
+
+SelectedPose backend_pose(Backend& backend, const Scene& scene, const PoseSelection& selection);
+
+}  // namespace skinref::cli
