@@ -9,6 +9,7 @@
 #include "core/input_error.h"
 #include "anim/local_to_model.h"
 #include "math_expect.h"
+#include "anim/pose_selection.h"
 #include "anim/recipe.h"
 #include "temp_dir.h"
 #include "tolerances.h"
@@ -380,6 +381,31 @@ TEST_F(RecipeTest, TimeArgumentOverridesTheRecipeTime) {
   const EvaluatedPose own = evaluate_recipe(scene_, parsed);
   EXPECT_EQ(own.time, 1.5);
   expect_z_rotation(own, shoulder_, 45.0);
+}
+
+// Pose selection (anim/pose_selection.h): a clip source is evaluate_pose() at the time (0 when none), a recipe
+// source is evaluate_recipe() at the time (its own when none), whatever its animation field says.
+TEST_F(RecipeTest, SelectPoseOfAClipIsEvaluatePoseAtTheTime) {
+  PoseSource clip;
+  clip.animation = kRaise;
+  expect_same_pose(select_pose(scene_, clip, 1.0), evaluate_pose(scene_, kRaise, 1.0));
+  expect_z_rotation(select_pose(scene_, clip, 1.0), shoulder_, 30.0);
+  expect_same_pose(select_pose(scene_, clip, std::nullopt), evaluate_pose(scene_, kRaise, 0.0));
+  EXPECT_EQ(clip.description(), "animation " + std::to_string(kRaise));
+  const PoseSource rest;
+  expect_same_pose(select_pose(scene_, rest, 0.5), evaluate_pose(scene_, -1, 0.5));
+  EXPECT_EQ(rest.description(), "rest pose");
+}
+
+TEST_F(RecipeTest, SelectPoseOfARecipeIsTheRecipeAtTheTimeOrItsOwn) {
+  PoseSource source;
+  source.animation = kSlide;  // ignored: the recipe decides
+  source.recipe = parse(with_layers({{{"clip", {{"animation", "raise"}}}}}, 1.5));
+  source.recipe_path = "poses/raise.json";
+  expect_z_rotation(select_pose(scene_, source, std::nullopt), shoulder_, 45.0);
+  expect_z_rotation(select_pose(scene_, source, 0.25), shoulder_, 7.5);
+  expect_same_pose(select_pose(scene_, source, 0.25), evaluate_recipe(scene_, *source.recipe, 0.25));
+  EXPECT_EQ(source.description(), "recipe poses/raise.json");
 }
 
 TEST_F(RecipeTest, HandBuiltRecipeWithABadAnimationIndexIsRefused) {

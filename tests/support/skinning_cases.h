@@ -7,13 +7,16 @@
 #include "core/scene.h"
 #include "skin/lbs.h"
 
+#include <gtest/gtest.h>
+
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 namespace skinref::test {
 
-inline const char* method_name(SkinningMethod method) { return method == SkinningMethod::Dqs ? "dqs" : "lbs"; }
+inline const char* method_name(SkinningMethod method) { return skinning_method_name(method); }
 
 inline std::string time_text(double time) {
   char text[32];
@@ -64,6 +67,48 @@ inline std::string options_label(const SkinningOptions& options) {
   return std::string(method_name(options.method)) +
          (options.weights == WeightPolicy::Renormalize ? " renormalize" : " as-stored") +
          (options.normals == NormalMode::BlendedNormalMatrices ? " blend-normal-matrices" : "");
+}
+
+// builtin:bend with what the built-in scenes lack: tangents (perpendicular to the normals, both handednesses),
+// two morph targets with deltas on every attribute and non-zero default weights (one negative), and a rigid
+// node, the same mesh without a skin, hanging under the elbow (so its global matrix is animated).
+inline Scene decorated_bend() {
+  Scene scene = make_builtin_scene("bend");
+  Mesh& mesh = scene.meshes[0];
+  for (Primitive& prim : mesh.primitives) {
+    const size_t n = prim.vertex_count();
+    prim.tangents.resize(n);
+    for (size_t v = 0; v < n; ++v) {
+      Vec3 t = prim.normals[v].cross(Vec3::UnitZ());
+      if (t.norm() < 0.1) t = prim.normals[v].cross(Vec3::UnitX());
+      t.normalize();
+      prim.tangents[v] = Vec4(t.x(), t.y(), t.z(), v % 2 == 0 ? 1.0 : -1.0);
+    }
+    for (int k = 0; k < 2; ++k) {
+      MorphTarget target;
+      for (size_t v = 0; v < n; ++v) {
+        const double a = 0.37 * double(v) + k;
+        target.position_deltas.push_back(0.05 * Vec3(std::sin(a), std::cos(a), std::sin(2.0 * a)));
+        target.normal_deltas.push_back(0.1 * Vec3(std::cos(a), std::sin(3.0 * a), std::sin(a)));
+        target.tangent_deltas.push_back(0.1 * Vec3(std::sin(5.0 * a), std::cos(a), std::cos(2.0 * a)));
+      }
+      prim.targets.push_back(std::move(target));
+    }
+  }
+  mesh.default_weights = {0.25, -0.6};
+  int elbow = -1;
+  for (size_t i = 0; i < scene.nodes.size(); ++i)
+    if (scene.nodes[i].name == "elbow") elbow = int(i);
+  EXPECT_GE(elbow, 0);
+  Node rigid;
+  rigid.name = "rigid_copy";
+  rigid.mesh = 0;
+  rigid.rest.translation = Vec3(0.0, 0.5, 0.25);
+  rigid.rest.scale = Vec3(1.0, 0.5, 2.0);  // non-uniform: normals by the inverse transpose
+  scene.nodes.push_back(rigid);
+  scene.nodes[size_t(elbow)].children.push_back(int(scene.nodes.size()) - 1);
+  finalize_scene(scene);
+  return scene;
 }
 
 }  // namespace skinref::test

@@ -1,0 +1,123 @@
+// Tests of the skinning method type (skin/method.h) and of the vertex pipeline's two steps
+// (skin/evaluate_vertices.h): names parse and print through one table, skin_primitive() dispatches to the
+// method's stage, and prepare_vertices() + skin_prepared() give evaluate_vertices()'s bits, run after run.
+#include "anim/evaluate_pose.h"
+#include "io/builtin_scenes.h"
+#include "skin/dqs.h"
+#include "skin/evaluate_vertices.h"
+#include "skin/lbs.h"
+#include "skin/method.h"
+#include "skinning_cases.h"
+#include "skinning_fixtures.h"
+#include "tolerances.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace skinref {
+namespace {
+
+using test::expect_bit_identical;
+
+TEST(SkinningMethod, EveryMethodPrintsAndParsesBackToItself) {
+  std::set<std::string> names;
+  for (const SkinningMethod method : kSkinningMethods) {
+    const std::string name = skinning_method_name(method);
+    EXPECT_TRUE(names.insert(name).second) << name << " is used twice";
+    const std::optional<SkinningMethod> parsed = parse_skinning_method(name);
+    ASSERT_TRUE(parsed.has_value()) << name;
+    EXPECT_EQ(*parsed, method) << name;
+  }
+  // The spellings the command line, the golden manifest and the benchmark names document.
+  EXPECT_EQ(parse_skinning_method("lbs"), SkinningMethod::Lbs);
+  EXPECT_EQ(parse_skinning_method("dqs"), SkinningMethod::Dqs);
+  EXPECT_EQ(skinning_method_choices(), "lbs|dqs");
+  EXPECT_EQ(skinning_method_choices(", "), "lbs, dqs");
+}
+
+TEST(SkinningMethod, OnlyExactNamesParse) {
+  for (const char* text : {"", "LBS", "Dqs", "lbs ", " dqs", "lb", "dqss", "linear"})
+    EXPECT_FALSE(parse_skinning_method(text).has_value()) << "'" << text << "'";
+}
+
+TEST(SkinningMethod, SkinPrimitiveRunsTheMethodsStage) {
+  const test::VariedInput varied = test::make_varied_input(37, 4, 0.3);
+  const SkinningInput input = varied.data.input(varied.palette);
+  for (const SkinningMethod method : kSkinningMethods) {
+    SCOPED_TRACE(skinning_method_name(method));
+    SkinningOptions options;
+    options.method = method;
+    SkinnedVertices dispatched, direct;
+    skin_primitive(input, options, dispatched);
+    if (method == SkinningMethod::Dqs) skin_dqs(input, options, direct);
+    else skin_lbs(input, options, direct);
+    expect_bit_identical(dispatched, direct);
+  }
+}
+
+void expect_same_primitives(const std::vector<WorldPrimitive>& a, const std::vector<WorldPrimitive>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].node, b[i].node);
+    EXPECT_EQ(a[i].mesh, b[i].mesh);
+    EXPECT_EQ(a[i].primitive, b[i].primitive);
+    EXPECT_EQ(a[i].skinned, b[i].skinned);
+    expect_bit_identical(a[i].vertices, b[i].vertices);
+  }
+}
+
+TEST(PreparedVertices, GiveEvaluateVerticesBitsOnEveryRun) {
+  std::vector<std::pair<std::string, Scene>> scenes;
+  for (const char* name : {"twist", "bend", "eight-influences", "node-transforms"})
+    scenes.emplace_back(name, make_builtin_scene(name));
+  scenes.emplace_back("bend+morph+rigid", test::decorated_bend());
+  for (const auto& [name, scene] : scenes) {
+    const EvaluatedPose pose = evaluate_pose(scene, 0, 0.4 * scene.animations[0].end_time);
+    for (const SkinningMethod method : kSkinningMethods) {
+      SCOPED_TRACE(name + " " + skinning_method_name(method));
+      SkinningOptions options;
+      options.method = method;
+      const std::vector<WorldPrimitive> expected = evaluate_vertices(scene, pose, options);
+      PreparedVertices prepared = prepare_vertices(scene, pose, options);
+      std::vector<WorldPrimitive> output;
+      skin_prepared(prepared, output);
+      expect_same_primitives(output, expected);
+      // Moved (its inputs point into itself) and with more threads: the same bits again, into the same outputs.
+      PreparedVertices moved = std::move(prepared);
+      moved.options.threads = 3;
+      skin_prepared(moved, output);
+      expect_same_primitives(output, expected);
+    }
+  }
+}
+
+TEST(PreparedVertices, ListEveryDrawnPrimitiveWithItsMorphedInputs) {
+  const Scene scene = test::decorated_bend();
+  const EvaluatedPose pose = evaluate_pose(scene, 0, 0.3);
+  const PreparedVertices prepared = prepare_vertices(scene, pose, SkinningOptions{});
+  ASSERT_EQ(prepared.primitives.size(), 2u);  // the skinned mesh and its rigid copy
+  EXPECT_EQ(prepared.rigid_palettes.size(), 1u);
+  for (const PreparedPrimitive& prim : prepared.primitives) {
+    const Primitive& source = scene.meshes[size_t(prim.mesh)].primitives[size_t(prim.primitive)];
+    // Morphed: p0 + 0.25 dP0 - 0.6 dP1 (the mesh's default weights), not the bind positions.
+    const Vec3 expected = source.positions[5] + 0.25 * source.targets[0].position_deltas[5] +
+                          -0.6 * source.targets[1].position_deltas[5];
+    EXPECT_LT((prim.input.positions[5] - expected).norm(), tol::kClosedForm);
+    EXPECT_EQ(prim.input.positions.size(), source.vertex_count());
+    if (prim.skinned) {
+      EXPECT_EQ(prim.input.palette, &pose.palettes[0]);
+      EXPECT_EQ(prim.input.influences_per_vertex, source.influences_per_vertex);
+    } else {
+      EXPECT_EQ(prim.input.palette, &prepared.rigid_palettes[0]);
+      EXPECT_EQ(prim.input.influences_per_vertex, 1);
+      EXPECT_EQ(prim.input.palette->skinning[0], pose.model.global[size_t(prim.node)]);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace skinref
