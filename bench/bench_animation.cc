@@ -4,13 +4,13 @@
 // increment, so that every key interval gets sampled), blended 50/50 and taken to model space; items/s =
 // poses/s. The scene is built and the poses allocated outside the timed loop; each iteration copies the
 // prepared rest pose into the clip poses (same sizes, no allocation there), as an engine reuses its buffers.
-#include "bench_common.h"
-#include "bench_scenes.h"
 #include "anim/blending.h"
 #include "anim/local_to_model.h"
-#include "core/pose.h"
 #include "anim/sampling.h"
 #include "anim/time_mapping.h"
+#include "bench_common.h"
+#include "bench_scenes.h"
+#include "core/pose.h"
 
 #include <benchmark/benchmark.h>
 

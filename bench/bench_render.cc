@@ -7,15 +7,15 @@
 // The scene, its skinned vertices (reference, animation 0 at its mid time) and the cameras are computed once,
 // outside the timed loops, and kept for the process. Wall-clock time: with several threads (or a device) the
 // work happens outside the calling thread.
-#include "bench_common.h"
-#include "backend/backend.h"
-#include "io/builtin_scenes.h"
-#include "raster/camera.h"
-#include "skin/evaluate_vertices.h"
 #include "anim/evaluate_pose.h"
-#include "io/gltf_load.h"
-#include "raster/render.h"
+#include "backend/backend.h"
+#include "bench_common.h"
 #include "core/scene.h"
+#include "io/builtin_scenes.h"
+#include "io/gltf_load.h"
+#include "raster/camera.h"
+#include "raster/render.h"
+#include "skin/evaluate_vertices.h"
 #if SKINREF_HAVE_VULKAN
 #include "bench_vulkan.h"
 #endif

@@ -1,8 +1,8 @@
 #include "bench_scenes.h"
 
+#include "anim/evaluate_pose.h"
 #include "anim/local_to_model.h"
 #include "core/pose.h"
-#include "anim/evaluate_pose.h"
 
 #include <cmath>
 #include <cstdint>

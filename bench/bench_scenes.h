@@ -30,9 +30,9 @@
 // std::invalid_argument.
 #pragma once
 
+#include "backend/backend.h"
 #include "core/pose.h"
 #include "core/scene.h"
-#include "backend/backend.h"
 
 #include <cstddef>
 #include <memory>

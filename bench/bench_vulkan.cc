@@ -1,8 +1,8 @@
 #include "bench_vulkan.h"
 
+#include "backend/vulkan_backend.h"
 #include "bench_common.h"
 #include "bench_scenes.h"
-#include "backend/vulkan_backend.h"
 #include "gpu/context.h"
 
 #include <algorithm>

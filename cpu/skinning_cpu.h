@@ -8,7 +8,7 @@
 // - The computation is gpu/shaders/skin.comp's, per vertex, operation for operation and in its order: morph
 //   targets (non-zero weights, target order), then LBS (any influence count; normals by the cofactor of the
 //   blended matrix with the sign of its determinant, or NormalMode::BlendedNormalMatrices) or DQS (per-joint
-//   dual quaternions and non-rigid parts from split_dqs_joint(), skinning_dqs.h); tangents by the blended
+//   dual quaternions and non-rigid parts from split_dqs_joint(), skin/dqs.h); tangents by the blended
 //   matrix (w kept); normals and tangents normalized, a zero vector kept; weights as stored or renormalized;
 //   a vertex whose weights sum to 0 (or whose DQS real part is 0) keeps its morphed bind attributes; rigid
 //   nodes as one palette entry (their global matrix) with weight 1, always LBS. IEEE division and square

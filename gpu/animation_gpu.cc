@@ -6,8 +6,8 @@
 #include "gpu/animation_gpu.h"
 
 #include "animation_comp.h"
-#include "gpu/compute.h"
 #include "core/input_error.h"
+#include "gpu/compute.h"
 
 #include <algorithm>
 #include <array>

@@ -7,7 +7,7 @@
 //   float32 throughout, so the time is rounded to float first; the returned pose's `time` is that float, and
 //   the reference evaluated at the same time (evaluate_pose(scene, animation, pose.time)) is what it
 //   approximates. Keys, rest TRS and inverse bind matrices are rounded to float as well.
-// - Stage 1, sampling (one invocation per channel), the formulas of reference/sampling.h in the same order:
+// - Stage 1, sampling (one invocation per channel), the formulas of reference/anim/sampling.h in the same order:
 //   clamping outside the key range; the interval by binary search for the last key time <= t; STEP; LINEAR
 //   lerp a + (b - a) u; rotations by slerp from the sampler's derived per-interval table (angle, sin, cos,
 //   sign; scene.h) with sin and cos of u * angle (in [0, pi/2]) from polynomials in the shader rather than
@@ -26,8 +26,8 @@
 //   scene; Vulkan failures -> GpuError.
 #pragma once
 
-#include "gpu/context.h"
 #include "anim/evaluate_pose.h"
+#include "gpu/context.h"
 #include "gpu/skinning_gpu.h"
 
 namespace skinref::gpu {

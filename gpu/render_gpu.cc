@@ -14,9 +14,9 @@
 #include "gpu/render_gpu.h"
 
 #include "core/input_error.h"
+#include "raster/shading.h"
 #include "render_frag.h"
 #include "render_vert.h"
-#include "raster/shading.h"
 
 #include <algorithm>
 #include <cmath>

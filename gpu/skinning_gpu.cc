@@ -10,10 +10,10 @@
 // application creates once, so their creation is left out.
 #include "gpu/skinning_gpu.h"
 
-#include "gpu/compute.h"
 #include "core/input_error.h"
-#include "skin_comp.h"
+#include "gpu/compute.h"
 #include "skin/dqs.h"
+#include "skin_comp.h"
 
 #include <algorithm>
 #include <array>

@@ -2,8 +2,8 @@
 // (contract in blending.h).
 #include "anim/blending.h"
 
-#include "core/input_error.h"
 #include "anim/sampling.h"
+#include "core/input_error.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -7,8 +7,8 @@
 // times a uniform scale. The conjugation Rp^T Q Rp is a proper rotation even for a mirrored parent.
 #include "anim/ik.h"
 
-#include "core/input_error.h"
 #include "anim/sampling.h"
+#include "core/input_error.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,10 +2,10 @@
 // evaluation sample -> cross-fade -> blend -> additive -> local to model -> IK -> palettes.
 #include "anim/recipe.h"
 
-#include "core/input_error.h"
 #include "anim/local_to_model.h"
 #include "anim/palette.h"
 #include "anim/sampling.h"
+#include "core/input_error.h"
 #include "core/strict_json.h"
 
 #include <nlohmann/json.hpp>

@@ -37,9 +37,9 @@
 #pragma once
 
 #include "anim/blending.h"
-#include "core/pose.h"
 #include "anim/ik.h"
 #include "anim/time_mapping.h"
+#include "core/pose.h"
 
 #include <optional>
 #include <string>

@@ -3,9 +3,9 @@
 // kept as in the file, so the JSON paths of finalize_scene()'s errors point into the file too.
 #include "io/gltf_load.h"
 
+#include "core/input_error.h"
 #include "io/accessor.h"
 #include "io/builtin_scenes.h"
-#include "core/input_error.h"
 
 #include <tiny_gltf.h>
 

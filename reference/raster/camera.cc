@@ -2,8 +2,8 @@
 // framing camera, glTF cameras and the --camera specification.
 #include "raster/camera.h"
 
-#include "core/input_error.h"
 #include "anim/evaluate_pose.h"
+#include "core/input_error.h"
 #include "skin/evaluate_vertices.h"
 
 #include <algorithm>

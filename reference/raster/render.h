@@ -18,8 +18,8 @@
 // - Deterministic: the same bytes for any `threads` (raster.h).
 #pragma once
 
-#include "raster/camera.h"
 #include "io/image_io.h"
+#include "raster/camera.h"
 #include "raster/raster.h"
 
 #include <vector>

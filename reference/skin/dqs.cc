@@ -1,4 +1,4 @@
-// DQS kernel (skinning_dqs.h). Once per call, every palette matrix JM_i = [A_i | t_i] is split by the polar
+// DQS kernel (skin/dqs.h). Once per call, every palette matrix JM_i = [A_i | t_i] is split by the polar
 // decomposition of A_i, computed from Eigen's JacobiSVD (deterministic: a fixed sequence of Jacobi sweeps):
 //   A = U diag(s) V^T,  Q = U diag(1, 1, det(U V^T)) V^T  (the nearest proper rotation),  S = Q^T A,
 // and [Q | t] becomes the unit dual quaternion (q, 0.5 (0, t) q). Per vertex, in influence order:

@@ -12,7 +12,7 @@
 //   (antipodality: dot < 0 flips both parts; a zero-weight slot, e.g. an unused one, never decides the
 //   signs); b = sum_i w_i dq_i, normalized by |b.real|; p' = b applied to p_s (rotation then translation,
 //   translation = 2 (b.dual conj(b.real)).vec()), n' and t' rotated by b.real and normalized; tangent w kept.
-// - Weights, zero-weight vertices, threads, output sizes and errors: as skin_lbs (skinning_lbs.h). With
+// - Weights, zero-weight vertices, threads, output sizes and errors: as skin_lbs (skin/lbs.h). With
 //   AsStored weights that do not sum to 1, S(v) carries the sum (the rigid part is normalized anyway). A
 //   vertex whose blended real part is exactly zero (reachable only with negative weights) keeps its bind
 //   attributes, like a zero weight sum. The normal mode option does not apply (normals always use the

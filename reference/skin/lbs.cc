@@ -8,7 +8,7 @@
 //   tangent       t'  = (C0 * tx + C1 * ty) + C2 * tz
 // and then n' * (1 / |n'|), |n'| = sqrt((x*x + y*y) + z*z). The SIMD kernels and the scalar kernel perform exactly
 // these IEEE operations in exactly this order, so they give identical bits (tested), whichever the CPU runs.
-// The SIMD kernels are in skinning_simd.inc, compiled once per instruction set.
+// The SIMD kernels are in skin/lbs_simd.inc, compiled once per instruction set.
 // Every vertex is computed alone: results are bit-identical for any thread count.
 #include "skin/lbs.h"
 

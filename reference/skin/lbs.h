@@ -17,7 +17,7 @@
 // - Tangents: xyz by the upper 3x3 of B, normalized; w (handedness) copied.
 // - Outputs are resized to n (normals/tangents only when given). Bit-identical for any thread count (each
 //   vertex is computed by itself) and with or without SIMD (both kernels perform the same IEEE operations
-//   in the same order; see skinning_lbs.cc).
+//   in the same order; see skin/lbs.cc).
 #pragma once
 
 #include "skin/options.h"

@@ -1,6 +1,6 @@
-// Internal to skinning_lbs.cc and its SIMD translation units: the per-range LBS kernels and the scalar
+// Internal to skin/lbs.cc and its SIMD translation units: the per-range LBS kernels and the scalar
 // helpers they share. Every kernel performs the same IEEE operations in the same order per vertex (see the
-// comment at the top of skinning_lbs.cc), so all of them give identical bits.
+// comment at the top of skin/lbs.cc), so all of them give identical bits.
 #pragma once
 
 #include <cmath>

@@ -12,6 +12,14 @@ const char* skinning_method_name(SkinningMethod method) {
   throw std::invalid_argument("skinning_method_name: not a SkinningMethod");
 }
 
+const char* skinning_method_summary(SkinningMethod method) {
+  switch (method) {
+    case SkinningMethod::Lbs: return "linear blend skinning";
+    case SkinningMethod::Dqs: return "dual quaternion skinning";
+  }
+  throw std::invalid_argument("skinning_method_summary: not a SkinningMethod");
+}
+
 std::optional<SkinningMethod> parse_skinning_method(std::string_view name) {
   for (const SkinningMethod method : kSkinningMethods) {
     if (name == skinning_method_name(method)) return method;

@@ -28,6 +28,8 @@ enum class SkinningMethod {
 inline constexpr std::array<SkinningMethod, 2> kSkinningMethods = {SkinningMethod::Lbs, SkinningMethod::Dqs};
 
 const char* skinning_method_name(SkinningMethod method);
+// What it is, in a few words, for usage texts ("linear blend skinning").
+const char* skinning_method_summary(SkinningMethod method);
 std::optional<SkinningMethod> parse_skinning_method(std::string_view name);
 std::string skinning_method_choices(std::string_view separator = "|");
 

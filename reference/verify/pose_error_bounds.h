@@ -7,7 +7,7 @@
 //   (a float32 value, e.g. EvaluatedPose::time of gpu_evaluate_pose()); the reference to compare with is
 //   evaluate_pose(scene, animation, time).
 // - Every input (keys, slerp tables, rest TRS, inverse bind matrices) is rounded to float32 as the GPU path
-//   does; every operation is bounded with the float model of tolerances.h; sin and cos of the slerp come
+//   does; every operation is bounded with the float model of verify/float_model.h; sin and cos of the slerp come
 //   from the shader's polynomials (their truncation included).
 // - Output: absolute bounds, indexed like the pose: per node its local translation (3), rotation (4, x y z
 //   w), scale (3) and morph weights, and its global matrix (16, column-major as Mat4::data()); per skin and

@@ -11,7 +11,7 @@
 //   input(Bounded) rounds a value that already carries an error (half an ulp of its largest magnitude).
 // - Operations propagate the operands' errors exactly to first and second order (no linearisation), then
 //   add the operation's own rounding relative to the largest magnitude the float result can have, with the
-//   float model of tolerances.h (add / subtract / multiply 1 ulp, divide 2.5 ulp, sqrt 4.5 ulp).
+//   float model of verify/float_model.h (add / subtract / multiply 1 ulp, divide 2.5 ulp, sqrt 4.5 ulp).
 // - A division whose divisor's error reaches its magnitude, or anything computed from an infinite error,
 //   has an infinite error: no bound, rather than a wrong one.
 #pragma once

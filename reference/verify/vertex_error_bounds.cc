@@ -4,8 +4,8 @@
 #include "verify/vertex_error_bounds.h"
 
 #include "core/parallel_ranges.h"
-#include "verify/running_error.h"
 #include "skin/dqs.h"
+#include "verify/running_error.h"
 
 #include <algorithm>
 #include <array>
@@ -42,7 +42,7 @@ Bounded accumulate(Bounded acc, Bounded x, bool first) {
 
 // GLSL's dot() and the sum inside it: the implementation chooses the order of the additions (and may fuse
 // them with the products), so every partial sum is bounded by the sum of the magnitudes: the bound holds for
-// any order. A fused multiply-add is at least as accurate as the separate operations (tolerances.h).
+// any order. A fused multiply-add is at least as accurate as the separate operations (verify/float_model.h).
 template <size_t N>
 Bounded sum_any_order(const std::array<Bounded, N>& terms) {
   double value = 0.0, propagated = 0.0, magnitude_sum = 0.0;

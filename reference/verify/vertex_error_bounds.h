@@ -1,7 +1,7 @@
 // Stage bounds for skinning: per vertex, how far a float32 evaluation of the skinned vertices can be from
 // the reference's, derived by running error analysis (running_error.h; docs/error_bounds.md) of the float
 // computation gpu/shaders/skin.comp performs (morph targets, then LBS or DQS, normals, tangents), in the
-// same order of operations, with the float model of tolerances.h.
+// same order of operations, with the float model of verify/float_model.h.
 //
 // Contract:
 // - Inputs: a validated Scene; the reference pose the comparison uses (evaluate_pose(), at the float32 time

@@ -5,9 +5,9 @@
 // a known 30-degree delta at half weight, the translation and scale rules, masks) and the cross-fade ramp.
 #include "anim/blending.h"
 #include "core/input_error.h"
-#include "math_expect.h"
 #include "core/pose.h"
 #include "core/scene.h"
+#include "math_expect.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

@@ -6,11 +6,11 @@
 // fallback, non-orthogonal axes, rotated and mirrored parents, weights); update_subtree against a full
 // local_to_model (bit-exact); and the refusal of every invalid input.
 #include "anim/ik.h"
-#include "core/input_error.h"
 #include "anim/local_to_model.h"
-#include "math_expect.h"
+#include "core/input_error.h"
 #include "core/pose.h"
 #include "core/scene.h"
+#include "math_expect.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

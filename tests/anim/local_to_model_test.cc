@@ -3,9 +3,9 @@
 // than its parent, the identity pose, that the pose (not the rest TRS) is used, and that every matrix has the
 // exact affine last row.
 #include "anim/local_to_model.h"
-#include "math_expect.h"
 #include "core/pose.h"
 #include "core/scene.h"
+#include "math_expect.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

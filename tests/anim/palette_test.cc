@@ -2,10 +2,10 @@
 // pose when IBM is the inverse bind global (with a non-joint scaled ancestor), independence from the skinned
 // mesh node's own transform, and the per-joint normal matrices under uniform and non-uniform scale.
 #include "anim/local_to_model.h"
-#include "math_expect.h"
 #include "anim/palette.h"
 #include "core/pose.h"
 #include "core/scene.h"
+#include "math_expect.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

@@ -4,13 +4,13 @@
 // before, during and after the fade, synchronised cross-fades, IK steps reaching their targets, the time
 // override). The scene is builtin:bend with three more clips whose poses are known in closed form.
 #include "anim/blending.h"
-#include "io/builtin_scenes.h"
 #include "anim/evaluate_pose.h"
-#include "core/input_error.h"
 #include "anim/local_to_model.h"
-#include "math_expect.h"
 #include "anim/pose_selection.h"
 #include "anim/recipe.h"
+#include "core/input_error.h"
+#include "io/builtin_scenes.h"
+#include "math_expect.h"
 #include "temp_dir.h"
 #include "tolerances.h"
 

@@ -3,10 +3,10 @@
 // Hermite with tangents scaled by the key interval (numbers derived by hand below), renormalized cubic
 // rotations, the morph weights channel, slerp_short end points, and that sample_animation writes only the
 // animated properties.
-#include "math_expect.h"
-#include "core/pose.h"
 #include "anim/sampling.h"
+#include "core/pose.h"
 #include "core/scene.h"
+#include "math_expect.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

@@ -1,10 +1,10 @@
 // Tests of the shared math helpers (math_types.h): TRS composition against hand-written matrices, TRS
 // decomposition (round trip, mirrored matrices, refusal of shear and of non-affine or singular input), and
 // the normal matrix under non-uniform scale and mirroring.
-#include "math_expect.h"
 #include "core/math_types.h"
-#include "tolerances.h"
 #include "io/gltf_load.h"
+#include "math_expect.h"
+#include "tolerances.h"
 
 #include <gtest/gtest.h>
 

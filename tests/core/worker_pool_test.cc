@@ -1,4 +1,4 @@
-// The worker pool behind for_each_range (reference/worker_pool.h): every index runs exactly once and the
+// The worker pool behind for_each_range (reference/core/worker_pool.h): every index runs exactly once and the
 // call returns only after all have; indices past 0 run off the calling thread; the pool grows and shrinks in
 // use between calls; a call from inside a task and calls from two threads at once finish (each with all its
 // indices) instead of waiting on each other.

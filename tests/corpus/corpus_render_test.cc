@@ -4,16 +4,16 @@
 // the generator's own images into SKINREF_TEST_OUTPUT_DIR/asset-generator/index.html for a person to compare;
 // where the generator's image is a still PNG, silhouette coverage is compared coarsely. Each test skips,
 // visibly, when the corpus folder is absent.
-#include "core/atomic_file.h"
-#include "raster/camera.h"
-#include "corpus_models.h"
-#include "skin/evaluate_vertices.h"
 #include "anim/evaluate_pose.h"
+#include "core/atomic_file.h"
+#include "core/input_error.h"
+#include "corpus_models.h"
 #include "io/gltf_load.h"
 #include "io/image_io.h"
-#include "core/input_error.h"
+#include "raster/camera.h"
 #include "raster/render.h"
 #include "raster/shading.h"
+#include "skin/evaluate_vertices.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

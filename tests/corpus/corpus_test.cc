@@ -2,12 +2,12 @@
 // glTF-Asset-Generator): every file loads, and the reference's world-space vertices match those of
 // tests/independent_gltf (a separate implementation sharing no code with reference/) for every animation
 // at several times. Each test skips, visibly, when the corpus folder is absent.
-#include "corpus_models.h"
-#include "skin/evaluate_vertices.h"
 #include "anim/evaluate_pose.h"
-#include "io/gltf_load.h"
-#include "independent_gltf.h"
 #include "core/input_error.h"
+#include "corpus_models.h"
+#include "independent_gltf.h"
+#include "io/gltf_load.h"
+#include "skin/evaluate_vertices.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

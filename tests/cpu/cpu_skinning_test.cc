@@ -1,17 +1,17 @@
 // The fast CPU backend (cpu/skinning_cpu.h) against the double-precision reference, held to the derived
-// per-vertex float32 bounds of reference/vertex_error_bounds.h (the bounds of skin.comp's computation, which
+// per-vertex float32 bounds of reference/verify/vertex_error_bounds.h (the bounds of skin.comp's computation, which
 // the CPU kernel performs lane for lane): every built-in scene, LBS and DQS, at three times; every corpus skin
 // model; morph targets, tangents and rigid nodes; both weight policies and both normal conventions. Every
 // kernel this CPU has gives the scalar kernel's bits, and 1, 2 and 3 threads give the same bits. The other
 // normal convention must be caught by the bounds. The command line: `skin --backend cpu` and `compare`.
-#include "io/builtin_scenes.h"
+#include "anim/evaluate_pose.h"
 #include "cli_runner.h"
 #include "corpus_models.h"
-#include "skin/evaluate_vertices.h"
-#include "anim/evaluate_pose.h"
-#include "io/gltf_load.h"
-#include "skinning_cases.h"
 #include "cpu/skinning_cpu.h"
+#include "io/builtin_scenes.h"
+#include "io/gltf_load.h"
+#include "skin/evaluate_vertices.h"
+#include "skinning_cases.h"
 #include "temp_dir.h"
 #include "tolerances.h"
 #include "verify/vertex_compare.h"

@@ -1,21 +1,21 @@
 // The GPU animation pass (gpu/animation_gpu.h) against the reference pose (evaluate_pose at the same float32
 // time), value by value, within the bounds derived by running error analysis of the float computation
-// (reference/pose_error_bounds.h): local TRS, morph weights, global matrices, palettes and normal matrices of
+// (reference/verify/pose_error_bounds.h): local TRS, morph weights, global matrices, palettes and normal matrices of
 // every built-in scene and every corpus model, at every key time, between keys, before the start and past
 // the end. The reference is the independent computation; the bound is derived, not fitted. Each case prints
 // its largest error/bound ratio so that the margin (and the tightness of the bound) shows in the log.
-#include "gpu/animation_gpu.h"
-#include "io/builtin_scenes.h"
-#include "cli_runner.h"
-#include "corpus_models.h"
-#include "skin/evaluate_vertices.h"
 #include "anim/evaluate_pose.h"
-#include "io/gltf_load.h"
+#include "cli_runner.h"
 #include "core/input_error.h"
-#include "gpu_fixture.h"
-#include "verify/pose_error_bounds.h"
+#include "corpus_models.h"
+#include "gpu/animation_gpu.h"
 #include "gpu/skinning_gpu.h"
+#include "gpu_fixture.h"
+#include "io/builtin_scenes.h"
+#include "io/gltf_load.h"
+#include "skin/evaluate_vertices.h"
 #include "tolerances.h"
+#include "verify/pose_error_bounds.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

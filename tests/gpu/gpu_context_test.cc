@@ -3,8 +3,8 @@
 // buffer and image round trips through real command buffers, the error paths of submit_and_wait and the
 // host accessors, timestamps, a shader module in a compute pipeline, proof that the validation messenger
 // really counts errors, and the `skinref devices` command.
-#include "gpu/context.h"
 #include "core/input_error.h"
+#include "gpu/context.h"
 #include "temp_dir.h"
 
 #include <gtest/gtest.h>

@@ -8,19 +8,19 @@
 // tol::kGpuImagePixelFraction of the pixels within tol::kGpuImageChannelBytes per channel (issue 5); each
 // comparison prints its agreement, largest difference and where the differing pixels lie. Validation is
 // on in every test, and any validation warning or error fails it.
-#include "io/builtin_scenes.h"
-#include "cli_runner.h"
-#include "raster/camera.h"
-#include "gpu/context.h"
-#include "corpus_models.h"
-#include "skin/evaluate_vertices.h"
 #include "anim/evaluate_pose.h"
+#include "cli_runner.h"
+#include "core/input_error.h"
+#include "corpus_models.h"
+#include "gpu/context.h"
+#include "gpu/render_gpu.h"
+#include "io/builtin_scenes.h"
 #include "io/gltf_load.h"
 #include "io/image_io.h"
-#include "core/input_error.h"
+#include "raster/camera.h"
 #include "raster/render.h"
-#include "gpu/render_gpu.h"
 #include "raster/shading.h"
+#include "skin/evaluate_vertices.h"
 #include "temp_dir.h"
 #include "tolerances.h"
 

@@ -5,19 +5,19 @@
 // tol::kGpuVertexRelative of the model's extent, on normals and tangents tol::kGpuUnitVector. The validation
 // layer is on in every test, and any warning or error fails it. Each case prints its largest deviations and
 // the timings (device time from timestamp queries, end to end) so that the margins are visible in the log.
-#include "io/builtin_scenes.h"
-#include "cli_runner.h"
-#include "gpu/context.h"
-#include "corpus_models.h"
-#include "skin/evaluate_vertices.h"
 #include "anim/evaluate_pose.h"
-#include "io/gltf_load.h"
-#include "gpu_fixture.h"
-#include "skinning_cases.h"
+#include "cli_runner.h"
+#include "corpus_models.h"
+#include "gpu/context.h"
 #include "gpu/skinning_gpu.h"
+#include "gpu_fixture.h"
+#include "io/builtin_scenes.h"
+#include "io/gltf_load.h"
+#include "io/vertex_dump.h"
+#include "skin/evaluate_vertices.h"
+#include "skinning_cases.h"
 #include "temp_dir.h"
 #include "tolerances.h"
-#include "io/vertex_dump.h"
 
 #include <gtest/gtest.h>
 

@@ -1,24 +1,24 @@
-// The per-vertex bounds of reference/vertex_error_bounds.h against real float32 runs of the Vulkan compute
-// skinning (gpu/skinning_gpu.h), compared by reference/vertex_compare.h: every built-in scene and every corpus
+// The per-vertex bounds of reference/verify/vertex_error_bounds.h against real float32 runs of the Vulkan compute
+// skinning (gpu/skinning_gpu.h), compared by reference/verify/vertex_compare.h: every built-in scene and every corpus
 // model, LBS and DQS, at three times, with the reference's palettes in float32 and with the GPU animation pass's
 // palettes (--palette gpu). Every value must be within its bound and bounded, and the bounds must be tight (the
 // median error/bound over the built-in cases above 1/1000). A wrong palette (one joint turned by 1e-3 rad), the
 // other normal convention and renormalized weights must each be caught, at a vertex the culprit influences.
 // The reference is the independent computation; the bounds are derived, not fitted. Every case prints its
 // figures so that margins and tightness show in the log.
-#include "gpu/animation_gpu.h"
-#include "io/builtin_scenes.h"
+#include "anim/evaluate_pose.h"
 #include "cli_runner.h"
 #include "corpus_models.h"
-#include "skin/evaluate_vertices.h"
-#include "anim/evaluate_pose.h"
-#include "io/gltf_load.h"
-#include "gpu_fixture.h"
-#include "skinning_cases.h"
-#include "verify/pose_error_bounds.h"
+#include "gpu/animation_gpu.h"
 #include "gpu/skinning_gpu.h"
+#include "gpu_fixture.h"
+#include "io/builtin_scenes.h"
+#include "io/gltf_load.h"
+#include "skin/evaluate_vertices.h"
+#include "skinning_cases.h"
 #include "temp_dir.h"
 #include "tolerances.h"
+#include "verify/pose_error_bounds.h"
 #include "verify/vertex_compare.h"
 #include "verify/vertex_error_bounds.h"
 

@@ -4,12 +4,12 @@
 // vertices bit for bit), the candy-wrapper collapse of builtin:twist in closed form, and builtin:
 // node-transforms, whose mesh node's own transform must be ignored. The exporter is also checked on a
 // hand-built scene with what the built-ins lack (morph targets, cameras, STEP / CUBICSPLINE, tangents).
-#include "io/builtin_scenes.h"
-#include "skin/evaluate_vertices.h"
 #include "anim/evaluate_pose.h"
+#include "core/input_error.h"
+#include "io/builtin_scenes.h"
 #include "io/gltf_export.h"
 #include "io/gltf_load.h"
-#include "core/input_error.h"
+#include "skin/evaluate_vertices.h"
 #include "temp_dir.h"
 #include "tolerances.h"
 

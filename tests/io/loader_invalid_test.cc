@@ -2,9 +2,9 @@
 // (gltf_builder.h, layout in SkinnedModel), breaks exactly one thing, and asserts that loading throws
 // InputError naming the file and the exact JSON pointer of the offending value. Inputs that tinygltf's own
 // parser already refuses are checked as wrapped tinygltf errors (empty JSON path, non-empty message).
+#include "core/input_error.h"
 #include "gltf_builder.h"
 #include "io/gltf_load.h"
-#include "core/input_error.h"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 // size, and that a failing writer leaves no file behind.
 #include "core/atomic_file.h"
 #include "core/input_error.h"
-#include "temp_dir.h"
 #include "io/vertex_dump.h"
+#include "temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

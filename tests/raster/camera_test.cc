@@ -2,13 +2,13 @@
 // infinite far plane), look_at, the glTF camera of a small scene (placement, dropped scale, refusals), the
 // --camera specification parser, and the automatic camera (deterministic, every vertex of the animation in
 // the frame, for several aspect ratios).
-#include "io/builtin_scenes.h"
-#include "raster/camera.h"
-#include "core/input_error.h"
-#include "math_expect.h"
-#include "tolerances.h"
 #include "anim/evaluate_pose.h"
+#include "core/input_error.h"
+#include "io/builtin_scenes.h"
+#include "math_expect.h"
+#include "raster/camera.h"
 #include "skin/evaluate_vertices.h"
+#include "tolerances.h"
 
 #include <gtest/gtest.h>
 

@@ -4,16 +4,16 @@
 // builtin:twist renders in every view (background, coverage, depth order, identical bytes for any thread
 // count). Triangle-id images, triangle numbering across primitives, argument checks, and PNG round trips,
 // refusals and atomic writes follow.
+#include "anim/evaluate_pose.h"
 #include "core/atomic_file.h"
+#include "core/input_error.h"
 #include "io/builtin_scenes.h"
 #include "io/image_io.h"
-#include "core/input_error.h"
 #include "raster/render.h"
 #include "raster/shading.h"
+#include "skin/evaluate_vertices.h"
 #include "temp_dir.h"
 #include "tolerances.h"
-#include "anim/evaluate_pose.h"
-#include "skin/evaluate_vertices.h"
 
 #include <gtest/gtest.h>
 

@@ -1,17 +1,17 @@
-// Tests of dual quaternion skinning (skinning_dqs.h) against closed forms: the candy-wrapper case of
+// Tests of dual quaternion skinning (skin/dqs.h) against closed forms: the candy-wrapper case of
 // builtin:twist (DQS keeps the radius where LBS collapses), single influences equal to JM p (rigid, uniform
 // and non-uniform scale, mirrored), antipodality (a full-turn sweep that must cross the sign jump of any
 // matrix-to-quaternion conversion, influence order, a zero-weight pivot decoy), the two-phase scale/shear
 // blend, weight policies and zero weights, tangents, bit-identical threads, input errors, and the
 // evaluate_vertices dispatch on builtin:bend.
-#include "io/builtin_scenes.h"
-#include "skin/evaluate_vertices.h"
 #include "anim/evaluate_pose.h"
-#include "math_expect.h"
 #include "anim/palette.h"
+#include "io/builtin_scenes.h"
+#include "math_expect.h"
 #include "skin/dqs.h"
-#include "skinning_fixtures.h"
+#include "skin/evaluate_vertices.h"
 #include "skin/lbs.h"
+#include "skinning_fixtures.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

@@ -1,11 +1,11 @@
-// Tests of linear blend skinning (skinning_lbs.h) against closed forms: one rigid influence, a 0.5/0.5 blend,
+// Tests of linear blend skinning (skin/lbs.h) against closed forms: one rigid influence, a 0.5/0.5 blend,
 // all-zero weights keeping the bind attributes, AsStored versus Renormalize, normals under non-uniform scale
 // and the two normal modes, tangents, 8 and 12 influences per vertex, and bit-identical output for any thread
 // count.
-#include "math_expect.h"
 #include "anim/palette.h"
-#include "skinning_fixtures.h"
+#include "math_expect.h"
 #include "skin/lbs.h"
+#include "skinning_fixtures.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
 // Tests of morph targets (morph.h): p0 + sum_k w_k dP_k with two targets and hand values, zero weights leave
 // the bind attributes bit for bit, a target without normal deltas contributes nothing to normals, tangent w is
 // kept, attributes the primitive lacks stay empty, and normals are not renormalized by this stage.
+#include "core/scene.h"
 #include "math_expect.h"
 #include "skin/morph.h"
-#include "core/scene.h"
 #include "tolerances.h"
 
 #include <gtest/gtest.h>

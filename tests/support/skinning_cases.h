@@ -1,10 +1,10 @@
-// What the float32 skinning tests of every backend share (tests/gpu_*_test.cc, tests/cpu_skinning_test.cc):
+// What the float32 skinning tests of every backend share (tests/gpu_*_test.cc, tests/cpu/cpu_skinning_test.cc):
 // the times and names their cases use, and the values builtin:twist's half turn is expected to leave at the
 // cap of the derived bounds.
 #pragma once
 
-#include "io/builtin_scenes.h"
 #include "core/scene.h"
+#include "io/builtin_scenes.h"
 #include "skin/lbs.h"
 
 #include <gtest/gtest.h>

@@ -4,9 +4,9 @@
 // byte-for-byte comparison of two skinning outputs.
 #pragma once
 
-#include "math_expect.h"
-#include "core/math_types.h"
 #include "anim/palette.h"
+#include "core/math_types.h"
+#include "math_expect.h"
 #include "skin/dqs.h"
 #include "skin/lbs.h"
 

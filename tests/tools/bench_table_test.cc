@@ -8,9 +8,9 @@
 //   and the CPU backend alike.
 #include "cli_runner.h"
 
-#include "bench_scenes.h"
-#include "backend/backend.h"
 #include "anim/evaluate_pose.h"
+#include "backend/backend.h"
+#include "bench_scenes.h"
 #include "skin/method.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Running error analysis (reference/running_error.h): the bounds hold for float32 arithmetic actually
+// Running error analysis (reference/verify/running_error.h): the bounds hold for float32 arithmetic actually
 // performed (C++ float on this machine: IEEE round to nearest, no contraction), over many deterministic
 // pseudo-random inputs and the expression shapes the pose bounds use, and they are not vacuous (the median
 // error/bound ratio is well above 1/1000). Closed-form cases for inputs, infinite bounds and sqrt near 0.

@@ -1,16 +1,16 @@
-// Stage bisection (reference/stage_bisection.h) on hand-made divergences: a pose identical to the reference
+// Stage bisection (reference/verify/stage_bisection.h) on hand-made divergences: a pose identical to the reference
 // diverges nowhere; a wrong local rotation is a sampling divergence at that node; a wrong global matrix with
 // correct locals is a local-to-model divergence; a wrong palette entry with correct globals is a palette
 // divergence at that joint; a moved vertex with a correct pose is a skinning divergence at that vertex.
 // Earlier stages win; the exact walk (first_differing_stage) finds a one-ulp change. Also the pose dump reader (pose_dump.h): a written dump reads back bit for bit, and
 // malformed dumps name the JSON path.
-#include "io/builtin_scenes.h"
-#include "skin/evaluate_vertices.h"
 #include "anim/evaluate_pose.h"
 #include "core/input_error.h"
+#include "io/builtin_scenes.h"
 #include "io/pose_dump.h"
-#include "verify/stage_bisection.h"
+#include "skin/evaluate_vertices.h"
 #include "temp_dir.h"
+#include "verify/stage_bisection.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
-// compare_vertices() (reference/vertex_compare.h) on handcrafted results and bounds: structure mismatches
+// compare_vertices() (reference/verify/vertex_compare.h) on handcrafted results and bounds: structure mismatches
 // refused naming what differs; values within and over their bound, unbounded values, the histogram bins,
 // the median and the worst vertex with its joints and weights, all against closed-form expectations; a
 // tangent's handedness; the printed and JSON reports. builtin:twist gives the structure (one skinned
 // primitive of 792 vertices with normals; its vertices at x = 1 have weights 0.5 / 0.5, builtin_scenes.h).
-#include "io/builtin_scenes.h"
-#include "skin/evaluate_vertices.h"
 #include "anim/evaluate_pose.h"
 #include "core/input_error.h"
+#include "io/builtin_scenes.h"
+#include "skin/evaluate_vertices.h"
 #include "tolerances.h"
 #include "verify/vertex_compare.h"
 #include "verify/vertex_error_bounds.h"

@@ -230,6 +230,19 @@ PoseSource resolve_pose_source(const Scene& scene, const PoseSelection& selectio
   return source;
 }
 
+std::string method_option_synopsis() { return "[--method " + skinning_method_choices() + "]"; }
+
+std::string method_option_help() {
+  std::string help;
+  for (size_t i = 0; i < kSkinningMethods.size(); ++i) {
+    const SkinningMethod method = kSkinningMethods[i];
+    if (i > 0) help += i + 1 == kSkinningMethods.size() ? " or " : ", ";
+    help += std::string(skinning_method_name(method)) + " (" + (method == SkinningOptions{}.method ? "default, " : "") +
+            skinning_method_summary(method) + ")";
+  }
+  return help;
+}
+
 SelectedPose evaluate_selected_pose(const Scene& scene, const PoseSelection& selection) {
   const PoseSource source = resolve_pose_source(scene, selection);
   return {select_pose(scene, source, selection.time), source.description()};

@@ -9,8 +9,8 @@
 
 #include "anim/pose_selection.h"
 #include "core/pose.h"
-#include "skin/options.h"
 #include "core/scene.h"
+#include "skin/options.h"
 
 #include <map>
 #include <optional>
@@ -77,6 +77,11 @@ void require_extension(const std::string& path, std::span<const std::string> ext
 // --method lbs|dqs, --weights as-stored|renormalize and --normals inverse-transpose|blend-normal-matrices
 // (each optional, defaults as SkinningOptions'), for the commands that skin or compare skinned vertices.
 SkinningOptions parse_skinning_options(const ParsedArgs& parsed);
+
+// The usage texts' --method: "[--method lbs|dqs]", and the help line's text after "--method M", every
+// method with its summary, the default first: "lbs (default, linear blend skinning) or dqs (...)".
+std::string method_option_synopsis();
+std::string method_option_help();
 
 // What selects the pose of `pose` and `skin`: --recipe FILE, or --anim NAME|INDEX at --time SECONDS.
 struct PoseSelection {

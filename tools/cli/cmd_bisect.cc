@@ -9,11 +9,11 @@
 #include "cli/commands.h"
 
 #include "core/atomic_file.h"
-#include "io/gltf_load.h"
 #include "core/input_error.h"
+#include "io/gltf_load.h"
 #include "io/pose_dump.h"
-#include "verify/stage_bisection.h"
 #include "io/vertex_dump.h"
+#include "verify/stage_bisection.h"
 #include "verify/vertex_error_bounds.h"
 
 #include <nlohmann/json.hpp>
@@ -23,9 +23,9 @@
 
 namespace skinref::cli {
 
-const char* bisect_usage() {
+std::string bisect_usage() {
   return "usage: skinref bisect REF_POSE.json TEST_POSE.json REF.skv TEST.skv [--model MODEL]\n"
-         "         [--method lbs|dqs] [--weights as-stored|renormalize]\n"
+         "         " + method_option_synopsis() + " [--weights as-stored|renormalize]\n"
          "         [--normals inverse-transpose|blend-normal-matrices] [--report DIR]\n"
          "  Finds the first pipeline stage where a float32 run (TEST: the Vulkan path with `--palette gpu`, or an\n"
          "  engine's dumps in skinref's formats) leaves the reference (REF: `skinref pose` and `skinref skin`\n"

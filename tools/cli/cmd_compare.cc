@@ -19,19 +19,19 @@
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 
-#include "core/atomic_file.h"
 #include "anim/evaluate_pose.h"
-#include "io/gltf_load.h"
-#include "verify/image_compare.h"
-#include "io/image_io.h"
+#include "core/atomic_file.h"
 #include "core/input_error.h"
+#include "io/gltf_load.h"
+#include "io/image_io.h"
 #include "io/pose_dump.h"
+#include "io/vertex_dump.h"
+#include "skin/method.h"
+#include "verify/image_compare.h"
 #include "verify/pose_error_bounds.h"
 #include "verify/stage_bisection.h"
 #include "verify/vertex_compare.h"
-#include "io/vertex_dump.h"
 #include "verify/vertex_error_bounds.h"
-#include "skin/method.h"
 
 #include <nlohmann/json.hpp>
 
@@ -316,9 +316,9 @@ int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_pa
 
 }  // namespace
 
-const char* compare_usage() {
+std::string compare_usage() {
   return "usage: skinref compare A.png B.png [--threshold N] [--tolerance-px N] [--max-fraction F] [--report DIR]\n"
-         "       skinref compare REF.skv TEST.skv --model MODEL [--anim NAME|INDEX] [--time T] [--method lbs|dqs]\n"
+         "       skinref compare REF.skv TEST.skv --model MODEL [--anim NAME|INDEX] [--time T] " + method_option_synopsis() + "\n"
          "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
          "         [--palette reference|gpu] [--report DIR]\n"
          "       skinref compare REF_POSE.json TEST_POSE.json [--model MODEL] [--report DIR]\n"
@@ -346,7 +346,7 @@ const char* compare_usage() {
          "  --model MODEL       the model both runs skinned (.gltf/.glb or builtin:NAME); required\n"
          "  --anim NAME|INDEX   the animation they played (default: the first; the rest pose without any)\n"
          "  --time T            the time they used (default 0)\n"
-         "  --method M          lbs (default) or dqs\n"
+         "  --method M          " + method_option_help() + "\n"
          "  --weights W         as-stored (default) or renormalize\n"
          "  --normals N         inverse-transpose (default) or blend-normal-matrices\n"
          "  --palette P         reference (default: TEST used the reference's palettes in float32) or gpu (TEST\n"

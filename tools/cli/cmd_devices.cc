@@ -16,7 +16,7 @@
 
 namespace skinref::cli {
 
-const char* devices_usage() {
+std::string devices_usage() {
   return "usage: skinref devices [--json]\n"
          "  Lists the Vulkan devices: index, name, type (discrete, integrated, virtual, cpu, other), Vulkan API\n"
          "  version and driver. --device INDEX|NAME (a substring of the name) selects one of them; by default\n"

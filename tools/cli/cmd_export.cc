@@ -9,7 +9,7 @@
 
 namespace skinref::cli {
 
-const char* export_usage() {
+std::string export_usage() {
   return "usage: skinref export MODEL --out FILE.gltf|FILE.glb\n"
          "  Writes MODEL (builtin:NAME, or any .gltf/.glb path) as glTF 2.0: .gltf with embedded buffers, or\n"
          "  .glb, chosen by the extension of FILE.\n"

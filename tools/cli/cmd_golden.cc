@@ -16,7 +16,7 @@
 #endif
 
 namespace skinref::cli {
-const char* golden_usage() {
+std::string golden_usage() {
   return "usage: skinref golden update [--filter GLOB] [--golden-dir DIR] [--threads N]\n"
          "       skinref golden check --backend reference|cpu|vulkan [--filter GLOB] [--golden-dir DIR]\n"
          "                            [--report DIR] [--device NAME|INDEX] [--validate] [--threads N]\n"

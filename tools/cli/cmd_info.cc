@@ -249,7 +249,7 @@ void print_text(const Scene& scene, std::ostream& out) {
 
 }  // namespace
 
-const char* info_usage() {
+std::string info_usage() {
   return "usage: skinref info MODEL [--json]\n"
          "  Describes MODEL (a .gltf/.glb path or builtin:NAME): scene roots, nodes, meshes and primitives\n"
          "  (vertex counts, attributes, influence sets, morph targets), skins, animations, materials, images.\n"

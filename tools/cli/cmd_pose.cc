@@ -12,7 +12,7 @@
 
 namespace skinref::cli {
 
-const char* pose_usage() {
+std::string pose_usage() {
   return "usage: skinref pose MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] --out FILE.json\n"
          "         [--backend reference|vulkan [--device NAME|INDEX] [--validate]]\n"
          "  Evaluates MODEL (a .gltf/.glb path or builtin:NAME) at one time and writes the local TRS, global\n"

@@ -9,10 +9,10 @@
 #include "cli/commands.h"
 
 #include "core/atomic_file.h"
-#include "raster/camera.h"
 #include "io/gltf_load.h"
-#include "raster/render.h"
 #include "io/vertex_dump.h"
+#include "raster/camera.h"
+#include "raster/render.h"
 
 #include <algorithm>
 #include <cctype>
@@ -148,8 +148,8 @@ void print_trace(const Scene& scene, const std::vector<WorldPrimitive>& primitiv
 
 }  // namespace
 
-const char* render_usage() {
-  return "usage: skinref render MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] [--method lbs|dqs]\n"
+std::string render_usage() {
+  return "usage: skinref render MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] " + method_option_synopsis() + "\n"
          "         [--size WxH] [--camera auto|gltf:N|EX,EY,EZ:TX,TY,TZ:FOV]\n"
          "         [--view shaded|normals|weights:JOINT|depth] [--threads N] [--ids FILE.png] --out FILE.png\n"
          "         [--dump FILE.skv|FILE.json|FILE.ply] [--trace X,Y]\n"
@@ -160,7 +160,7 @@ const char* render_usage() {
          "                      pose when the model has none\n"
          "  --recipe FILE       a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
          "  --time SECONDS      sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
-         "  --method M          lbs (default, linear blend) or dqs (dual quaternions)\n"
+         "  --method M          " + method_option_help() + "\n"
          "  --size WxH          image size, each side 1 to 16384 (default 512x512)\n"
          "  --camera C          auto (default: frames the whole animation, the same for every time), gltf:N (the\n"
          "                      file's camera N), or EX,EY,EZ:TX,TY,TZ:FOV (eye, target, vertical FOV in degrees)\n"

@@ -5,9 +5,9 @@
 #include "cli/commands.h"
 
 #include "core/vertices.h"
-#include "skin/options.h"
 #include "io/gltf_load.h"
 #include "io/vertex_dump.h"
+#include "skin/options.h"
 
 #include <iostream>
 
@@ -19,10 +19,10 @@ constexpr long long kMaxThreads = 1024;
 
 }  // namespace
 
-const char* skin_usage() {
+std::string skin_usage() {
   return "usage: skinref skin MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] [--precision f32|f64]\n"
          "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
-         "         [--method lbs|dqs] [--threads N]\n"
+         "         " + method_option_synopsis() + " [--threads N]\n"
          "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]]\n"
          "         --out FILE.json|FILE.skv|FILE.ply\n"
          "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and writes the world-space positions,\n"
@@ -34,7 +34,8 @@ const char* skin_usage() {
          "  --precision P       f64 (default) or f32 values in the .json/.skv dump (.ply is always float)\n"
          "  --weights W         as-stored (default, like a GPU shader) or renormalize (divide by their sum)\n"
          "  --normals N         inverse-transpose (default) of the blended matrix, or blend-normal-matrices\n"
-         "  --method M          lbs (default, linear blend) or dqs (dual quaternions; --normals does not apply)\n"
+         "  --method M          " + method_option_help() + "\n"
+         "                      (--normals applies to lbs only)\n"
          "  --threads N         worker threads, 1 to 1024 (default 1); the output does not depend on it\n"
          "  --backend B         reference (default: the double-precision CPU reference), cpu (the fast float32 CPU\n"
          "                      backend: SIMD, --threads; the reference's pose) or vulkan (compute shaders in\n"

@@ -26,14 +26,14 @@ int run_bisect(std::span<const std::string> args);
 int run_golden(std::span<const std::string> args);
 
 // Usage text of each command (several lines, ending in a newline).
-const char* info_usage();
-const char* pose_usage();
-const char* skin_usage();
-const char* export_usage();
-const char* render_usage();
-const char* devices_usage();
-const char* compare_usage();
-const char* bisect_usage();
-const char* golden_usage();
+std::string info_usage();
+std::string pose_usage();
+std::string skin_usage();
+std::string export_usage();
+std::string render_usage();
+std::string devices_usage();
+std::string compare_usage();
+std::string bisect_usage();
+std::string golden_usage();
 
 }  // namespace skinref::cli

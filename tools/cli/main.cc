@@ -20,7 +20,7 @@ namespace {
 struct Command {
   const char* name;
   int (*run)(std::span<const std::string>);
-  const char* (*usage)();
+  std::string (*usage)();
   const char* summary;
 };
 

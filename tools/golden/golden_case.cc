@@ -1,7 +1,7 @@
 #include "golden/golden_case.h"
 
-#include "io/gltf_load.h"
 #include "core/input_error.h"
+#include "io/gltf_load.h"
 #include "io/pose_dump.h"
 #include "io/vertex_dump.h"
 

@@ -8,15 +8,15 @@
 // source, so that they do not depend on where the corpus lies.
 #pragma once
 
-#include "raster/camera.h"
+#include "anim/pose_selection.h"
 #include "cli/cli_args.h"
 #include "core/pose.h"
 #include "core/vertices.h"
-#include "skin/options.h"
 #include "golden/golden_manifest.h"
 #include "io/image_io.h"
-#include "anim/pose_selection.h"
+#include "raster/camera.h"
 #include "raster/render.h"
+#include "skin/options.h"
 
 #include <filesystem>
 #include <optional>

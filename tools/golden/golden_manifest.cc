@@ -1,11 +1,11 @@
 // Reading and validating golden/manifest.json (see golden_manifest.h and golden/README.md).
 #include "golden/golden_manifest.h"
 
+#include "core/input_error.h"
+#include "core/strict_json.h"
 #include "io/builtin_scenes.h"
 #include "raster/camera.h"
 #include "skin/method.h"
-#include "core/input_error.h"
-#include "core/strict_json.h"
 #include "verify/gpu_tolerances.h"
 
 #include <nlohmann/json.hpp>

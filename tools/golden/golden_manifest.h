@@ -78,7 +78,7 @@ std::string golden_manifest_path(const std::string& golden_dir);
 
 std::string golden_output_stem(double time);
 
-// The defaults of the vulkan check (tolerances.h), with the case's overrides applied.
+// The defaults of the vulkan check (verify/gpu_tolerances.h), with the case's overrides applied.
 GoldenImageTolerance vulkan_image_tolerance(const GoldenCase& golden_case);
 
 }  // namespace skinref::cli
