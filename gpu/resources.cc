@@ -249,4 +249,10 @@ VkBufferMemoryBarrier buffer_barrier(VkBuffer buffer, VkAccessFlags src, VkAcces
   return barrier;
 }
 
+void record_buffer_barrier(VkCommandBuffer commands, VkBuffer buffer, VkPipelineStageFlags src_stage,
+                           VkAccessFlags src_access, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+  const VkBufferMemoryBarrier barrier = buffer_barrier(buffer, src_access, dst_access);
+  vkCmdPipelineBarrier(commands, src_stage, dst_stage, 0, 0, nullptr, 1, &barrier, 0, nullptr);
+}
+
 }  // namespace skinref::gpu

@@ -48,6 +48,11 @@ struct Image2D {
 // A memory barrier on the whole of `buffer` between two access masks (queue families ignored).
 VkBufferMemoryBarrier buffer_barrier(VkBuffer buffer, VkAccessFlags src, VkAccessFlags dst);
 
+// Records a barrier on the whole of `buffer`: `src_access` of `src_stage` made available and visible to
+// `dst_access` of `dst_stage`.
+void record_buffer_barrier(VkCommandBuffer commands, VkBuffer buffer, VkPipelineStageFlags src_stage,
+                           VkAccessFlags src_access, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
+
 // Records a global memory barrier: `src` accesses of `src_stage` made available and visible to `dst` accesses
 // of `dst_stage`.
 void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags src_stage, VkAccessFlags src,
