@@ -5,7 +5,7 @@
 // - Morph targets first (weights from the pose), then LBS over any number of influence sets (influence
 //   count passed to the shader; joints and weights as float32 / uint32 arrays) or DQS (the palette's
 //   per-joint rigid dual quaternions and non-rigid 3x3 parts prepared on the CPU from the reference's double
-//   palette, as skinning_dqs.h describes, then converted to float), normals by the inverse transpose of the
+//   palette, as skin/dqs.h describes, then converted to float), normals by the inverse transpose of the
 //   blended matrix (cofactor with the sign of the determinant), tangents xyz by the blended matrix; both
 //   normalized; weights as stored (or renormalized, per options); zero-weight vertices keep bind attributes.
 // - Rigid (non-skinned) nodes: one palette entry (the node's global matrix) with weight 1, as the reference,
