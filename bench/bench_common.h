@@ -49,8 +49,8 @@ void register_animation_benchmarks();  // bench_animation.cc
 void register_render_benchmarks();     // bench_render.cc
 
 // What a BM_Skin case's manual time is: the wall-clock time of a run (CPU backends), the device time of a
-// run (SkinningJob::device_seconds()), or end to end: Backend::vertices(), i.e. prepare (conversion,
-// buffers, upload), run and read back, per iteration.
+// run (SkinningJob::device_seconds()), or end to end: a fresh job's preparation (conversion, buffers,
+// upload; SkinningJob::prepare_seconds(), pipeline creation left out), its run and its read back.
 enum class PassTime { Wall, Device, EndToEnd };
 
 // One BM_Skin case (bench_skinning.cc): the fixture's job of `backend` on the skinning scene (vertices,

@@ -1,6 +1,7 @@
 // The headless Vulkan context of context.h: instance (no window system), optional validation with a counting
-// debug-utils messenger, device choice, one graphics+compute queue, a command pool, and the buffer, image,
-// submission and shader helpers that the compute skinning and the offscreen renderer share.
+// debug-utils messenger, device choice, one graphics+compute queue, a command pool, and the submission and
+// shader helpers that the compute passes and the offscreen renderer share. Buffers and images are
+// resources.cc's; the Context forwards to its ResourceAllocator.
 #include "gpu/context.h"
 
 #include "core/input_error.h"
@@ -10,10 +11,8 @@
 #include <cstring>
 #include <cstdlib>
 #include <exception>
-#include <initializer_list>
 #include <mutex>
-#include <stdexcept>
-#include <string_view>
+#include <optional>
 
 namespace skinref::gpu {
 namespace {
@@ -238,40 +237,6 @@ size_t choose_device(const std::vector<DeviceInfo>& infos, const std::vector<VkP
                  device_list_text(infos));
 }
 
-bool is_depth_format(VkFormat format) {
-  switch (format) {
-    case VK_FORMAT_D16_UNORM:
-    case VK_FORMAT_X8_D24_UNORM_PACK32:
-    case VK_FORMAT_D32_SFLOAT:
-    case VK_FORMAT_D16_UNORM_S8_UINT:
-    case VK_FORMAT_D24_UNORM_S8_UINT:
-    case VK_FORMAT_D32_SFLOAT_S8_UINT: return true;
-    default: return false;
-  }
-}
-
-bool has_stencil(VkFormat format) {
-  return format == VK_FORMAT_S8_UINT || format == VK_FORMAT_D16_UNORM_S8_UINT ||
-         format == VK_FORMAT_D24_UNORM_S8_UINT || format == VK_FORMAT_D32_SFLOAT_S8_UINT;
-}
-
-VkImageAspectFlags aspect_of(VkFormat format) {
-  VkImageAspectFlags aspect = 0;
-  if (is_depth_format(format)) aspect |= VK_IMAGE_ASPECT_DEPTH_BIT;
-  if (has_stencil(format)) aspect |= VK_IMAGE_ASPECT_STENCIL_BIT;
-  return aspect == 0 ? VkImageAspectFlags{VK_IMAGE_ASPECT_COLOR_BIT} : aspect;
-}
-
-VkDeviceSize round_up(VkDeviceSize value, VkDeviceSize multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
-
-std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
 }  // namespace
 
 std::vector<DeviceInfo> list_devices() {
@@ -305,8 +270,8 @@ struct Context::State {
   VkCommandPool command_pool = VK_NULL_HANDLE;
   DeviceInfo info;
   VkPhysicalDeviceProperties properties{};
-  VkPhysicalDeviceMemoryProperties memory{};
   bool timestamps = false;
+  std::optional<ResourceAllocator> resources;  // made once the device exists
   // Fences of submissions whose wait timed out: the device may still signal them, so they are destroyed
   // only after vkDeviceWaitIdle at teardown.
   std::vector<VkFence> abandoned_fences;
@@ -320,6 +285,11 @@ struct Context::State {
   State(const State&) = delete;
   State& operator=(const State&) = delete;
   ~State();
+
+  // Context's construction, in order; each fills the members above that it names.
+  void create_instance_and_messenger();
+  void choose_physical_device(const std::string& wanted);
+  void create_device();
 
   static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                    VkDebugUtilsMessageTypeFlagsEXT /*types*/,
@@ -349,40 +319,6 @@ struct Context::State {
     }
   }
 
-  uint32_t find_memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
-                            std::initializer_list<VkMemoryPropertyFlags> preferred) const {
-    for (VkMemoryPropertyFlags extra : preferred) {
-      const VkMemoryPropertyFlags wanted = required | extra;
-      for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
-        if ((type_bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
-      }
-    }
-    throw GpuError("no memory type with property flags " + hex(required) + " among the allowed types " +
-                   hex(type_bits) + " on " + info.name);
-  }
-
-  VkDeviceMemory allocate(const VkMemoryRequirements& requirements, uint32_t type) {
-    VkMemoryAllocateInfo allocate_info{};
-    allocate_info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-    // Rounded to the non-coherent atom so that write()/read() can flush and invalidate whole atoms up to the
-    // buffer's rounded end without passing the end of the allocation.
-    allocate_info.allocationSize = round_up(requirements.size, properties.limits.nonCoherentAtomSize);
-    allocate_info.memoryTypeIndex = type;
-    VkDeviceMemory result = VK_NULL_HANDLE;
-    VK_CHECK(vkAllocateMemory(device, &allocate_info, nullptr, &result));
-    return result;
-  }
-
-  // The atom-aligned range covering [offset, offset + size) of a buffer's memory (bound at offset 0).
-  VkMappedMemoryRange atom_range(const Buffer& buffer, VkDeviceSize offset, VkDeviceSize size) const {
-    const VkDeviceSize atom = properties.limits.nonCoherentAtomSize;
-    VkMappedMemoryRange range{};
-    range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
-    range.memory = buffer.memory;
-    range.offset = offset / atom * atom;
-    range.size = round_up(offset + size, atom) - range.offset;
-    return range;
-  }
 };
 
 Context::State::~State() {
@@ -421,11 +357,9 @@ Context::State::~State() {
   if (std::uncaught_exceptions() == 0) std::abort();
 }
 
-Context::Context(const ContextOptions& options) : state_(std::make_unique<State>()) {
-  State& s = *state_;
-  s.validate = options.validate;
-  s.api_version = instance_api_version();
-
+// The instance, and with validation the counting messenger (chained into the instance's creation too, so
+// that vkCreateInstance and vkDestroyInstance report into it).
+void Context::State::create_instance_and_messenger() {
   VkDebugUtilsMessengerCreateInfoEXT messenger_info{};
   messenger_info.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
   messenger_info.messageSeverity =
@@ -435,67 +369,81 @@ Context::Context(const ContextOptions& options) : state_(std::make_unique<State>
                                VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                                VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   messenger_info.pfnUserCallback = State::on_message;
-  messenger_info.pUserData = &s;
+  messenger_info.pUserData = this;
 
-  if (s.validate) require_validation_layer();
-  s.instance = create_instance(s.api_version, s.validate ? &messenger_info : nullptr);
-  if (s.validate) {
-    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(s.instance, "vkCreateDebugUtilsMessengerEXT"));
-    s.destroy_messenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(s.instance, "vkDestroyDebugUtilsMessengerEXT"));
-    if (create == nullptr || s.destroy_messenger == nullptr) {
-      throw GpuError("vkCreateDebugUtilsMessengerEXT is not available although VK_EXT_debug_utils is enabled");
-    }
-    VK_CHECK(create(s.instance, &messenger_info, nullptr, &s.messenger));
+  if (validate) require_validation_layer();
+  instance = create_instance(api_version, validate ? &messenger_info : nullptr);
+  if (!validate) return;
+  auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+  destroy_messenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+  if (create == nullptr || destroy_messenger == nullptr) {
+    throw GpuError("vkCreateDebugUtilsMessengerEXT is not available although VK_EXT_debug_utils is enabled");
   }
+  VK_CHECK(create(instance, &messenger_info, nullptr, &messenger));
+}
 
-  const std::vector<VkPhysicalDevice> devices = physical_devices(s.instance);
+// The physical device the options ask for, its graphics+compute queue family, properties and timestamps.
+void Context::State::choose_physical_device(const std::string& wanted) {
+  const std::vector<VkPhysicalDevice> devices = physical_devices(instance);
   std::vector<DeviceInfo> infos;
-  for (size_t i = 0; i < devices.size(); ++i) infos.push_back(describe(devices[i], static_cast<int>(i), s.api_version));
+  for (size_t i = 0; i < devices.size(); ++i) infos.push_back(describe(devices[i], static_cast<int>(i), api_version));
   if (devices.empty()) {
     throw GpuError("the Vulkan loader found no device (is a driver installed? Debian: mesa-vulkan-drivers)");
   }
-  const size_t chosen = choose_device(infos, devices, options.device);
-  s.physical_device = devices[chosen];
-  s.info = infos[chosen];
-  const int family = graphics_compute_family(s.physical_device);
+  const size_t chosen = choose_device(infos, devices, wanted);
+  physical_device = devices[chosen];
+  info = infos[chosen];
+  const int family = graphics_compute_family(physical_device);
   if (family < 0) {
     throw InputError("--device", "",
-                     "device " + std::to_string(chosen) + " '" + s.info.name +
+                     "device " + std::to_string(chosen) + " '" + info.name +
                          "' has no queue family with both graphics and compute; devices: " + device_list_text(infos));
   }
-  s.queue_family = static_cast<uint32_t>(family);
-  vkGetPhysicalDeviceProperties(s.physical_device, &s.properties);
-  vkGetPhysicalDeviceMemoryProperties(s.physical_device, &s.memory);
+  queue_family = static_cast<uint32_t>(family);
+  vkGetPhysicalDeviceProperties(physical_device, &properties);
 
   uint32_t family_count = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(s.physical_device, &family_count, nullptr);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, nullptr);
   std::vector<VkQueueFamilyProperties> families(family_count);
-  vkGetPhysicalDeviceQueueFamilyProperties(s.physical_device, &family_count, families.data());
-  s.timestamps = s.properties.limits.timestampComputeAndGraphics == VK_TRUE &&
-                 s.properties.limits.timestampPeriod > 0.0f && families[s.queue_family].timestampValidBits > 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, families.data());
+  timestamps = properties.limits.timestampComputeAndGraphics == VK_TRUE &&
+               properties.limits.timestampPeriod > 0.0f && families[queue_family].timestampValidBits > 0;
+}
 
+// The logical device with its one queue, the device's resource allocator, and the command pool.
+void Context::State::create_device() {
   // One queue; no device extensions or optional features: the compute and graphics paths use Vulkan 1.1
   // core only (timestamps need no feature).
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{};
   queue_info.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-  queue_info.queueFamilyIndex = s.queue_family;
+  queue_info.queueFamilyIndex = queue_family;
   queue_info.queueCount = 1;
   queue_info.pQueuePriorities = &priority;
   VkDeviceCreateInfo device_info{};
   device_info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
-  VK_CHECK(vkCreateDevice(s.physical_device, &device_info, nullptr, &s.device));
-  vkGetDeviceQueue(s.device, s.queue_family, 0, &s.queue);
+  VK_CHECK(vkCreateDevice(physical_device, &device_info, nullptr, &device));
+  vkGetDeviceQueue(device, queue_family, 0, &queue);
+  resources.emplace(physical_device, device, properties.limits, info.name);
 
   VkCommandPoolCreateInfo pool_info{};
   pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
   pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  pool_info.queueFamilyIndex = s.queue_family;
-  VK_CHECK(vkCreateCommandPool(s.device, &pool_info, nullptr, &s.command_pool));
+  pool_info.queueFamilyIndex = queue_family;
+  VK_CHECK(vkCreateCommandPool(device, &pool_info, nullptr, &command_pool));
+}
+
+Context::Context(const ContextOptions& options) : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.validate = options.validate;
+  s.api_version = instance_api_version();
+  s.create_instance_and_messenger();
+  s.choose_physical_device(options.device);
+  s.create_device();
 }
 
 Context::~Context() = default;
@@ -521,154 +469,24 @@ std::vector<std::string> Context::validation_messages() const {
 }
 
 Buffer Context::create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible) {
-  State& s = *state_;
-  // A zero-sized buffer is invalid usage; callers with nothing to store must not ask for one.
-  if (size == 0) throw std::invalid_argument("Context::create_buffer: size 0");
-  Buffer buffer;
-  buffer.size = size;
-  VkBufferCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-  info.size = size;
-  info.usage = usage;
-  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  VK_CHECK(vkCreateBuffer(s.device, &info, nullptr, &buffer.buffer));
-  try {
-    VkMemoryRequirements requirements{};
-    vkGetBufferMemoryRequirements(s.device, buffer.buffer, &requirements);
-    uint32_t type = 0;
-    if (host_visible) {
-      // Cached memory makes readback fast on discrete GPUs (uncached reads from write-combined memory are
-      // slow); coherent memory needs no flushes. Either preference is dropped before giving up.
-      type = s.find_memory_type(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
-                                {VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
-                                 VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, VK_MEMORY_PROPERTY_HOST_CACHED_BIT, 0});
-    } else {
-      type = s.find_memory_type(requirements.memoryTypeBits, 0, {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0});
-    }
-    buffer.memory = s.allocate(requirements, type);
-    VK_CHECK(vkBindBufferMemory(s.device, buffer.buffer, buffer.memory, 0));
-    if (host_visible) {
-      buffer.coherent = (s.memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
-      VK_CHECK(vkMapMemory(s.device, buffer.memory, 0, VK_WHOLE_SIZE, 0, &buffer.mapped));
-    }
-  } catch (...) {
-    destroy(buffer);
-    throw;
-  }
-  return buffer;
+  return state_->resources->create_buffer(size, usage, host_visible);
 }
 
-void Context::destroy(Buffer& buffer) {
-  State& s = *state_;
-  // Unmapping is implicit in vkFreeMemory.
-  if (buffer.buffer != VK_NULL_HANDLE) vkDestroyBuffer(s.device, buffer.buffer, nullptr);
-  if (buffer.memory != VK_NULL_HANDLE) vkFreeMemory(s.device, buffer.memory, nullptr);
-  buffer = Buffer{};
-}
-
-namespace {
-
-void check_host_range(const Buffer& buffer, VkDeviceSize size, VkDeviceSize offset, const char* what) {
-  if (buffer.mapped == nullptr) {
-    throw std::invalid_argument(std::string("Context::") + what + ": the buffer is not host-visible");
-  }
-  if (offset > buffer.size || size > buffer.size - offset) {
-    throw std::invalid_argument(std::string("Context::") + what + ": bytes [" + std::to_string(offset) + ", " +
-                                std::to_string(offset + size) + ") outside the buffer's " +
-                                std::to_string(buffer.size));
-  }
-}
-
-}  // namespace
+void Context::destroy(Buffer& buffer) { state_->resources->destroy(buffer); }
 
 void Context::write(const Buffer& buffer, const void* data, VkDeviceSize size, VkDeviceSize offset) {
-  check_host_range(buffer, size, offset, "write");
-  if (size == 0) return;
-  std::memcpy(static_cast<unsigned char*>(buffer.mapped) + offset, data, size);
-  if (!buffer.coherent) {
-    const VkMappedMemoryRange range = state_->atom_range(buffer, offset, size);
-    VK_CHECK(vkFlushMappedMemoryRanges(state_->device, 1, &range));
-  }
+  state_->resources->write(buffer, data, size, offset);
 }
 
 void Context::read(const Buffer& buffer, void* data, VkDeviceSize size, VkDeviceSize offset) {
-  check_host_range(buffer, size, offset, "read");
-  if (size == 0) return;
-  if (!buffer.coherent) {
-    const VkMappedMemoryRange range = state_->atom_range(buffer, offset, size);
-    VK_CHECK(vkInvalidateMappedMemoryRanges(state_->device, 1, &range));
-  }
-  std::memcpy(data, static_cast<const unsigned char*>(buffer.mapped) + offset, size);
+  state_->resources->read(buffer, data, size, offset);
 }
 
 Image2D Context::create_image(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage) {
-  State& s = *state_;
-  // Callers check user-given sizes first (InputError); reaching here with a bad size is a programming error.
-  if (width == 0 || height == 0 || width > s.properties.limits.maxImageDimension2D ||
-      height > s.properties.limits.maxImageDimension2D) {
-    throw std::invalid_argument("Context::create_image: " + std::to_string(width) + "x" + std::to_string(height) +
-                                " outside 1.." + std::to_string(s.properties.limits.maxImageDimension2D));
-  }
-  // Asking first turns "format/usage not supported" into a clear error instead of invalid usage.
-  VkImageFormatProperties supported{};
-  const VkResult support = vkGetPhysicalDeviceImageFormatProperties(
-      s.physical_device, format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL, usage, 0, &supported);
-  if (support == VK_ERROR_FORMAT_NOT_SUPPORTED || (support == VK_SUCCESS && (width > supported.maxExtent.width ||
-                                                                             height > supported.maxExtent.height))) {
-    throw GpuError("image format " + std::to_string(static_cast<int>(format)) + " with usage " + hex(usage) +
-                   " at " + std::to_string(width) + "x" + std::to_string(height) +
-                   " is not supported by " + s.info.name);
-  }
-  VK_CHECK(support);
-
-  Image2D image;
-  image.format = format;
-  image.width = width;
-  image.height = height;
-  VkImageCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
-  info.imageType = VK_IMAGE_TYPE_2D;
-  info.format = format;
-  info.extent = {width, height, 1};
-  info.mipLevels = 1;
-  info.arrayLayers = 1;
-  info.samples = VK_SAMPLE_COUNT_1_BIT;
-  info.tiling = VK_IMAGE_TILING_OPTIMAL;
-  info.usage = usage;
-  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  VK_CHECK(vkCreateImage(s.device, &info, nullptr, &image.image));
-  try {
-    VkMemoryRequirements requirements{};
-    vkGetImageMemoryRequirements(s.device, image.image, &requirements);
-    const uint32_t type =
-        s.find_memory_type(requirements.memoryTypeBits, 0, {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0});
-    image.memory = s.allocate(requirements, type);
-    VK_CHECK(vkBindImageMemory(s.device, image.image, image.memory, 0));
-
-    VkImageViewCreateInfo view_info{};
-    view_info.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO;
-    view_info.image = image.image;
-    view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    view_info.format = format;
-    view_info.components = {VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY,
-                            VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY};
-    view_info.subresourceRange = {aspect_of(format), 0, 1, 0, 1};
-    VK_CHECK(vkCreateImageView(s.device, &view_info, nullptr, &image.view));
-  } catch (...) {
-    destroy(image);
-    throw;
-  }
-  return image;
+  return state_->resources->create_image(width, height, format, usage);
 }
 
-void Context::destroy(Image2D& image) {
-  State& s = *state_;
-  if (image.view != VK_NULL_HANDLE) vkDestroyImageView(s.device, image.view, nullptr);
-  if (image.image != VK_NULL_HANDLE) vkDestroyImage(s.device, image.image, nullptr);
-  if (image.memory != VK_NULL_HANDLE) vkFreeMemory(s.device, image.memory, nullptr);
-  image = Image2D{};
-}
+void Context::destroy(Image2D& image) { state_->resources->destroy(image); }
 
 void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record) {
   State& s = *state_;
@@ -724,28 +542,6 @@ VkShaderModule Context::create_shader(const uint32_t* words, size_t word_count) 
   VkShaderModule module = VK_NULL_HANDLE;
   VK_CHECK(vkCreateShaderModule(state_->device, &info, nullptr, &module));
   return module;
-}
-
-void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags src_stage, VkAccessFlags src,
-                    VkPipelineStageFlags dst_stage, VkAccessFlags dst) {
-  VkMemoryBarrier barrier{};
-  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-  barrier.srcAccessMask = src;
-  barrier.dstAccessMask = dst;
-  vkCmdPipelineBarrier(commands, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-}
-
-VkBufferMemoryBarrier buffer_barrier(VkBuffer buffer, VkAccessFlags src, VkAccessFlags dst) {
-  VkBufferMemoryBarrier barrier{};
-  barrier.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
-  barrier.srcAccessMask = src;
-  barrier.dstAccessMask = dst;
-  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.buffer = buffer;
-  barrier.offset = 0;
-  barrier.size = VK_WHOLE_SIZE;
-  return barrier;
 }
 
 }  // namespace skinref::gpu

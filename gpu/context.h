@@ -1,6 +1,6 @@
 // A headless Vulkan context: instance without any window system, optional validation, one physical device
-// with a queue family that supports both graphics and compute, a command pool, and helpers for buffers,
-// images, one-shot submissions and readback.
+// with a queue family that supports both graphics and compute, a command pool, one-shot submissions, and the
+// device's resource helpers (buffers, images, host access; gpu/resources.h owns them, the Context forwards).
 //
 // Contract:
 // - Validation (`validate`): the VK_LAYER_KHRONOS_validation layer and a VK_EXT_debug_utils messenger are
@@ -13,12 +13,13 @@
 // - Synchronisation: submit_and_wait() submits one command buffer with a fresh fence and waits for it;
 //   every transfer/compute/graphics hop recorded by the helpers carries an explicit pipeline barrier.
 //   Host-visible memory is mapped; non-coherent memory is flushed after writes and invalidated before
-//   reads.
+//   reads (resources.h).
 // - Destruction releases everything in reverse order of creation; no object leaks (the validation layer
 //   reports leaks at vkDestroyDevice / vkDestroyInstance, and those count as errors).
 // - Not thread-safe: one context per thread.
 #pragma once
 
+#include "gpu/resources.h"
 #include "gpu/vk_check.h"
 
 #include <cstdint>
@@ -52,31 +53,6 @@ static constexpr size_t kMaxKeptMessages = 64;
 // is no Vulkan driver at all.
 std::vector<DeviceInfo> list_devices();
 
-// A buffer with its memory. Host-visible buffers stay mapped (`mapped` non-null).
-struct Buffer {
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  VkDeviceSize size = 0;
-  void* mapped = nullptr;
-  bool coherent = true;
-};
-
-struct Image2D {
-  VkImage image = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  VkImageView view = VK_NULL_HANDLE;
-  VkFormat format = VK_FORMAT_UNDEFINED;
-  uint32_t width = 0, height = 0;
-};
-
-// A memory barrier on the whole of `buffer` between two access masks (queue families ignored).
-VkBufferMemoryBarrier buffer_barrier(VkBuffer buffer, VkAccessFlags src, VkAccessFlags dst);
-
-// Records a global memory barrier: `src` accesses of `src_stage` made available and visible to `dst` accesses
-// of `dst_stage`.
-void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags src_stage, VkAccessFlags src,
-                    VkPipelineStageFlags dst_stage, VkAccessFlags dst);
-
 class Context {
  public:
   explicit Context(const ContextOptions& options);
@@ -97,6 +73,7 @@ class Context {
   ValidationCounts validation_counts() const;
   std::vector<std::string> validation_messages() const;  // warning and error messages, in order
 
+  // Buffers and images: forwarded to the device's ResourceAllocator, whose contract is in resources.h.
   // Buffers. `host_visible`: HOST_VISIBLE memory, mapped (prefers HOST_COHERENT); else DEVICE_LOCAL.
   Buffer create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible);
   void destroy(Buffer& buffer);

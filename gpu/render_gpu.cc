@@ -11,6 +11,9 @@
 // The vertex shader snaps window positions to raster.h's 1/256-pixel grid itself (render.vert says why):
 // coverage is unchanged, and attributes are then interpolated from the snapped triangle, as the reference
 // does, also on implementations (llvmpipe) that would interpolate from the unsnapped one.
+//
+// gpu_render's steps: plan (every input check, the draws, the textures), upload (targets, vertices, textures,
+// descriptor sets, pipelines), record and submit one command buffer, read the image back.
 #include "gpu/render_gpu.h"
 
 #include "core/input_error.h"
@@ -265,13 +268,6 @@ void fill_vertices(const Scene& scene, const std::vector<WorldPrimitive>& primit
   flush();
 }
 
-// Records a barrier on a whole buffer.
-void record_buffer_barrier(VkCommandBuffer command, VkBuffer buffer, VkPipelineStageFlags src_stage,
-                           VkAccessFlags src_access, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
-  const VkBufferMemoryBarrier barrier = buffer_barrier(buffer, src_access, dst_access);
-  vkCmdPipelineBarrier(command, src_stage, dst_stage, 0, 0, nullptr, 1, &barrier, 0, nullptr);
-}
-
 // A layout transition of a single-level colour image.
 void image_barrier(VkCommandBuffer command, VkImage image, VkImageLayout old_layout, VkImageLayout new_layout,
                    VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
@@ -359,6 +355,36 @@ VkRenderPass create_render_pass(VkDevice device) {
   return render_pass;
 }
 
+// Filled polygons, culling and facing per draw. Vulkan's facing (Polygons, "Basic Polygon Rasterization"):
+// a = -(1/2) sum(x_i y_{i+1} - x_{i+1} y_i) in framebuffer coordinates, front when a > 0 with
+// COUNTER_CLOCKWISE. raster.h's front test (standard signed area E < 0 in x right, y down) is exactly a > 0,
+// so glTF's counter-clockwise triangles, seen through the y-flipped projection, are front-facing with
+// COUNTER_CLOCKWISE; a mirroring node swaps it.
+VkPipelineRasterizationStateCreateInfo rasterization_state(bool cull_back, bool flip_winding) {
+  VkPipelineRasterizationStateCreateInfo raster{};
+  raster.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO;
+  raster.depthClampEnable = VK_FALSE;
+  raster.rasterizerDiscardEnable = VK_FALSE;
+  raster.polygonMode = VK_POLYGON_MODE_FILL;
+  raster.cullMode = cull_back ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE;
+  raster.frontFace = flip_winding ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  raster.depthBiasEnable = VK_FALSE;
+  raster.lineWidth = 1.0f;
+  return raster;
+}
+
+// Depth test LESS with writes (raster.h's depth rule), no stencil.
+VkPipelineDepthStencilStateCreateInfo depth_state() {
+  VkPipelineDepthStencilStateCreateInfo depth{};
+  depth.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO;
+  depth.depthTestEnable = VK_TRUE;
+  depth.depthWriteEnable = VK_TRUE;
+  depth.depthCompareOp = VK_COMPARE_OP_LESS;
+  depth.depthBoundsTestEnable = VK_FALSE;
+  depth.stencilTestEnable = VK_FALSE;
+  return depth;
+}
+
 VkPipeline create_pipeline(VkDevice device, VkPipelineLayout layout, VkRenderPass render_pass, VkShaderModule vert,
                            VkShaderModule frag, bool cull_back, bool flip_winding) {
   VkPipelineShaderStageCreateInfo stages[2]{};
@@ -396,31 +422,11 @@ VkPipeline create_pipeline(VkDevice device, VkPipelineLayout layout, VkRenderPas
   viewport.viewportCount = 1;
   viewport.scissorCount = 1;
 
-  // Vulkan's facing (Polygons, "Basic Polygon Rasterization"): a = -(1/2) sum(x_i y_{i+1} - x_{i+1} y_i) in
-  // framebuffer coordinates, front when a > 0 with COUNTER_CLOCKWISE. raster.h's front test (standard signed
-  // area E < 0 in x right, y down) is exactly a > 0, so glTF's counter-clockwise triangles, seen through the
-  // y-flipped projection, are front-facing with COUNTER_CLOCKWISE; a mirroring node swaps it.
-  VkPipelineRasterizationStateCreateInfo raster{};
-  raster.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO;
-  raster.depthClampEnable = VK_FALSE;
-  raster.rasterizerDiscardEnable = VK_FALSE;
-  raster.polygonMode = VK_POLYGON_MODE_FILL;
-  raster.cullMode = cull_back ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE;
-  raster.frontFace = flip_winding ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE;
-  raster.depthBiasEnable = VK_FALSE;
-  raster.lineWidth = 1.0f;
-
+  const VkPipelineRasterizationStateCreateInfo raster = rasterization_state(cull_back, flip_winding);
   VkPipelineMultisampleStateCreateInfo multisample{};
   multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO;
   multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-
-  VkPipelineDepthStencilStateCreateInfo depth{};
-  depth.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO;
-  depth.depthTestEnable = VK_TRUE;
-  depth.depthWriteEnable = VK_TRUE;
-  depth.depthCompareOp = VK_COMPARE_OP_LESS;
-  depth.depthBoundsTestEnable = VK_FALSE;
-  depth.stencilTestEnable = VK_FALSE;
+  const VkPipelineDepthStencilStateCreateInfo depth = depth_state();
 
   VkPipelineColorBlendAttachmentState blend_attachment{};
   blend_attachment.blendEnable = VK_FALSE;
@@ -504,17 +510,8 @@ void check_options(const Context& context, const RenderOptions& options) {
   }
 }
 
-}  // namespace
 
-RgbaImage gpu_render(Context& context, const Scene& scene, const EvaluatedPose& pose,
-                     const std::vector<WorldPrimitive>& primitives, const RenderCamera& camera,
-                     const RenderOptions& options) {
-  check_options(context, options);
-  const DrawPlan plan = plan_draws(scene, pose, primitives, camera, options);
-  const uint32_t width = uint32_t(options.width), height = uint32_t(options.height);
-  const VkDevice device = context.device();
-  const VkPhysicalDevice physical = context.physical_device();
-
+void require_formats(VkPhysicalDevice physical) {
   require_format(physical, kColorFormat, VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT,
                  "R8G8B8A8_SRGB colour attachments");
   require_format(physical, kDepthFormat, VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT,
@@ -523,27 +520,37 @@ RgbaImage gpu_render(Context& context, const Scene& scene, const EvaluatedPose& 
                  VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
                      VK_FORMAT_FEATURE_TRANSFER_DST_BIT,
                  "filtered R8G8B8A8_SRGB textures");
+}
 
-  // The textures the draws sample, each image uploaded once; texture index -> descriptor set below.
-  std::vector<int> textures;
+// The textures the draws sample, each image uploaded once.
+struct TexturePlan {
+  std::vector<int> textures;  // scene texture indices: one descriptor set each (and one for the placeholder)
+  std::vector<int> images;    // scene image indices, in upload order
+};
+
+// Checks every image against the device's limit and its own size, before anything is created.
+TexturePlan plan_textures(const Context& context, const Scene& scene, const DrawPlan& plan) {
+  TexturePlan textures;
   for (const Draw& draw : plan.draws) {
-    if (draw.texture >= 0 && std::find(textures.begin(), textures.end(), draw.texture) == textures.end()) {
-      textures.push_back(draw.texture);
+    if (draw.texture >= 0 && std::find(textures.textures.begin(), textures.textures.end(), draw.texture) ==
+                                 textures.textures.end()) {
+      textures.textures.push_back(draw.texture);
     }
   }
-  std::vector<int> images;  // scene image indices, in upload order
-  for (int texture : textures) {
+  for (int texture : textures.textures) {
     const int image = scene.textures[size_t(texture)].image;
-    if (std::find(images.begin(), images.end(), image) == images.end()) images.push_back(image);
+    if (std::find(textures.images.begin(), textures.images.end(), image) == textures.images.end()) {
+      textures.images.push_back(image);
+    }
   }
-  for (int image : images) {
+  const uint32_t limit = context.limits().maxImageDimension2D;
+  for (int image : textures.images) {
     const Image& source = scene.images[size_t(image)];
-    if (uint32_t(source.width) > context.limits().maxImageDimension2D ||
-        uint32_t(source.height) > context.limits().maxImageDimension2D) {
+    if (uint32_t(source.width) > limit || uint32_t(source.height) > limit) {
       throw InputError(scene.source, "/images/" + std::to_string(image),
-                       "an image of at most " + std::to_string(context.limits().maxImageDimension2D) +
-                           " texels per side (maxImageDimension2D of " + context.info().name + "), got " +
-                           std::to_string(source.width) + "x" + std::to_string(source.height));
+                       "an image of at most " + std::to_string(limit) + " texels per side (maxImageDimension2D of " +
+                           context.info().name + "), got " + std::to_string(source.width) + "x" +
+                           std::to_string(source.height));
     }
     if (source.rgba8.size() != size_t(source.width) * size_t(source.height) * 4) {
       throw std::invalid_argument("gpu_render: image " + std::to_string(image) + " has " +
@@ -551,91 +558,129 @@ RgbaImage gpu_render(Context& context, const Scene& scene, const EvaluatedPose& 
                                   "x" + std::to_string(source.height) + " RGBA8 texels");
     }
   }
+  return textures;
+}
 
-  Cleanup cleanup;
+// The colour and depth attachments, and the host-visible buffer the colour image is copied into.
+struct RenderTargets {
+  uint32_t width = 0, height = 0;
+  Image2D color, depth;
+  Buffer readback;
+  // bufferRowLength 0 in the copy means rows tightly packed, so the row pitch of the readback buffer is
+  // width * 4 bytes; reading uses that same pitch.
+  uint32_t buffer_row_length = 0;
+  VkDeviceSize row_pitch = 0;
+};
 
-  // ---- resources ----
-  Image2D color = context.create_image(width, height, kColorFormat,
+RenderTargets create_targets(Context& context, Cleanup& cleanup, uint32_t width, uint32_t height) {
+  RenderTargets targets;
+  targets.width = width;
+  targets.height = height;
+  targets.color = context.create_image(width, height, kColorFormat,
                                        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-  cleanup.add([&context, color]() mutable { context.destroy(color); });
-  Image2D depth = context.create_image(width, height, kDepthFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
-  cleanup.add([&context, depth]() mutable { context.destroy(depth); });
+  cleanup.add([&context, color = targets.color]() mutable { context.destroy(color); });
+  targets.depth = context.create_image(width, height, kDepthFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
+  cleanup.add([&context, depth = targets.depth]() mutable { context.destroy(depth); });
+  targets.row_pitch =
+      VkDeviceSize(targets.buffer_row_length == 0 ? width : targets.buffer_row_length) * kBytesPerPixel;
+  targets.readback = context.create_buffer(targets.row_pitch * height, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  cleanup.add([&context, readback = targets.readback]() mutable { context.destroy(readback); });
+  return targets;
+}
 
-  // The copy of the colour image: bufferRowLength 0 in the copy means rows tightly packed, so the row pitch
-  // of the readback buffer is width * 4 bytes; reading uses that same pitch.
-  const uint32_t buffer_row_length = 0;
-  const VkDeviceSize row_pitch = VkDeviceSize(buffer_row_length == 0 ? width : buffer_row_length) * kBytesPerPixel;
-  Buffer readback = context.create_buffer(row_pitch * height, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-  cleanup.add([&context, readback]() mutable { context.destroy(readback); });
-
-  // The vertices are read once, by one draw pass: a host-visible vertex buffer written directly serves that
-  // better than a staging copy into device-local memory would (no second buffer, no copy). Host writes made
-  // before the submission are visible to it (vkQueueSubmit's implicit host-write dependency; Context::write
-  // flushes non-coherent memory).
+// The vertices are read once, by one draw pass: a host-visible vertex buffer written directly serves that
+// better than a staging copy into device-local memory would (no second buffer, no copy). Host writes made
+// before the submission are visible to it (vkQueueSubmit's implicit host-write dependency; Context::write
+// flushes non-coherent memory). No buffer (a null handle) when nothing is drawn.
+Buffer upload_vertices(Context& context, Cleanup& cleanup, const Scene& scene,
+                       const std::vector<WorldPrimitive>& primitives, const DrawPlan& plan,
+                       const RenderOptions& options) {
   const VkDeviceSize vertex_bytes = VkDeviceSize(plan.vertex_count) * sizeof(GpuVertex);
   Buffer vertex_buffer;
-  if (vertex_bytes > 0) {
-    vertex_buffer = context.create_buffer(vertex_bytes, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, true);
-    cleanup.add([&context, buffer = vertex_buffer]() mutable { context.destroy(buffer); });
-    fill_vertices(scene, primitives, plan, options, kVertexChunk,
-                  [&](const GpuVertex* vertices, size_t count, size_t first) {
-                    context.write(vertex_buffer, vertices, VkDeviceSize(count) * sizeof(GpuVertex),
-                                  VkDeviceSize(first) * sizeof(GpuVertex));
-                  });
-  }
+  if (vertex_bytes == 0) return vertex_buffer;
+  vertex_buffer = context.create_buffer(vertex_bytes, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, true);
+  cleanup.add([&context, buffer = vertex_buffer]() mutable { context.destroy(buffer); });
+  fill_vertices(scene, primitives, plan, options, kVertexChunk,
+                [&](const GpuVertex* vertices, size_t count, size_t first) {
+                  context.write(vertex_buffer, vertices, VkDeviceSize(count) * sizeof(GpuVertex),
+                                VkDeviceSize(first) * sizeof(GpuVertex));
+                });
+  return vertex_buffer;
+}
 
-  // Texture images: scene images, then a 1x1 white texel bound wherever nothing is sampled (the pipeline
-  // layout has the binding, so a valid descriptor must be bound for every draw).
-  struct Upload {
-    const uint8_t* bytes;
-    uint32_t width, height;
-    VkDeviceSize offset;
-  };
+// One texture image's texels in the staging buffer.
+struct TextureUpload {
+  const uint8_t* bytes;
+  uint32_t width, height;
+  VkDeviceSize offset;
+};
+
+// Texture images: the scene's, then a 1x1 white texel bound wherever nothing is sampled (the pipeline layout
+// has the binding, so a valid descriptor must be bound for every draw); their texels staged for the copy.
+struct Textures {
+  std::vector<TextureUpload> uploads;  // TexturePlan::images order, then the placeholder
+  Buffer staging;
+  std::vector<Image2D> images;      // one per upload
+  std::vector<VkSampler> samplers;  // one per sampled texture (its glTF sampler), then the placeholder's
+};
+
+Textures stage_textures(Context& context, Cleanup& cleanup, const Scene& scene, const TexturePlan& plan) {
   static const uint8_t kWhite[4] = {255, 255, 255, 255};
-  std::vector<Upload> uploads;
+  Textures textures;
   VkDeviceSize texture_bytes = 0;
-  for (int image : images) {
+  for (int image : plan.images) {
     const Image& source = scene.images[size_t(image)];
-    uploads.push_back({source.rgba8.data(), uint32_t(source.width), uint32_t(source.height), texture_bytes});
+    textures.uploads.push_back({source.rgba8.data(), uint32_t(source.width), uint32_t(source.height), texture_bytes});
     texture_bytes += source.rgba8.size();
   }
-  uploads.push_back({kWhite, 1, 1, texture_bytes});
+  textures.uploads.push_back({kWhite, 1, 1, texture_bytes});
   texture_bytes += sizeof kWhite;
-  Buffer texture_staging = context.create_buffer(texture_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-  cleanup.add([&context, buffer = texture_staging]() mutable { context.destroy(buffer); });
-  for (const Upload& upload : uploads) {
-    context.write(texture_staging, upload.bytes, VkDeviceSize(upload.width) * upload.height * 4, upload.offset);
+  textures.staging = context.create_buffer(texture_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  cleanup.add([&context, buffer = textures.staging]() mutable { context.destroy(buffer); });
+  for (const TextureUpload& upload : textures.uploads) {
+    context.write(textures.staging, upload.bytes, VkDeviceSize(upload.width) * upload.height * 4, upload.offset);
   }
-  std::vector<Image2D> texture_images(uploads.size());
-  for (size_t i = 0; i < uploads.size(); ++i) {
-    texture_images[i] = context.create_image(uploads[i].width, uploads[i].height, kTextureFormat,
-                                             VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-    cleanup.add([&context, image = texture_images[i]]() mutable { context.destroy(image); });
+  textures.images.resize(textures.uploads.size());
+  for (size_t i = 0; i < textures.uploads.size(); ++i) {
+    textures.images[i] = context.create_image(textures.uploads[i].width, textures.uploads[i].height, kTextureFormat,
+                                              VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    cleanup.add([&context, image = textures.images[i]]() mutable { context.destroy(image); });
   }
+  const VkDevice device = context.device();
+  textures.samplers.assign(plan.textures.size() + 1, VK_NULL_HANDLE);
+  for (size_t t = 0; t <= plan.textures.size(); ++t) {
+    const TextureSampler settings =
+        t < plan.textures.size() ? scene.textures[size_t(plan.textures[t])].sampler : TextureSampler{};
+    textures.samplers[t] = create_sampler(device, settings);
+    cleanup.add([device, sampler = textures.samplers[t]] { vkDestroySampler(device, sampler, nullptr); });
+  }
+  return textures;
+}
 
-  // Samplers: one per sampled texture (its glTF sampler), one for the white placeholder.
-  std::vector<VkSampler> samplers(textures.size() + 1, VK_NULL_HANDLE);
-  for (size_t t = 0; t <= textures.size(); ++t) {
-    const TextureSampler settings = t < textures.size() ? scene.textures[size_t(textures[t])].sampler : TextureSampler{};
-    samplers[t] = create_sampler(device, settings);
-    cleanup.add([device, sampler = samplers[t]] { vkDestroySampler(device, sampler, nullptr); });
-  }
+// Set 0, binding 0: one combined image sampler per sampled texture, and one for the placeholder.
+struct TextureSets {
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  std::map<int, VkDescriptorSet> by_texture;  // scene texture index (-1: the placeholder) -> set
+};
 
-  // ---- descriptors: set 0, binding 0, one combined image sampler per texture (and the placeholder) ----
+VkDescriptorSetLayout create_texture_set_layout(VkDevice device) {
   VkDescriptorSetLayoutBinding binding{};
   binding.binding = 0;
   binding.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
   binding.descriptorCount = 1;
   binding.stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
-  VkDescriptorSetLayoutCreateInfo set_layout_info{};
-  set_layout_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  set_layout_info.bindingCount = 1;
-  set_layout_info.pBindings = &binding;
-  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-  VK_CHECK(vkCreateDescriptorSetLayout(device, &set_layout_info, nullptr, &set_layout));
-  cleanup.add([device, set_layout] { vkDestroyDescriptorSetLayout(device, set_layout, nullptr); });
+  VkDescriptorSetLayoutCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+  info.bindingCount = 1;
+  info.pBindings = &binding;
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateDescriptorSetLayout(device, &info, nullptr, &layout));
+  return layout;
+}
 
-  const uint32_t set_count = uint32_t(textures.size() + 1);
+// A pool of `set_count` sets of `layout`, allocated; the pool goes with `cleanup` (and frees its sets).
+std::vector<VkDescriptorSet> allocate_sets(VkDevice device, Cleanup& cleanup, VkDescriptorSetLayout layout,
+                                           uint32_t set_count) {
   const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, set_count};
   VkDescriptorPoolCreateInfo pool_info{};
   pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
@@ -644,9 +689,9 @@ RgbaImage gpu_render(Context& context, const Scene& scene, const EvaluatedPose& 
   pool_info.pPoolSizes = &pool_size;
   VkDescriptorPool pool = VK_NULL_HANDLE;
   VK_CHECK(vkCreateDescriptorPool(device, &pool_info, nullptr, &pool));
-  cleanup.add([device, pool] { vkDestroyDescriptorPool(device, pool, nullptr); });  // frees its sets
+  cleanup.add([device, pool] { vkDestroyDescriptorPool(device, pool, nullptr); });
 
-  std::vector<VkDescriptorSetLayout> layouts(set_count, set_layout);
+  std::vector<VkDescriptorSetLayout> layouts(set_count, layout);
   std::vector<VkDescriptorSet> sets(set_count, VK_NULL_HANDLE);
   VkDescriptorSetAllocateInfo allocate{};
   allocate.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
@@ -654,29 +699,67 @@ RgbaImage gpu_render(Context& context, const Scene& scene, const EvaluatedPose& 
   allocate.descriptorSetCount = set_count;
   allocate.pSetLayouts = layouts.data();
   VK_CHECK(vkAllocateDescriptorSets(device, &allocate, sets.data()));
-  std::map<int, VkDescriptorSet> texture_set;  // scene texture index (-1: placeholder) -> set
+  return sets;
+}
+
+TextureSets create_texture_sets(VkDevice device, Cleanup& cleanup, const Scene& scene, const TexturePlan& plan,
+                                const Textures& textures) {
+  TextureSets sets;
+  sets.layout = create_texture_set_layout(device);
+  cleanup.add([device, layout = sets.layout] { vkDestroyDescriptorSetLayout(device, layout, nullptr); });
+  const uint32_t set_count = uint32_t(plan.textures.size() + 1);
+  const std::vector<VkDescriptorSet> allocated = allocate_sets(device, cleanup, sets.layout, set_count);
   for (size_t t = 0; t < set_count; ++t) {
-    const bool placeholder = t == textures.size();
+    const bool placeholder = t == plan.textures.size();
     const size_t image_slot =
-        placeholder ? uploads.size() - 1
-                    : size_t(std::find(images.begin(), images.end(), scene.textures[size_t(textures[t])].image) -
-                             images.begin());
+        placeholder ? textures.uploads.size() - 1
+                    : size_t(std::find(plan.images.begin(), plan.images.end(),
+                                       scene.textures[size_t(plan.textures[t])].image) -
+                             plan.images.begin());
     VkDescriptorImageInfo image_info{};
-    image_info.sampler = samplers[t];
-    image_info.imageView = texture_images[image_slot].view;
+    image_info.sampler = textures.samplers[t];
+    image_info.imageView = textures.images[image_slot].view;
     image_info.imageLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     VkWriteDescriptorSet write{};
     write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    write.dstSet = sets[t];
+    write.dstSet = allocated[t];
     write.dstBinding = 0;
     write.descriptorCount = 1;
     write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     write.pImageInfo = &image_info;
     vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
-    texture_set[placeholder ? -1 : textures[t]] = sets[t];
+    sets.by_texture[placeholder ? -1 : plan.textures[t]] = allocated[t];
   }
+  return sets;
+}
 
-  // ---- pipeline ----
+// The pipeline layout, render pass, framebuffer and one pipeline per (cull, front face) pair the draws use.
+struct GraphicsPipelines {
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkRenderPass render_pass = VK_NULL_HANDLE;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  std::map<std::pair<bool, bool>, VkPipeline> by_state;  // (cull_back, flip_winding) -> pipeline
+};
+
+VkFramebuffer create_framebuffer(VkDevice device, VkRenderPass render_pass, const RenderTargets& targets) {
+  const VkImageView attachments[2] = {targets.color.view, targets.depth.view};
+  VkFramebufferCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
+  info.renderPass = render_pass;
+  info.attachmentCount = 2;
+  info.pAttachments = attachments;
+  info.width = targets.width;
+  info.height = targets.height;
+  info.layers = 1;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateFramebuffer(device, &info, nullptr, &framebuffer));
+  return framebuffer;
+}
+
+GraphicsPipelines create_graphics_pipelines(Context& context, Cleanup& cleanup, VkDescriptorSetLayout set_layout,
+                                            const RenderTargets& targets, const DrawPlan& plan) {
+  const VkDevice device = context.device();
+  GraphicsPipelines pipelines;
   const VkPushConstantRange push_range{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                                        sizeof(PushConstants)};
   VkPipelineLayoutCreateInfo layout_info{};
@@ -685,123 +768,149 @@ RgbaImage gpu_render(Context& context, const Scene& scene, const EvaluatedPose& 
   layout_info.pSetLayouts = &set_layout;
   layout_info.pushConstantRangeCount = 1;
   layout_info.pPushConstantRanges = &push_range;
-  VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
-  VK_CHECK(vkCreatePipelineLayout(device, &layout_info, nullptr, &pipeline_layout));
-  cleanup.add([device, pipeline_layout] { vkDestroyPipelineLayout(device, pipeline_layout, nullptr); });
+  VK_CHECK(vkCreatePipelineLayout(device, &layout_info, nullptr, &pipelines.layout));
+  cleanup.add([device, layout = pipelines.layout] { vkDestroyPipelineLayout(device, layout, nullptr); });
 
-  const VkRenderPass render_pass = create_render_pass(device);
-  cleanup.add([device, render_pass] { vkDestroyRenderPass(device, render_pass, nullptr); });
-
-  const VkImageView attachments[2] = {color.view, depth.view};
-  VkFramebufferCreateInfo framebuffer_info{};
-  framebuffer_info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
-  framebuffer_info.renderPass = render_pass;
-  framebuffer_info.attachmentCount = 2;
-  framebuffer_info.pAttachments = attachments;
-  framebuffer_info.width = width;
-  framebuffer_info.height = height;
-  framebuffer_info.layers = 1;
-  VkFramebuffer framebuffer = VK_NULL_HANDLE;
-  VK_CHECK(vkCreateFramebuffer(device, &framebuffer_info, nullptr, &framebuffer));
-  cleanup.add([device, framebuffer] { vkDestroyFramebuffer(device, framebuffer, nullptr); });
+  pipelines.render_pass = create_render_pass(device);
+  cleanup.add([device, render_pass = pipelines.render_pass] { vkDestroyRenderPass(device, render_pass, nullptr); });
+  pipelines.framebuffer = create_framebuffer(device, pipelines.render_pass, targets);
+  cleanup.add([device, framebuffer = pipelines.framebuffer] { vkDestroyFramebuffer(device, framebuffer, nullptr); });
 
   const VkShaderModule vert = context.create_shader(k_render_vert, sizeof k_render_vert / sizeof k_render_vert[0]);
   cleanup.add([device, vert] { vkDestroyShaderModule(device, vert, nullptr); });
   const VkShaderModule frag = context.create_shader(k_render_frag, sizeof k_render_frag / sizeof k_render_frag[0]);
   cleanup.add([device, frag] { vkDestroyShaderModule(device, frag, nullptr); });
 
-  // Only the (cull, front face) combinations the draws use.
-  std::map<std::pair<bool, bool>, VkPipeline> pipelines;
   for (const Draw& draw : plan.draws) {
     const auto key = std::make_pair(draw.cull_back, draw.flip_winding);
-    if (pipelines.count(key) != 0) continue;
-    const VkPipeline pipeline =
-        create_pipeline(device, pipeline_layout, render_pass, vert, frag, draw.cull_back, draw.flip_winding);
-    pipelines[key] = pipeline;
+    if (pipelines.by_state.count(key) != 0) continue;
+    const VkPipeline pipeline = create_pipeline(device, pipelines.layout, pipelines.render_pass, vert, frag,
+                                                draw.cull_back, draw.flip_winding);
+    pipelines.by_state[key] = pipeline;
     cleanup.add([device, pipeline] { vkDestroyPipeline(device, pipeline, nullptr); });
   }
+  return pipelines;
+}
 
-  // ---- one submission: uploads, the render pass, the copy to the readback buffer ----
-  context.submit_and_wait([&](VkCommandBuffer command) {
-    for (size_t i = 0; i < uploads.size(); ++i) {
-      const VkImage image = texture_images[i].image;
-      image_barrier(command, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                    VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-      VkBufferImageCopy region{};
-      region.bufferOffset = uploads[i].offset;
-      region.bufferRowLength = 0;  // tightly packed rows, as Image::rgba8 stores them
-      region.bufferImageHeight = 0;
-      region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-      region.imageExtent = {uploads[i].width, uploads[i].height, 1};
-      vkCmdCopyBufferToImage(command, texture_staging.buffer, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-      image_barrier(command, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                    VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
-                    VK_ACCESS_SHADER_READ_BIT);
-    }
-
-    // The clear colour is linear: the sRGB attachment encodes it like any fragment output.
-    VkClearValue clears[2]{};
-    clears[0].color.float32[0] = float(kBackground[0]);
-    clears[0].color.float32[1] = float(kBackground[1]);
-    clears[0].color.float32[2] = float(kBackground[2]);
-    clears[0].color.float32[3] = 1.0f;
-    clears[1].depthStencil = {1.0f, 0};
-    VkRenderPassBeginInfo begin{};
-    begin.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
-    begin.renderPass = render_pass;
-    begin.framebuffer = framebuffer;
-    begin.renderArea = {{0, 0}, {width, height}};
-    begin.clearValueCount = 2;
-    begin.pClearValues = clears;
-    vkCmdBeginRenderPass(command, &begin, VK_SUBPASS_CONTENTS_INLINE);
-    // Viewport (0, 0, width, height) with depth range [0, 1]: raster.h's viewport transform. The projection
-    // already flips y, so the height is positive.
-    const VkViewport viewport{0.0f, 0.0f, float(width), float(height), 0.0f, 1.0f};
-    const VkRect2D scissor{{0, 0}, {width, height}};
-    if (!plan.draws.empty()) {
-      const VkDeviceSize offset = 0;
-      vkCmdBindVertexBuffers(command, 0, 1, &vertex_buffer.buffer, &offset);
-      vkCmdSetViewport(command, 0, 1, &viewport);
-      vkCmdSetScissor(command, 0, 1, &scissor);
-    }
-    VkPipeline bound = VK_NULL_HANDLE;
-    for (const Draw& draw : plan.draws) {
-      const VkPipeline pipeline = pipelines.at(std::make_pair(draw.cull_back, draw.flip_winding));
-      if (pipeline != bound) {
-        vkCmdBindPipeline(command, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-        bound = pipeline;
-      }
-      const VkDescriptorSet set = texture_set.at(draw.texture);
-      vkCmdBindDescriptorSets(command, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout, 0, 1, &set, 0, nullptr);
-      vkCmdPushConstants(command, pipeline_layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                         sizeof(PushConstants), &draw.push);
-      vkCmdDraw(command, draw.vertex_count, 1, draw.first_vertex, 0);
-    }
-    vkCmdEndRenderPass(command);
-
-    // The render pass left the image in TRANSFER_SRC_OPTIMAL, its writes made visible to transfers.
+// Each texture: to TRANSFER_DST, copied from staging, to SHADER_READ_ONLY for the fragment shader.
+void record_texture_uploads(VkCommandBuffer command, const Textures& textures) {
+  for (size_t i = 0; i < textures.uploads.size(); ++i) {
+    const VkImage image = textures.images[i].image;
+    image_barrier(command, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                  VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     VkBufferImageCopy region{};
-    region.bufferOffset = 0;
-    region.bufferRowLength = buffer_row_length;
+    region.bufferOffset = textures.uploads[i].offset;
+    region.bufferRowLength = 0;  // tightly packed rows, as Image::rgba8 stores them
     region.bufferImageHeight = 0;
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = {width, height, 1};
-    vkCmdCopyImageToBuffer(command, color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1, &region);
-    record_buffer_barrier(command, readback.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  });
+    region.imageExtent = {textures.uploads[i].width, textures.uploads[i].height, 1};
+    vkCmdCopyBufferToImage(command, textures.staging.buffer, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    image_barrier(command, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                  VK_ACCESS_SHADER_READ_BIT);
+  }
+}
 
-  std::vector<uint8_t> bytes(size_t(row_pitch) * height);
-  context.read(readback, bytes.data(), VkDeviceSize(bytes.size()));
+void record_render_pass(VkCommandBuffer command, const GraphicsPipelines& pipelines, const TextureSets& sets,
+                        const RenderTargets& targets, const DrawPlan& plan, const Buffer& vertex_buffer) {
+  const uint32_t width = targets.width, height = targets.height;
+  // The clear colour is linear: the sRGB attachment encodes it like any fragment output.
+  VkClearValue clears[2]{};
+  clears[0].color.float32[0] = float(kBackground[0]);
+  clears[0].color.float32[1] = float(kBackground[1]);
+  clears[0].color.float32[2] = float(kBackground[2]);
+  clears[0].color.float32[3] = 1.0f;
+  clears[1].depthStencil = {1.0f, 0};
+  VkRenderPassBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
+  begin.renderPass = pipelines.render_pass;
+  begin.framebuffer = pipelines.framebuffer;
+  begin.renderArea = {{0, 0}, {width, height}};
+  begin.clearValueCount = 2;
+  begin.pClearValues = clears;
+  vkCmdBeginRenderPass(command, &begin, VK_SUBPASS_CONTENTS_INLINE);
+  // Viewport (0, 0, width, height) with depth range [0, 1]: raster.h's viewport transform. The projection
+  // already flips y, so the height is positive.
+  const VkViewport viewport{0.0f, 0.0f, float(width), float(height), 0.0f, 1.0f};
+  const VkRect2D scissor{{0, 0}, {width, height}};
+  if (!plan.draws.empty()) {
+    const VkDeviceSize offset = 0;
+    vkCmdBindVertexBuffers(command, 0, 1, &vertex_buffer.buffer, &offset);
+    vkCmdSetViewport(command, 0, 1, &viewport);
+    vkCmdSetScissor(command, 0, 1, &scissor);
+  }
+  VkPipeline bound = VK_NULL_HANDLE;
+  for (const Draw& draw : plan.draws) {
+    const VkPipeline pipeline = pipelines.by_state.at(std::make_pair(draw.cull_back, draw.flip_winding));
+    if (pipeline != bound) {
+      vkCmdBindPipeline(command, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+      bound = pipeline;
+    }
+    const VkDescriptorSet set = sets.by_texture.at(draw.texture);
+    vkCmdBindDescriptorSets(command, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.layout, 0, 1, &set, 0, nullptr);
+    vkCmdPushConstants(command, pipelines.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       sizeof(PushConstants), &draw.push);
+    vkCmdDraw(command, draw.vertex_count, 1, draw.first_vertex, 0);
+  }
+  vkCmdEndRenderPass(command);
+}
+
+// The render pass left the colour image in TRANSFER_SRC_OPTIMAL, its writes made visible to transfers.
+void record_readback_copy(VkCommandBuffer command, const RenderTargets& targets) {
+  VkBufferImageCopy region{};
+  region.bufferOffset = 0;
+  region.bufferRowLength = targets.buffer_row_length;
+  region.bufferImageHeight = 0;
+  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  region.imageExtent = {targets.width, targets.height, 1};
+  vkCmdCopyImageToBuffer(command, targets.color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, targets.readback.buffer,
+                         1, &region);
+  record_buffer_barrier(command, targets.readback.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+}
+
+RgbaImage read_image(Context& context, const RenderTargets& targets, const RenderOptions& options) {
+  std::vector<uint8_t> bytes(size_t(targets.row_pitch) * targets.height);
+  context.read(targets.readback, bytes.data(), VkDeviceSize(bytes.size()));
   RgbaImage image;
   image.width = options.width;
   image.height = options.height;
-  image.pixels.resize(size_t(width) * height * 4);
-  const size_t row_bytes = size_t(width) * 4;
-  for (uint32_t row = 0; row < height; ++row) {
-    std::memcpy(&image.pixels[row * row_bytes], &bytes[row * size_t(row_pitch)], row_bytes);
+  image.pixels.resize(size_t(targets.width) * targets.height * 4);
+  const size_t row_bytes = size_t(targets.width) * 4;
+  for (uint32_t row = 0; row < targets.height; ++row) {
+    std::memcpy(&image.pixels[row * row_bytes], &bytes[row * size_t(targets.row_pitch)], row_bytes);
   }
   return image;
+}
+
+}  // namespace
+
+RgbaImage gpu_render(Context& context, const Scene& scene, const EvaluatedPose& pose,
+                     const std::vector<WorldPrimitive>& primitives, const RenderCamera& camera,
+                     const RenderOptions& options) {
+  // Plan: every input check before the first Vulkan object is created.
+  check_options(context, options);
+  const DrawPlan plan = plan_draws(scene, pose, primitives, camera, options);
+  require_formats(context.physical_device());
+  const TexturePlan texture_plan = plan_textures(context, scene, plan);
+
+  // Upload: every object registered with `cleanup`, destroyed in reverse order whether this returns or throws.
+  Cleanup cleanup;
+  const RenderTargets targets = create_targets(context, cleanup, uint32_t(options.width), uint32_t(options.height));
+  const Buffer vertex_buffer = upload_vertices(context, cleanup, scene, primitives, plan, options);
+  const Textures textures = stage_textures(context, cleanup, scene, texture_plan);
+  const TextureSets sets = create_texture_sets(context.device(), cleanup, scene, texture_plan, textures);
+  const GraphicsPipelines pipelines = create_graphics_pipelines(context, cleanup, sets.layout, targets, plan);
+
+  // Record and submit: one submission for the texture copies, the render pass and the copy to the readback.
+  context.submit_and_wait([&](VkCommandBuffer command) {
+    record_texture_uploads(command, textures);
+    record_render_pass(command, pipelines, sets, targets, plan, vertex_buffer);
+    record_readback_copy(command, targets);
+  });
+
+  // Read back.
+  return read_image(context, targets, options);
 }
 
 }  // namespace skinref::gpu

@@ -1,10 +1,11 @@
 // GPU compute skinning (gpu/skinning_gpu.h) against the double-precision reference (evaluate_vertices): every
 // built-in scene at three times with LBS and DQS, the corpus skin models, morph targets, rigid and mirrored
-// nodes, the weight and normal options, zero-weight vertices, any number of influences, errors, timings, and
-// `skinref skin --backend vulkan`. The reference is the independent computation; the bound on positions is
-// tol::kGpuVertexRelative of the model's extent, on normals and tangents tol::kGpuUnitVector. The validation
-// layer is on in every test, and any warning or error fails it. Each case prints its largest deviations and
-// the timings (device time from timestamp queries, end to end) so that the margins are visible in the log.
+// nodes, the weight and normal options, zero-weight vertices, any number of influences, errors, timings, the
+// prepared GpuSkinning dispatched more than once, and `skinref skin --backend vulkan`. The reference is the
+// independent computation; the bound on positions is tol::kGpuVertexRelative of the model's extent, on
+// normals and tangents tol::kGpuUnitVector. The validation layer is on in every test, and any warning or
+// error fails it. Each case prints its largest deviations and the timings (device time from timestamp
+// queries, end to end) so that the margins are visible in the log.
 #include "anim/evaluate_pose.h"
 #include "cli_runner.h"
 #include "corpus_models.h"
@@ -26,6 +27,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -305,6 +307,47 @@ TEST_F(GpuSkinningTest, RepeatedRunsGiveIdenticalBits) {
   for (size_t i = 0; i < first.size(); ++i) {
     EXPECT_EQ(first[i].vertices.positions, second[i].vertices.positions);
     EXPECT_EQ(first[i].vertices.normals, second[i].vertices.normals);
+  }
+}
+
+// The same bits, byte for byte (so -0.0 and 0.0 differ), in two vectors of Eigen values.
+template <typename T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+TEST_F(GpuSkinningTest, PreparedSkinningDispatchedTwiceGivesTheOneShotBits) {
+  // Uploaded once, dispatched twice: each dispatch recomputes from the same device buffers and reads back
+  // exactly what gpu_evaluate_vertices() returns for the same inputs.
+  const Scene scene = make_builtin_scene("twist");
+  const EvaluatedPose pose = evaluate_pose(scene, 0, 0.7);
+  for (SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs}) {
+    SCOPED_TRACE(method_name(method));
+    SkinningOptions options;
+    options.method = method;
+    const std::vector<WorldPrimitive> one_shot = gpu::gpu_evaluate_vertices(*context_, scene, pose, options);
+    gpu::GpuSkinning skinning(*context_, scene, pose, options);
+    EXPECT_THROW(skinning.read_back(), std::logic_error);  // nothing dispatched yet
+    EXPECT_EQ(skinning.device_ms(), 0.0);
+    EXPECT_GT(skinning.prepare_ms(), 0.0);
+    for (int dispatch = 1; dispatch <= 2; ++dispatch) {
+      SCOPED_TRACE("dispatch " + std::to_string(dispatch));
+      skinning.dispatch();
+      if (context_->timestamps_supported()) EXPECT_GT(skinning.device_ms(), 0.0);
+      else EXPECT_EQ(skinning.device_ms(), 0.0);
+      const std::vector<WorldPrimitive> prepared = skinning.read_back();
+      ASSERT_EQ(prepared.size(), one_shot.size());
+      for (size_t i = 0; i < one_shot.size(); ++i) {
+        EXPECT_EQ(prepared[i].node, one_shot[i].node);
+        EXPECT_EQ(prepared[i].mesh, one_shot[i].mesh);
+        EXPECT_EQ(prepared[i].primitive, one_shot[i].primitive);
+        EXPECT_EQ(prepared[i].skinned, one_shot[i].skinned);
+        EXPECT_FALSE(prepared[i].vertices.positions.empty());
+        EXPECT_TRUE(same_bits(prepared[i].vertices.positions, one_shot[i].vertices.positions)) << "primitive " << i;
+        EXPECT_TRUE(same_bits(prepared[i].vertices.normals, one_shot[i].vertices.normals)) << "primitive " << i;
+        EXPECT_TRUE(same_bits(prepared[i].vertices.tangents, one_shot[i].vertices.tangents)) << "primitive " << i;
+      }
+    }
   }
 }
 

@@ -73,6 +73,9 @@ class SkinningJob {
   // The bytes one run() must move through memory under the backend's own traffic model (stated where the
   // model is defined); the benchmarks divide it by measured copy bandwidth.
   virtual double traffic_bytes() const = 0;
+  // The wall time its preparation took (conversion, buffers, upload), one-time set-up that a program does once
+  // (vulkan pipeline creation) left out.
+  virtual double prepare_seconds() const = 0;
   // The device time of the last run, where the device measures it (vulkan timestamps).
   virtual std::optional<double> device_seconds() const { return std::nullopt; }
   // Worker threads of a CPU backend's run (>= 1); the bits do not depend on it. No effect on vulkan.

@@ -4,17 +4,24 @@
 
 #include "cpu/skinning_cpu.h"
 
+#include <chrono>
+
 namespace skinref {
 namespace {
 
 class CpuSkinningJob final : public SkinningJob {
  public:
   CpuSkinningJob(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options)
-      : inputs_(cpu::prepare_cpu_skinning(scene, pose, options)), threads_(options.threads), kernel_(options.kernel) {}
+      : threads_(options.threads), kernel_(options.kernel) {
+    const auto start = std::chrono::steady_clock::now();
+    inputs_ = cpu::prepare_cpu_skinning(scene, pose, options);
+    prepare_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
 
   void run() override { cpu::skin_cpu(inputs_, outputs_, threads_, kernel_); }
   std::vector<WorldPrimitive> vertices() const override { return cpu::cpu_world_primitives(inputs_, outputs_); }
   double traffic_bytes() const override { return cpu::cpu_skinning_traffic_bytes(inputs_); }
+  double prepare_seconds() const override { return prepare_seconds_; }
   void set_threads(int threads) override { threads_ = threads; }
   std::string label() const override {
     return std::string("cpu, float32, ") + cpu::cpu_kernel_name(kernel_) + " kernel, threads=" +
@@ -24,6 +31,7 @@ class CpuSkinningJob final : public SkinningJob {
  private:
   cpu::CpuSkinningInputs inputs_;
   cpu::CpuSkinningOutputs outputs_;
+  double prepare_seconds_ = 0.0;
   int threads_;
   SkinningKernel kernel_;
 };

@@ -8,13 +8,18 @@
 #include "skin/evaluate_vertices.h"
 #include "skin/lbs.h"
 
+#include <chrono>
+
 namespace skinref {
 namespace {
 
 class ReferenceSkinningJob final : public SkinningJob {
  public:
-  ReferenceSkinningJob(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options)
-      : prepared_(prepare_vertices(scene, pose, options)) {}
+  ReferenceSkinningJob(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options) {
+    const auto start = std::chrono::steady_clock::now();
+    prepared_ = prepare_vertices(scene, pose, options);
+    prepare_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
 
   void run() override { skin_prepared(prepared_, output_); }
   std::vector<WorldPrimitive> vertices() const override { return output_; }
@@ -31,6 +36,7 @@ class ReferenceSkinningJob final : public SkinningJob {
     return bytes;
   }
 
+  double prepare_seconds() const override { return prepare_seconds_; }
   void set_threads(int threads) override { prepared_.options.threads = threads; }
 
   std::string label() const override {
@@ -42,6 +48,7 @@ class ReferenceSkinningJob final : public SkinningJob {
 
  private:
   PreparedVertices prepared_;
+  double prepare_seconds_ = 0.0;
   std::vector<WorldPrimitive> output_;
 };
 

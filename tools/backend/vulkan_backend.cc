@@ -30,31 +30,25 @@ double skin_comp_traffic_bytes(const Scene& scene) {
   return bytes;
 }
 
+// Prepared compute skinning (gpu::GpuSkinning: plan and upload once, dispatch per run, read back on demand).
 class VulkanSkinningJob final : public SkinningJob {
  public:
   VulkanSkinningJob(gpu::Context& context, const Scene& scene, const EvaluatedPose& pose,
                     const SkinningOptions& options)
-      : context_(context), scene_(scene), pose_(pose), options_(options), traffic_bytes_(skin_comp_traffic_bytes(scene)) {}
+      : context_(context), skinning_(context, scene, pose, options), traffic_bytes_(skin_comp_traffic_bytes(scene)) {}
 
-  void run() override {
-    gpu::GpuTiming timing;
-    vertices_ = gpu::gpu_evaluate_vertices(context_, scene_, pose_, options_, &timing);
-    device_seconds_ = timing.device_ms * 1e-3;
-  }
-  std::vector<WorldPrimitive> vertices() const override { return vertices_; }
+  void run() override { skinning_.dispatch(); }
+  std::vector<WorldPrimitive> vertices() const override { return skinning_.read_back(); }
   double traffic_bytes() const override { return traffic_bytes_; }
-  std::optional<double> device_seconds() const override { return device_seconds_; }
+  double prepare_seconds() const override { return skinning_.prepare_ms() * 1e-3; }
+  std::optional<double> device_seconds() const override { return skinning_.device_ms() * 1e-3; }
   void set_threads(int) override {}
   std::string label() const override { return "vulkan, float32, " + context_.info().name; }
 
  private:
   gpu::Context& context_;
-  const Scene& scene_;
-  const EvaluatedPose& pose_;
-  SkinningOptions options_;
+  gpu::GpuSkinning skinning_;
   double traffic_bytes_;
-  std::vector<WorldPrimitive> vertices_;
-  std::optional<double> device_seconds_;
 };
 
 class VulkanBackend final : public Backend {
