@@ -8,8 +8,8 @@
 #include "anim/local_to_model.h"
 #include "anim/sampling.h"
 #include "anim/time_mapping.h"
-#include "bench_common.h"
-#include "bench_scenes.h"
+#include "bench/bench_common.h"
+#include "bench/bench_scenes.h"
 #include "core/pose.h"
 
 #include <benchmark/benchmark.h>

@@ -1,4 +1,4 @@
-#include "bench_common.h"
+#include "bench/bench_common.h"
 
 #include "core/worker_pool.h"
 

@@ -2,11 +2,11 @@
 // explicit, in one order: copy bandwidths first (the skinning cases compare with them), then skinning,
 // animation and rendering. The run's JSON context gets the kernels this CPU uses, and the Vulkan device (or
 // why there is none), which tools/bench_table.cc prints with the machine.
-#include "bench_common.h"
+#include "bench/bench_common.h"
 #include "cpu/skinning_cpu.h"
 #include "skin/lbs.h"
 #if SKINREF_HAVE_VULKAN
-#include "bench_vulkan.h"
+#include "bench/bench_vulkan.h"
 #endif
 
 #include <benchmark/benchmark.h>

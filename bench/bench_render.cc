@@ -9,7 +9,7 @@
 // work happens outside the calling thread.
 #include "anim/evaluate_pose.h"
 #include "backend/backend.h"
-#include "bench_common.h"
+#include "bench/bench_common.h"
 #include "core/scene.h"
 #include "io/builtin_scenes.h"
 #include "io/gltf_load.h"
@@ -17,7 +17,7 @@
 #include "raster/render.h"
 #include "skin/evaluate_vertices.h"
 #if SKINREF_HAVE_VULKAN
-#include "bench_vulkan.h"
+#include "bench/bench_vulkan.h"
 #endif
 
 #include <benchmark/benchmark.h>

@@ -1,4 +1,4 @@
-#include "bench_scenes.h"
+#include "bench/bench_scenes.h"
 
 #include "anim/evaluate_pose.h"
 #include "anim/local_to_model.h"

@@ -26,11 +26,11 @@
 // (a pass is 0.1 to a few seconds) and for Vulkan (every iteration costs the end-to-end time, on a fast GPU
 // 10^3 times the device time, so a minimum counted in device time would run very long).
 #include "backend/backend.h"
-#include "bench_common.h"
-#include "bench_scenes.h"
+#include "bench/bench_common.h"
+#include "bench/bench_scenes.h"
 #include "skin/method.h"
 #if SKINREF_HAVE_VULKAN
-#include "bench_vulkan.h"
+#include "bench/bench_vulkan.h"
 #endif
 
 #include <benchmark/benchmark.h>

@@ -1,8 +1,8 @@
-#include "bench_vulkan.h"
+#include "bench/bench_vulkan.h"
 
 #include "backend/vulkan_backend.h"
-#include "bench_common.h"
-#include "bench_scenes.h"
+#include "bench/bench_common.h"
+#include "bench/bench_scenes.h"
 #include "gpu/context.h"
 
 #include <algorithm>

@@ -62,7 +62,10 @@ void append_entry(const Mat4& jm, const Mat3& normal, SkinningMethod method, Pal
     for (int r = 0; r < 3; ++r) entry[kColumns + 3 * c + r] = static_cast<float>(jm(r, c));
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) entry[kNormalRows + 3 * r + c] = static_cast<float>(normal(r, c));
-  if (method != SkinningMethod::Dqs) return;
+  switch (method) {
+    case SkinningMethod::Lbs: return;  // the columns and normal rows are all it reads
+    case SkinningMethod::Dqs: break;
+  }
   const DqsJointSplit split = split_dqs_joint(jm);
   for (int k = 0; k < 4; ++k) {
     entry[kReal + k] = static_cast<float>(split.real[size_t(k)]);

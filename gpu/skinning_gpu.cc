@@ -75,7 +75,13 @@ struct PushConstants {
 };
 
 // skin.comp's specialization constant 0: which method its pipeline runs.
-uint32_t shader_variant(SkinningMethod method) { return method == SkinningMethod::Dqs ? 1u : 0u; }
+uint32_t shader_variant(SkinningMethod method) {
+  switch (method) {
+    case SkinningMethod::Lbs: return 0u;
+    case SkinningMethod::Dqs: return 1u;
+  }
+  throw std::invalid_argument("gpu skinning: not a SkinningMethod");
+}
 
 // One primitive's run of skin.comp.
 struct Dispatch {
@@ -184,7 +190,13 @@ class PlanBuilder {
  private:
   HostInputs& in() { return plan_.inputs; }
   // The DQS array is filled only when the method reads it.
-  bool needs_dual_quaternions() const { return options_.method == SkinningMethod::Dqs; }
+  bool needs_dual_quaternions() const {
+    switch (options_.method) {
+      case SkinningMethod::Lbs: return false;
+      case SkinningMethod::Dqs: return true;
+    }
+    throw std::invalid_argument("gpu skinning: not a SkinningMethod");
+  }
 
   // Every skin's palette, converted from the reference's doubles.
   void push_skin_palettes() {

@@ -1,5 +1,7 @@
 #include "skin/method.h"
 
+#include "core/enum_names.h"
+
 #include <stdexcept>
 
 namespace skinref {
@@ -21,19 +23,11 @@ const char* skinning_method_summary(SkinningMethod method) {
 }
 
 std::optional<SkinningMethod> parse_skinning_method(std::string_view name) {
-  for (const SkinningMethod method : kSkinningMethods) {
-    if (name == skinning_method_name(method)) return method;
-  }
-  return std::nullopt;
+  return parse_enum_name(name, kSkinningMethods, skinning_method_name);
 }
 
 std::string skinning_method_choices(std::string_view separator) {
-  std::string choices;
-  for (const SkinningMethod method : kSkinningMethods) {
-    if (!choices.empty()) choices += separator;
-    choices += skinning_method_name(method);
-  }
-  return choices;
+  return join_enum_names(kSkinningMethods, skinning_method_name, separator);
 }
 
 }  // namespace skinref

@@ -183,15 +183,19 @@ EntryInputs entry_inputs(const Mat4& jm, const Mat3& normal, const std::array<do
         entry.normal_row[r][c] = normal_error ? Bounded{normal(r, c), (*normal_error)[size_t(c * 3 + r)]}
                                               : input(normal(r, c));
   }
-  if (method == SkinningMethod::Dqs) {  // the split of each joint (DqsJointSplit) and its bounds
-    double linear_error[9] = {}, translation_error[3] = {};
-    if (palette_error) {
-      for (int r = 0; r < 3; ++r) {
-        for (int c = 0; c < 3; ++c) linear_error[r * 3 + c] = (*palette_error)[size_t(c * 4 + r)];
-        translation_error[r] = (*palette_error)[size_t(12 + r)];
+  switch (method) {
+    case SkinningMethod::Lbs: break;  // the columns and normal rows above are all it reads
+    case SkinningMethod::Dqs: {       // the split of each joint (DqsJointSplit) and its bounds
+      double linear_error[9] = {}, translation_error[3] = {};
+      if (palette_error) {
+        for (int r = 0; r < 3; ++r) {
+          for (int c = 0; c < 3; ++c) linear_error[r * 3 + c] = (*palette_error)[size_t(c * 4 + r)];
+          translation_error[r] = (*palette_error)[size_t(12 + r)];
+        }
       }
+      split_bounds(jm, linear_error, translation_error, entry);
+      break;
     }
-    split_bounds(jm, linear_error, translation_error, entry);
   }
   return entry;
 }

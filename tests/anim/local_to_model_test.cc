@@ -5,8 +5,8 @@
 #include "anim/local_to_model.h"
 #include "core/pose.h"
 #include "core/scene.h"
-#include "math_expect.h"
-#include "tolerances.h"
+#include "support/math_expect.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 

@@ -10,9 +10,9 @@
 #include "anim/recipe.h"
 #include "core/input_error.h"
 #include "io/builtin_scenes.h"
-#include "math_expect.h"
-#include "temp_dir.h"
-#include "tolerances.h"
+#include "support/math_expect.h"
+#include "support/temp_dir.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

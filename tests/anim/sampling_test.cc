@@ -6,8 +6,8 @@
 #include "anim/sampling.h"
 #include "core/pose.h"
 #include "core/scene.h"
-#include "math_expect.h"
-#include "tolerances.h"
+#include "support/math_expect.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 

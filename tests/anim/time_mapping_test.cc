@@ -5,7 +5,7 @@
 // every intermediate value is dyadic and the expected local times are exact; one case checks a non-dyadic
 // clip within tol::kClosedForm.
 #include "anim/time_mapping.h"
-#include "tolerances.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 

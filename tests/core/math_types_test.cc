@@ -3,8 +3,8 @@
 // the normal matrix under non-uniform scale and mirroring.
 #include "core/math_types.h"
 #include "io/gltf_load.h"
-#include "math_expect.h"
-#include "tolerances.h"
+#include "support/math_expect.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 

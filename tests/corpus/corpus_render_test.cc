@@ -7,14 +7,14 @@
 #include "anim/evaluate_pose.h"
 #include "core/atomic_file.h"
 #include "core/input_error.h"
-#include "corpus_models.h"
 #include "io/gltf_load.h"
 #include "io/image_io.h"
 #include "raster/camera.h"
 #include "raster/render.h"
 #include "raster/shading.h"
 #include "skin/evaluate_vertices.h"
-#include "tolerances.h"
+#include "support/corpus_models.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

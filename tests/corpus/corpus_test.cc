@@ -4,11 +4,11 @@
 // at several times. Each test skips, visibly, when the corpus folder is absent.
 #include "anim/evaluate_pose.h"
 #include "core/input_error.h"
-#include "corpus_models.h"
-#include "independent_gltf.h"
 #include "io/gltf_load.h"
 #include "skin/evaluate_vertices.h"
-#include "tolerances.h"
+#include "support/corpus_models.h"
+#include "support/independent_gltf.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 

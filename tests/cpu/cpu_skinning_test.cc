@@ -5,15 +5,15 @@
 // kernel this CPU has gives the scalar kernel's bits, and 1, 2 and 3 threads give the same bits. The other
 // normal convention must be caught by the bounds. The command line: `skin --backend cpu` and `compare`.
 #include "anim/evaluate_pose.h"
-#include "cli_runner.h"
-#include "corpus_models.h"
 #include "cpu/skinning_cpu.h"
 #include "io/builtin_scenes.h"
 #include "io/gltf_load.h"
 #include "skin/evaluate_vertices.h"
-#include "skinning_cases.h"
-#include "temp_dir.h"
-#include "tolerances.h"
+#include "support/cli_runner.h"
+#include "support/corpus_models.h"
+#include "support/skinning_cases.h"
+#include "support/temp_dir.h"
+#include "support/tolerances.h"
 #include "verify/vertex_compare.h"
 #include "verify/vertex_error_bounds.h"
 

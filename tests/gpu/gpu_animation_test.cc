@@ -5,16 +5,16 @@
 // the end. The reference is the independent computation; the bound is derived, not fitted. Each case prints
 // its largest error/bound ratio so that the margin (and the tightness of the bound) shows in the log.
 #include "anim/evaluate_pose.h"
-#include "cli_runner.h"
 #include "core/input_error.h"
-#include "corpus_models.h"
 #include "gpu/animation_gpu.h"
 #include "gpu/skinning_gpu.h"
-#include "gpu_fixture.h"
 #include "io/builtin_scenes.h"
 #include "io/gltf_load.h"
 #include "skin/evaluate_vertices.h"
-#include "tolerances.h"
+#include "support/cli_runner.h"
+#include "support/corpus_models.h"
+#include "support/gpu_fixture.h"
+#include "support/tolerances.h"
 #include "verify/pose_error_bounds.h"
 
 #include <gtest/gtest.h>

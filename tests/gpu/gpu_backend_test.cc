@@ -6,10 +6,10 @@
 #include "gpu/animation_gpu.h"
 #include "gpu/render_gpu.h"
 #include "gpu/skinning_gpu.h"
-#include "gpu_fixture.h"
 #include "io/builtin_scenes.h"
 #include "raster/camera.h"
-#include "skinning_fixtures.h"
+#include "support/gpu_fixture.h"
+#include "support/skinning_fixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -21,17 +21,8 @@
 namespace skinref {
 namespace {
 
-using test::expect_bit_identical;
+using test::expect_same_primitives;
 using test::ValidatedGpuTest;
-
-void expect_same_primitives(const std::vector<WorldPrimitive>& a, const std::vector<WorldPrimitive>& b) {
-  ASSERT_EQ(a.size(), b.size());
-  for (size_t i = 0; i < a.size(); ++i) {
-    EXPECT_EQ(a[i].node, b[i].node);
-    EXPECT_EQ(a[i].skinned, b[i].skinned);
-    expect_bit_identical(a[i].vertices, b[i].vertices);
-  }
-}
 
 using VulkanBackendTest = ValidatedGpuTest;
 

@@ -5,7 +5,7 @@
 // really counts errors, and the `skinref devices` command.
 #include "core/input_error.h"
 #include "gpu/context.h"
-#include "temp_dir.h"
+#include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -9,9 +9,7 @@
 // comparison prints its agreement, largest difference and where the differing pixels lie. Validation is
 // on in every test, and any validation warning or error fails it.
 #include "anim/evaluate_pose.h"
-#include "cli_runner.h"
 #include "core/input_error.h"
-#include "corpus_models.h"
 #include "gpu/context.h"
 #include "gpu/render_gpu.h"
 #include "io/builtin_scenes.h"
@@ -21,8 +19,10 @@
 #include "raster/render.h"
 #include "raster/shading.h"
 #include "skin/evaluate_vertices.h"
-#include "temp_dir.h"
-#include "tolerances.h"
+#include "support/cli_runner.h"
+#include "support/corpus_models.h"
+#include "support/temp_dir.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 #include <algorithm>

@@ -7,18 +7,19 @@
 // error fails it. Each case prints its largest deviations and the timings (device time from timestamp
 // queries, end to end) so that the margins are visible in the log.
 #include "anim/evaluate_pose.h"
-#include "cli_runner.h"
-#include "corpus_models.h"
 #include "gpu/context.h"
 #include "gpu/skinning_gpu.h"
-#include "gpu_fixture.h"
 #include "io/builtin_scenes.h"
 #include "io/gltf_load.h"
 #include "io/vertex_dump.h"
 #include "skin/evaluate_vertices.h"
-#include "skinning_cases.h"
-#include "temp_dir.h"
-#include "tolerances.h"
+#include "support/cli_runner.h"
+#include "support/corpus_models.h"
+#include "support/gpu_fixture.h"
+#include "support/skinning_cases.h"
+#include "support/skinning_fixtures.h"
+#include "support/temp_dir.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 
@@ -310,12 +311,6 @@ TEST_F(GpuSkinningTest, RepeatedRunsGiveIdenticalBits) {
   }
 }
 
-// The same bits, byte for byte (so -0.0 and 0.0 differ), in two vectors of Eigen values.
-template <typename T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
-
 TEST_F(GpuSkinningTest, PreparedSkinningDispatchedTwiceGivesTheOneShotBits) {
   // Uploaded once, dispatched twice: each dispatch recomputes from the same device buffers and reads back
   // exactly what gpu_evaluate_vertices() returns for the same inputs.
@@ -336,17 +331,9 @@ TEST_F(GpuSkinningTest, PreparedSkinningDispatchedTwiceGivesTheOneShotBits) {
       if (context_->timestamps_supported()) EXPECT_GT(skinning.device_ms(), 0.0);
       else EXPECT_EQ(skinning.device_ms(), 0.0);
       const std::vector<WorldPrimitive> prepared = skinning.read_back();
-      ASSERT_EQ(prepared.size(), one_shot.size());
-      for (size_t i = 0; i < one_shot.size(); ++i) {
-        EXPECT_EQ(prepared[i].node, one_shot[i].node);
-        EXPECT_EQ(prepared[i].mesh, one_shot[i].mesh);
-        EXPECT_EQ(prepared[i].primitive, one_shot[i].primitive);
-        EXPECT_EQ(prepared[i].skinned, one_shot[i].skinned);
-        EXPECT_FALSE(prepared[i].vertices.positions.empty());
-        EXPECT_TRUE(same_bits(prepared[i].vertices.positions, one_shot[i].vertices.positions)) << "primitive " << i;
-        EXPECT_TRUE(same_bits(prepared[i].vertices.normals, one_shot[i].vertices.normals)) << "primitive " << i;
-        EXPECT_TRUE(same_bits(prepared[i].vertices.tangents, one_shot[i].vertices.tangents)) << "primitive " << i;
-      }
+      ASSERT_FALSE(prepared.empty());
+      EXPECT_FALSE(prepared[0].vertices.positions.empty());
+      test::expect_same_primitives(prepared, one_shot);
     }
   }
 }

@@ -10,8 +10,8 @@
 #include "io/gltf_export.h"
 #include "io/gltf_load.h"
 #include "skin/evaluate_vertices.h"
-#include "temp_dir.h"
-#include "tolerances.h"
+#include "support/temp_dir.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

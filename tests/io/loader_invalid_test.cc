@@ -3,8 +3,8 @@
 // InputError naming the file and the exact JSON pointer of the offending value. Inputs that tinygltf's own
 // parser already refuses are checked as wrapped tinygltf errors (empty JSON path, non-empty message).
 #include "core/input_error.h"
-#include "gltf_builder.h"
 #include "io/gltf_load.h"
+#include "support/gltf_builder.h"
 
 #include <gtest/gtest.h>
 

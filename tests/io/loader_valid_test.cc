@@ -3,9 +3,9 @@
 // matrices, every component type and normalization the loader converts, interleaved and sparse data, mesh
 // quantization, more than four influences, morph targets and weights, sampler layouts per interpolation,
 // .glb against .gltf, non-indexed primitives and strip / fan expansion.
-#include "gltf_builder.h"
 #include "io/gltf_load.h"
-#include "tolerances.h"
+#include "support/gltf_builder.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 #include "core/atomic_file.h"
 #include "core/input_error.h"
 #include "io/vertex_dump.h"
-#include "temp_dir.h"
+#include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

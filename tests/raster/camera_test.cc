@@ -5,10 +5,10 @@
 #include "anim/evaluate_pose.h"
 #include "core/input_error.h"
 #include "io/builtin_scenes.h"
-#include "math_expect.h"
 #include "raster/camera.h"
 #include "skin/evaluate_vertices.h"
-#include "tolerances.h"
+#include "support/math_expect.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 

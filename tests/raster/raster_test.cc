@@ -6,7 +6,7 @@
 // edge functions), the same bytes for any thread count, and option checks.
 #include "raster/camera.h"
 #include "raster/raster.h"
-#include "tolerances.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 

@@ -12,8 +12,8 @@
 #include "raster/render.h"
 #include "raster/shading.h"
 #include "skin/evaluate_vertices.h"
-#include "temp_dir.h"
-#include "tolerances.h"
+#include "support/temp_dir.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // Shading formulas (shading.h): the sRGB transfer functions against IEC 61966-2-1's published values and
 // their 8-bit round trip, texture sampling of a 2x2 texture (bilinear in linear space, NEAREST, the three glTF
 // wrap modes outside [0, 1]), Lambert lighting at its limits and the weight heat map.
-#include "math_expect.h"
 #include "raster/shading.h"
-#include "tolerances.h"
+#include "support/math_expect.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 

@@ -7,12 +7,12 @@
 #include "anim/evaluate_pose.h"
 #include "anim/palette.h"
 #include "io/builtin_scenes.h"
-#include "math_expect.h"
 #include "skin/dqs.h"
 #include "skin/evaluate_vertices.h"
 #include "skin/lbs.h"
-#include "skinning_fixtures.h"
-#include "tolerances.h"
+#include "support/math_expect.h"
+#include "support/skinning_fixtures.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 

@@ -3,10 +3,10 @@
 // and the two normal modes, tangents, 8 and 12 influences per vertex, and bit-identical output for any thread
 // count.
 #include "anim/palette.h"
-#include "math_expect.h"
 #include "skin/lbs.h"
-#include "skinning_fixtures.h"
-#include "tolerances.h"
+#include "support/math_expect.h"
+#include "support/skinning_fixtures.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 

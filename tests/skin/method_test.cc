@@ -7,9 +7,9 @@
 #include "skin/evaluate_vertices.h"
 #include "skin/lbs.h"
 #include "skin/method.h"
-#include "skinning_cases.h"
-#include "skinning_fixtures.h"
-#include "tolerances.h"
+#include "support/skinning_cases.h"
+#include "support/skinning_fixtures.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 
@@ -22,6 +22,7 @@ namespace skinref {
 namespace {
 
 using test::expect_bit_identical;
+using test::expect_same_primitives;
 
 TEST(SkinningMethod, EveryMethodPrintsAndParsesBackToItself) {
   std::set<std::string> names;
@@ -56,17 +57,6 @@ TEST(SkinningMethod, SkinPrimitiveRunsTheMethodsStage) {
     if (method == SkinningMethod::Dqs) skin_dqs(input, options, direct);
     else skin_lbs(input, options, direct);
     expect_bit_identical(dispatched, direct);
-  }
-}
-
-void expect_same_primitives(const std::vector<WorldPrimitive>& a, const std::vector<WorldPrimitive>& b) {
-  ASSERT_EQ(a.size(), b.size());
-  for (size_t i = 0; i < a.size(); ++i) {
-    EXPECT_EQ(a[i].node, b[i].node);
-    EXPECT_EQ(a[i].mesh, b[i].mesh);
-    EXPECT_EQ(a[i].primitive, b[i].primitive);
-    EXPECT_EQ(a[i].skinned, b[i].skinned);
-    expect_bit_identical(a[i].vertices, b[i].vertices);
   }
 }
 

@@ -2,9 +2,9 @@
 // the bind attributes bit for bit, a target without normal deltas contributes nothing to normals, tangent w is
 // kept, attributes the primitive lacks stay empty, and normals are not renormalized by this stage.
 #include "core/scene.h"
-#include "math_expect.h"
 #include "skin/morph.h"
-#include "tolerances.h"
+#include "support/math_expect.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 

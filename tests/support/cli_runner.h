@@ -2,7 +2,7 @@
 // captures its exit status, stdout and stderr. Shared by the CLI tests of every suite.
 #pragma once
 
-#include "temp_dir.h"
+#include "support/temp_dir.h"
 
 #include <cstdlib>
 #include <string>

@@ -1,6 +1,6 @@
 // In-memory glTF 2.0 builder for the loader tests: typed appends to one buffer, views, accessors, sparse
 // accessors, .gltf text with a base64 data: URI, .glb containers, and the minimal valid skinned model.
-#include "gltf_builder.h"
+#include "support/gltf_builder.h"
 
 #include <cmath>
 #include <cstring>

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "gpu/context.h"
-#include "skinning_cases.h"
+#include "support/skinning_cases.h"
 
 #include <gtest/gtest.h>
 

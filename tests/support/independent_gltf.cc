@@ -2,7 +2,7 @@
 // glTF 2.0 specification without looking at, or linking to, anything in reference/: plain arrays instead of
 // Eigen, recursive global transforms instead of a forward pass, per-influence transformed points instead of
 // a blended matrix.
-#include "independent_gltf.h"
+#include "support/independent_gltf.h"
 
 #include <nlohmann/json.hpp>
 

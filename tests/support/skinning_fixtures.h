@@ -6,15 +6,17 @@
 
 #include "anim/palette.h"
 #include "core/math_types.h"
-#include "math_expect.h"
+#include "core/vertices.h"
 #include "skin/dqs.h"
 #include "skin/lbs.h"
+#include "support/math_expect.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace skinref::test {
@@ -130,6 +132,19 @@ inline void expect_bit_identical(const SkinnedVertices& a, const SkinnedVertices
   expect_same_bytes(a.positions, b.positions);
   expect_same_bytes(a.normals, b.normals);
   expect_same_bytes(a.tangents, b.tangents);
+}
+
+// The same drawn primitives (node, mesh, primitive, skinned) with bit-identical vertices.
+inline void expect_same_primitives(const std::vector<WorldPrimitive>& actual, const std::vector<WorldPrimitive>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    SCOPED_TRACE("primitive " + std::to_string(i));
+    EXPECT_EQ(actual[i].node, expected[i].node);
+    EXPECT_EQ(actual[i].mesh, expected[i].mesh);
+    EXPECT_EQ(actual[i].primitive, expected[i].primitive);
+    EXPECT_EQ(actual[i].skinned, expected[i].skinned);
+    expect_bit_identical(actual[i].vertices, expected[i].vertices);
+  }
 }
 
 }  // namespace skinref::test

@@ -9,8 +9,8 @@
 #include "raster/camera.h"
 #include "raster/render.h"
 #include "skin/evaluate_vertices.h"
-#include "skinning_cases.h"
-#include "skinning_fixtures.h"
+#include "support/skinning_cases.h"
+#include "support/skinning_fixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -25,17 +25,7 @@
 namespace skinref {
 namespace {
 
-using test::expect_bit_identical;
-
-void expect_same_primitives(const std::vector<WorldPrimitive>& a, const std::vector<WorldPrimitive>& b) {
-  ASSERT_EQ(a.size(), b.size());
-  for (size_t i = 0; i < a.size(); ++i) {
-    EXPECT_EQ(a[i].node, b[i].node);
-    EXPECT_EQ(a[i].primitive, b[i].primitive);
-    EXPECT_EQ(a[i].skinned, b[i].skinned);
-    expect_bit_identical(a[i].vertices, b[i].vertices);
-  }
-}
+using test::expect_same_primitives;
 
 std::vector<std::pair<std::string, Scene>> test_scenes() {
   std::vector<std::pair<std::string, Scene>> scenes;

@@ -6,11 +6,11 @@
 //   1/256 steps summing to exactly 1, float32-representable positions, unit normals, a pose at t = 0.5 that
 //   moves every joint, a branching animation skeleton; and 1 or 2 influences going through the reference
 //   and the CPU backend alike.
-#include "cli_runner.h"
+#include "support/cli_runner.h"
 
 #include "anim/evaluate_pose.h"
 #include "backend/backend.h"
-#include "bench_scenes.h"
+#include "bench/bench_scenes.h"
 #include "skin/method.h"
 
 #include <gtest/gtest.h>

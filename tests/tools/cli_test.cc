@@ -2,12 +2,12 @@
 // problem, no output file after any failure, deterministic dumps (also across thread counts), the pose
 // and info outputs, export followed by skinning of the exported file, pose recipes (--recipe), and render
 // (PNG size, views, joints by name, ids and dump outputs, bad values, no output after a failed one).
-#include "cli_runner.h"
 #include "io/builtin_scenes.h"
 #include "io/image_io.h"
 #include "io/vertex_dump.h"
-#include "temp_dir.h"
-#include "tolerances.h"
+#include "support/cli_runner.h"
+#include "support/temp_dir.h"
+#include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -2,9 +2,9 @@
 // its golden copy altered) is loaded in headless Chromium (Debian's chromium package, installed by ./run),
 // and the page's own load-time count of loaded images (golden_report.h: <body data-images-loaded="N/M">)
 // must show every image loaded. Without Chromium the test fails and says how to get it.
-#include "cli_runner.h"
 #include "io/image_io.h"
-#include "temp_dir.h"
+#include "support/cli_runner.h"
+#include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
 

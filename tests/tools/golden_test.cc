@@ -4,9 +4,9 @@
 // bad manifests are refused with the manifest's path and JSON pointer, a failed update leaves the previous
 // goldens intact, outputs of dropped times are removed, and corpus cases are skipped visibly without the
 // corpus.
-#include "cli_runner.h"
 #include "io/image_io.h"
-#include "temp_dir.h"
+#include "support/cli_runner.h"
+#include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 // channel of one pixel off, an edge shifted by one and two pixels (strict and position-tolerant), coverage
 // mismatches against the renderer's background, the heat map's legend colours, the side-by-side layout,
 // and refusals (sizes, options).
-#include "tolerances.h"
+#include "support/tolerances.h"
 #include "verify/image_compare.h"
 
 #include <gtest/gtest.h>

@@ -9,7 +9,7 @@
 #include "io/builtin_scenes.h"
 #include "io/pose_dump.h"
 #include "skin/evaluate_vertices.h"
-#include "temp_dir.h"
+#include "support/temp_dir.h"
 #include "verify/stage_bisection.h"
 
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 #include "core/input_error.h"
 #include "io/builtin_scenes.h"
 #include "skin/evaluate_vertices.h"
-#include "tolerances.h"
+#include "support/tolerances.h"
 #include "verify/vertex_compare.h"
 #include "verify/vertex_error_bounds.h"
 

@@ -1,6 +1,7 @@
 #include "backend/backend.h"
 
 #include "backend/backend_kinds.h"
+#include "core/enum_names.h"
 
 #include <stdexcept>
 
@@ -16,19 +17,11 @@ const char* backend_name(BackendKind kind) {
 }
 
 std::optional<BackendKind> parse_backend_kind(std::string_view name) {
-  for (const BackendKind kind : kBackendKinds) {
-    if (name == backend_name(kind)) return kind;
-  }
-  return std::nullopt;
+  return parse_enum_name(name, kBackendKinds, backend_name);
 }
 
 std::string backend_choices(std::string_view separator) {
-  std::string choices;
-  for (const BackendKind kind : kBackendKinds) {
-    if (!choices.empty()) choices += separator;
-    choices += backend_name(kind);
-  }
-  return choices;
+  return join_enum_names(kBackendKinds, backend_name, separator);
 }
 
 bool backend_built(BackendKind kind) {

@@ -40,13 +40,20 @@ class ReferenceSkinningJob final : public SkinningJob {
   void set_threads(int threads) override { prepared_.options.threads = threads; }
 
   std::string label() const override {
-    // LBS runs the widest kernel this CPU has; DQS has one scalar kernel.
-    const bool lbs = prepared_.options.method == SkinningMethod::Lbs;
-    return std::string("reference, double, ") + (lbs ? skinning_kernel_name(prepared_.options.kernel) : "scalar") +
-           " kernel, threads=" + std::to_string(prepared_.options.threads);
+    return std::string("reference, double, ") + kernel_name() + " kernel, threads=" +
+           std::to_string(prepared_.options.threads);
   }
 
  private:
+  // LBS runs the widest kernel this CPU has; DQS has one scalar kernel.
+  const char* kernel_name() const {
+    switch (prepared_.options.method) {
+      case SkinningMethod::Lbs: return skinning_kernel_name(prepared_.options.kernel);
+      case SkinningMethod::Dqs: return "scalar";
+    }
+    return "unknown";
+  }
+
   PreparedVertices prepared_;
   double prepare_seconds_ = 0.0;
   std::vector<WorldPrimitive> output_;
