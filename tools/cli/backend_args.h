@@ -11,7 +11,8 @@
 //   pipeline on the backend) --backend vulkan means the GPU pose, and --backend cpu (skinning only) is a
 //   UsageError for `pose`.
 // - backend_pose(): resolve_pose_source() (cli_args.h) and Backend::pose() at --time, with the
-//   description of the summary line.
+//   description of the summary line: the recipe at --time when given, else at its own time; or the
+//   animation at --time, default 0 (select_pose(), anim/pose_selection.h, unless the GPU computes it).
 #pragma once
 
 #include "backend/backend.h"
@@ -26,6 +27,11 @@ std::vector<OptionSpec> with_backend_options(std::vector<OptionSpec> own, bool w
 
 BackendOptions parse_backend(const ParsedArgs& parsed, const PoseSelection& selection, const std::string& command,
                              bool pose_command);
+
+struct SelectedPose {
+  EvaluatedPose pose;
+  std::string description;  // "recipe FILE", "animation N" or "rest pose"
+};
 
 SelectedPose backend_pose(Backend& backend, const Scene& scene, const PoseSelection& selection);
 

@@ -243,9 +243,4 @@ std::string method_option_help() {
   return help;
 }
 
-SelectedPose evaluate_selected_pose(const Scene& scene, const PoseSelection& selection) {
-  const PoseSource source = resolve_pose_source(scene, selection);
-  return {select_pose(scene, source, selection.time), source.description()};
-}
-
 }  // namespace skinref::cli

@@ -94,16 +94,7 @@ struct PoseSelection {
 // for a load; --recipe with --anim is a usage error (`command` prefixes the message).
 PoseSelection parse_pose_selection(const ParsedArgs& parsed, const std::string& command);
 
-struct SelectedPose {
-  EvaluatedPose pose;
-  std::string description;  // "recipe FILE", "animation N" or "rest pose"
-};
-
 // The recipe (read now: its names resolve against the model), else the --anim animation (resolve_animation).
 PoseSource resolve_pose_source(const Scene& scene, const PoseSelection& selection);
-
-// select_pose() (anim/pose_selection.h) of resolve_pose_source() at --time: the recipe at --time when given,
-// else at its own time; or the animation at --time, default 0.
-SelectedPose evaluate_selected_pose(const Scene& scene, const PoseSelection& selection);
 
 }  // namespace skinref::cli

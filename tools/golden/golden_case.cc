@@ -127,6 +127,16 @@ PreparedCase prepare_case(const GoldenCase& golden_case, const std::string& gold
   return prepared;
 }
 
+CaseOutputs evaluate_case(const PreparedCase& prepared, Backend& backend, double time) {
+  CaseOutputs outputs;
+  outputs.reference_pose = prepared.reference_pose(time);
+  outputs.pose = backend.pose(prepared.scene, prepared.pose_source, time);
+  outputs.camera = prepared.camera(outputs.reference_pose);
+  outputs.vertices = backend.vertices(prepared.scene, outputs.pose, prepared.skinning);
+  outputs.rendered = backend.render(prepared.scene, outputs.pose, outputs.vertices, outputs.camera, prepared.render);
+  return outputs;
+}
+
 std::string skv_bytes(const std::vector<WorldPrimitive>& vertices) {
   VertexDump dump;
   dump.precision = DumpPrecision::F64;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "anim/pose_selection.h"
+#include "backend/backend.h"
 #include "cli/cli_args.h"
 #include "core/pose.h"
 #include "core/vertices.h"
@@ -54,6 +55,19 @@ struct PreparedCase {
 };
 
 PreparedCase prepare_case(const GoldenCase& golden_case, const std::string& golden_dir);
+
+// One output time of a case on `backend`: its pose (Backend::pose() of the case's source), vertices and image,
+// with the camera of the reference's pose (a glTF camera moves with its node), and that reference pose.
+// `golden update` runs it on the reference backend, `golden check` on the backend under test.
+struct CaseOutputs {
+  EvaluatedPose reference_pose;  // select_pose() at the time
+  EvaluatedPose pose;            // the backend's: the reference's unless the GPU animation pass computed it
+  RenderCamera camera;
+  std::vector<WorldPrimitive> vertices;
+  RenderResult rendered;
+};
+
+CaseOutputs evaluate_case(const PreparedCase& prepared, Backend& backend, double time);
 
 std::string skv_bytes(const std::vector<WorldPrimitive>& vertices);  // f64 .skv
 std::string pose_bytes(const Scene& scene, const EvaluatedPose& pose);

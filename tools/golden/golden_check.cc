@@ -163,15 +163,16 @@ std::optional<RgbaImage> read_golden_png(const fs::path& path) {
 }
 
 // One output on the reference: bit for bit.
-void check_reference_output(const PreparedCase& prepared, double time, const CheckSettings& settings,
-                            GoldenReportRow& row) {
+void check_reference_output(const PreparedCase& prepared, double time, Backend& backend,
+                            const CheckSettings& settings, GoldenReportRow& row) {
   const GoldenCase& golden_case = *prepared.golden_case;
   const fs::path base = case_dir(settings.golden_dir, golden_case) / row.output;
   const fs::path png_path = base.string() + ".png", skv_path = base.string() + ".skv",
                  pose_path = base.string() + ".pose.json";
-  const EvaluatedPose pose = prepared.reference_pose(time);
-  const std::vector<WorldPrimitive> vertices = evaluate_vertices(prepared.scene, pose, prepared.skinning);
-  const RenderResult rendered = render_scene(prepared.scene, pose, vertices, prepared.camera(pose), prepared.render);
+  const CaseOutputs outputs = evaluate_case(prepared, backend, time);
+  const EvaluatedPose& pose = outputs.pose;
+  const std::vector<WorldPrimitive>& vertices = outputs.vertices;
+  const RenderResult& rendered = outputs.rendered;
 
   std::vector<std::string> missing;
   const std::optional<RgbaImage> golden_image = read_golden_png(png_path);
@@ -264,14 +265,14 @@ void check_float32_output(const PreparedCase& prepared, double time, Backend& ba
   // exact reference. Recipe cases take the reference's pose (the GPU animation pass plays one clip), as does
   // the CPU backend, which skins only.
   const bool gpu_pose = backend.gpu_pose() && !prepared.pose_source.recipe;
-  const EvaluatedPose test_pose = backend.pose(scene, prepared.pose_source, time);
-  const std::vector<WorldPrimitive> test_vertices = backend.vertices(scene, test_pose, prepared.skinning);
-  const EvaluatedPose pose_for_camera = prepared.reference_pose(time);
-  const RenderCamera camera = prepared.camera(pose_for_camera);
-  const RgbaImage image = backend.render(scene, test_pose, test_vertices, camera, prepared.render).image;
+  const CaseOutputs outputs = evaluate_case(prepared, backend, time);
+  const EvaluatedPose& test_pose = outputs.pose;
+  const std::vector<WorldPrimitive>& test_vertices = outputs.vertices;
+  const RenderCamera& camera = outputs.camera;
+  const RgbaImage& image = outputs.rendered.image;
 
   const bool have_dumps = golden_case.dumps && missing.empty();
-  const EvaluatedPose reference_pose = have_dumps ? read_pose_dump(pose_path.string(), scene) : pose_for_camera;
+  const EvaluatedPose reference_pose = have_dumps ? read_pose_dump(pose_path.string(), scene) : outputs.reference_pose;
   const std::vector<WorldPrimitive> reference_vertices =
       have_dumps ? read_vertices_skv(skv_path.string()).primitives
                  : evaluate_vertices(scene, reference_pose, prepared.skinning);
@@ -382,7 +383,7 @@ CaseResult check_case(const GoldenCase& golden_case, const CheckSettings& settin
   std::unique_ptr<Backend> backend;
   try {
     prepared = prepare_case(golden_case, settings.golden_dir);
-    if (settings.backend.kind != BackendKind::Reference) backend = make_backend(settings.backend);
+    backend = make_backend(settings.backend);
   } catch (const std::exception& error) {
     result.setup_error = true;
     for (const double time : golden_case.times) {
@@ -397,10 +398,10 @@ CaseResult check_case(const GoldenCase& golden_case, const CheckSettings& settin
   for (const double time : golden_case.times) {
     GoldenReportRow row = new_row(time);
     try {
-      if (backend) {
-        check_float32_output(*prepared, time, *backend, settings, row);
+      if (backend->kind() == BackendKind::Reference) {
+        check_reference_output(*prepared, time, *backend, settings, row);
       } else {
-        check_reference_output(*prepared, time, settings, row);
+        check_float32_output(*prepared, time, *backend, settings, row);
       }
     } catch (const std::exception& error) {
       row.status = GoldenStatus::Fail;

@@ -9,7 +9,7 @@
 
 #include "core/atomic_file.h"
 #include "io/image_io.h"
-#include "skin/evaluate_vertices.h"
+#include "backend/backend.h"
 
 #include <unistd.h>
 
@@ -21,6 +21,7 @@
 #include <iostream>
 #include <mutex>
 #include <set>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 
@@ -36,6 +37,7 @@ namespace fs = std::filesystem;
 // Writes every output of one case; returns a line for the log.
 std::string update_case(const GoldenCase& golden_case, const std::string& golden_dir) {
   const PreparedCase prepared = prepare_case(golden_case, golden_dir);
+  const std::unique_ptr<Backend> reference = make_backend(BackendKind::Reference);
   const fs::path dir = case_dir(golden_dir, golden_case);
   fs::create_directories(dir);
   StagedFiles staged;  // renamed together once every file was written; removed on any failure
@@ -46,9 +48,11 @@ std::string update_case(const GoldenCase& golden_case, const std::string& golden
   };
   for (const double time : golden_case.times) {
     const std::string stem = golden_output_stem(time);
-    const EvaluatedPose pose = prepared.reference_pose(time);
-    const std::vector<WorldPrimitive> vertices = evaluate_vertices(prepared.scene, pose, prepared.skinning);
-    const RenderResult rendered = render_scene(prepared.scene, pose, vertices, prepared.camera(pose), prepared.render);
+    // The goldens are the reference's outputs, through the same Backend interface that `golden check` uses.
+    const CaseOutputs outputs = evaluate_case(prepared, *reference, time);
+    const EvaluatedPose& pose = outputs.pose;
+    const std::vector<WorldPrimitive>& vertices = outputs.vertices;
+    const RenderResult& rendered = outputs.rendered;
     stage(stem + ".png", [&](const std::string& path) { write_png(rendered.image, path); });
     if (golden_case.dumps) {
       const std::string skv = skv_bytes(vertices), json = pose_bytes(prepared.scene, pose);
