@@ -111,9 +111,9 @@ class CopyRig {
  public:
   explicit CopyRig(Context& context) : context_(context), size_(copy_size(context)) {
     try {
-      source_ = context.create_buffer(size_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+      source_ = context.resources().create_buffer(size_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                       false);
-      destination_ = context.create_buffer(size_, VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+      destination_ = context.resources().create_buffer(size_, VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
       VkQueryPoolCreateInfo info{};
       info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
       info.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -157,8 +157,8 @@ class CopyRig {
   void release() {
     if (queries_ != VK_NULL_HANDLE) vkDestroyQueryPool(context_.device(), queries_, nullptr);
     queries_ = VK_NULL_HANDLE;
-    if (destination_.buffer != VK_NULL_HANDLE) context_.destroy(destination_);
-    if (source_.buffer != VK_NULL_HANDLE) context_.destroy(source_);
+    if (destination_.buffer != VK_NULL_HANDLE) context_.resources().destroy(destination_);
+    if (source_.buffer != VK_NULL_HANDLE) context_.resources().destroy(source_);
   }
 
   Context& context_;

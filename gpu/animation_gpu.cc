@@ -273,7 +273,7 @@ struct OwnedBuffer {
   OwnedBuffer(const OwnedBuffer&) = delete;
   OwnedBuffer& operator=(const OwnedBuffer&) = delete;
   ~OwnedBuffer() {
-    if (buffer.buffer != VK_NULL_HANDLE) context.destroy(buffer);
+    if (buffer.buffer != VK_NULL_HANDLE) context.resources().destroy(buffer);
   }
 };
 
@@ -282,7 +282,7 @@ void upload(Context& context, const Buffer& buffer, const SectionLayout& layout,
             ComputeProgram& program) {
   for (uint32_t b = 0; b < kBindingCount; ++b)
     if (!in.words[b].empty())
-      context.write(buffer, in.words[b].data(), in.words[b].size() * sizeof(uint32_t), layout.offset[b]);
+      context.resources().write(buffer, in.words[b].data(), in.words[b].size() * sizeof(uint32_t), layout.offset[b]);
   std::array<VkDescriptorBufferInfo, kBindingCount> buffers{};
   for (uint32_t b = 0; b < kBindingCount; ++b)
     buffers[b] = VkDescriptorBufferInfo{buffer.buffer, layout.offset[b], layout.size[b]};
@@ -348,7 +348,7 @@ class StageRecorder {
 void read_back(Context& context, const Buffer& buffer, const SectionLayout& layout, HostArrays& in) {
   for (Binding b : {kLocals, kMorphWeights, kGlobals, kPaletteOut, kNormalRows})
     if (!in.words[b].empty())
-      context.read(buffer, in.words[b].data(), in.words[b].size() * sizeof(uint32_t), layout.offset[b]);
+      context.resources().read(buffer, in.words[b].data(), in.words[b].size() * sizeof(uint32_t), layout.offset[b]);
 }
 
 // Local TRS, morph weights and global matrix of every node, from the read-back arrays.
@@ -419,7 +419,7 @@ EvaluatedPose gpu_evaluate_pose(Context& context, const Scene& scene, int animat
   for (uint32_t stage : {kSample, kLocalToModel, kPalette}) program.prepare(stage);
 
   const auto transfer_start = Clock::now();
-  OwnedBuffer data{context, context.create_buffer(layout.total, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true)};
+  OwnedBuffer data{context, context.resources().create_buffer(layout.total, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true)};
   upload(context, data.buffer, layout, plan.arrays, program);
   context.submit_and_wait([&](VkCommandBuffer cmd) {
     StageRecorder(cmd, program, data.buffer.buffer, context.limits(), gpu_time).record(plan);

@@ -1,7 +1,7 @@
 // The headless Vulkan context of context.h: instance (no window system), optional validation with a counting
 // debug-utils messenger, device choice, one graphics+compute queue, a command pool, and the submission and
 // shader helpers that the compute passes and the offscreen renderer share. Buffers and images are
-// resources.cc's; the Context forwards to its ResourceAllocator.
+// resources.cc's; the Context owns the device's ResourceAllocator (resources()).
 #include "gpu/context.h"
 
 #include "core/input_error.h"
@@ -468,25 +468,7 @@ std::vector<std::string> Context::validation_messages() const {
   return state_->messages;
 }
 
-Buffer Context::create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible) {
-  return state_->resources->create_buffer(size, usage, host_visible);
-}
-
-void Context::destroy(Buffer& buffer) { state_->resources->destroy(buffer); }
-
-void Context::write(const Buffer& buffer, const void* data, VkDeviceSize size, VkDeviceSize offset) {
-  state_->resources->write(buffer, data, size, offset);
-}
-
-void Context::read(const Buffer& buffer, void* data, VkDeviceSize size, VkDeviceSize offset) {
-  state_->resources->read(buffer, data, size, offset);
-}
-
-Image2D Context::create_image(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage) {
-  return state_->resources->create_image(width, height, format, usage);
-}
-
-void Context::destroy(Image2D& image) { state_->resources->destroy(image); }
+ResourceAllocator& Context::resources() { return *state_->resources; }
 
 void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record) {
   State& s = *state_;

@@ -73,17 +73,8 @@ class Context {
   ValidationCounts validation_counts() const;
   std::vector<std::string> validation_messages() const;  // warning and error messages, in order
 
-  // Buffers and images: forwarded to the device's ResourceAllocator, whose contract is in resources.h.
-  // Buffers. `host_visible`: HOST_VISIBLE memory, mapped (prefers HOST_COHERENT); else DEVICE_LOCAL.
-  Buffer create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible);
-  void destroy(Buffer& buffer);
-  // Copies `size` bytes into a host-visible buffer (flushing when non-coherent) / out of it (invalidating).
-  void write(const Buffer& buffer, const void* data, VkDeviceSize size, VkDeviceSize offset = 0);
-  void read(const Buffer& buffer, void* data, VkDeviceSize size, VkDeviceSize offset = 0);
-
-  // 2D images with a view (color or depth aspect from the format), DEVICE_LOCAL, optimal tiling.
-  Image2D create_image(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage);
-  void destroy(Image2D& image);
+  // Buffers and images of this device (resources.h): allocation, mapping, upload and readback.
+  ResourceAllocator& resources();
 
   // Records with `record` into a fresh primary command buffer, submits with a fresh fence, waits, frees.
   void submit_and_wait(const std::function<void(VkCommandBuffer)>& record);

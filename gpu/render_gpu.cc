@@ -576,15 +576,15 @@ RenderTargets create_targets(Context& context, Cleanup& cleanup, uint32_t width,
   RenderTargets targets;
   targets.width = width;
   targets.height = height;
-  targets.color = context.create_image(width, height, kColorFormat,
+  targets.color = context.resources().create_image(width, height, kColorFormat,
                                        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-  cleanup.add([&context, color = targets.color]() mutable { context.destroy(color); });
-  targets.depth = context.create_image(width, height, kDepthFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
-  cleanup.add([&context, depth = targets.depth]() mutable { context.destroy(depth); });
+  cleanup.add([&context, color = targets.color]() mutable { context.resources().destroy(color); });
+  targets.depth = context.resources().create_image(width, height, kDepthFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
+  cleanup.add([&context, depth = targets.depth]() mutable { context.resources().destroy(depth); });
   targets.row_pitch =
       VkDeviceSize(targets.buffer_row_length == 0 ? width : targets.buffer_row_length) * kBytesPerPixel;
-  targets.readback = context.create_buffer(targets.row_pitch * height, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-  cleanup.add([&context, readback = targets.readback]() mutable { context.destroy(readback); });
+  targets.readback = context.resources().create_buffer(targets.row_pitch * height, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  cleanup.add([&context, readback = targets.readback]() mutable { context.resources().destroy(readback); });
   return targets;
 }
 
@@ -598,11 +598,11 @@ Buffer upload_vertices(Context& context, Cleanup& cleanup, const Scene& scene,
   const VkDeviceSize vertex_bytes = VkDeviceSize(plan.vertex_count) * sizeof(GpuVertex);
   Buffer vertex_buffer;
   if (vertex_bytes == 0) return vertex_buffer;
-  vertex_buffer = context.create_buffer(vertex_bytes, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, true);
-  cleanup.add([&context, buffer = vertex_buffer]() mutable { context.destroy(buffer); });
+  vertex_buffer = context.resources().create_buffer(vertex_bytes, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, true);
+  cleanup.add([&context, buffer = vertex_buffer]() mutable { context.resources().destroy(buffer); });
   fill_vertices(scene, primitives, plan, options, kVertexChunk,
                 [&](const GpuVertex* vertices, size_t count, size_t first) {
-                  context.write(vertex_buffer, vertices, VkDeviceSize(count) * sizeof(GpuVertex),
+                  context.resources().write(vertex_buffer, vertices, VkDeviceSize(count) * sizeof(GpuVertex),
                                 VkDeviceSize(first) * sizeof(GpuVertex));
                 });
   return vertex_buffer;
@@ -635,16 +635,16 @@ Textures stage_textures(Context& context, Cleanup& cleanup, const Scene& scene, 
   }
   textures.uploads.push_back({kWhite, 1, 1, texture_bytes});
   texture_bytes += sizeof kWhite;
-  textures.staging = context.create_buffer(texture_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-  cleanup.add([&context, buffer = textures.staging]() mutable { context.destroy(buffer); });
+  textures.staging = context.resources().create_buffer(texture_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  cleanup.add([&context, buffer = textures.staging]() mutable { context.resources().destroy(buffer); });
   for (const TextureUpload& upload : textures.uploads) {
-    context.write(textures.staging, upload.bytes, VkDeviceSize(upload.width) * upload.height * 4, upload.offset);
+    context.resources().write(textures.staging, upload.bytes, VkDeviceSize(upload.width) * upload.height * 4, upload.offset);
   }
   textures.images.resize(textures.uploads.size());
   for (size_t i = 0; i < textures.uploads.size(); ++i) {
-    textures.images[i] = context.create_image(textures.uploads[i].width, textures.uploads[i].height, kTextureFormat,
+    textures.images[i] = context.resources().create_image(textures.uploads[i].width, textures.uploads[i].height, kTextureFormat,
                                               VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-    cleanup.add([&context, image = textures.images[i]]() mutable { context.destroy(image); });
+    cleanup.add([&context, image = textures.images[i]]() mutable { context.resources().destroy(image); });
   }
   const VkDevice device = context.device();
   textures.samplers.assign(plan.textures.size() + 1, VK_NULL_HANDLE);
@@ -871,7 +871,7 @@ void record_readback_copy(VkCommandBuffer command, const RenderTargets& targets)
 
 RgbaImage read_image(Context& context, const RenderTargets& targets, const RenderOptions& options) {
   std::vector<uint8_t> bytes(size_t(targets.row_pitch) * targets.height);
-  context.read(targets.readback, bytes.data(), VkDeviceSize(bytes.size()));
+  context.resources().read(targets.readback, bytes.data(), VkDeviceSize(bytes.size()));
   RgbaImage image;
   image.width = options.width;
   image.height = options.height;

@@ -377,7 +377,7 @@ struct Buffers {
   Buffers& operator=(const Buffers&) = delete;
   ~Buffers() {
     for (Buffer* buffer : {&readback, &output, &input, &staging})
-      if (buffer->buffer != VK_NULL_HANDLE) context.destroy(*buffer);
+      if (buffer->buffer != VK_NULL_HANDLE) context.resources().destroy(*buffer);
   }
 };
 
@@ -410,16 +410,16 @@ void GpuSkinning::State::create_program() {
 
 // Buffers, the inputs written to staging, the descriptor set, and the copy to device-local memory.
 void GpuSkinning::State::upload() {
-  buffers.staging = context.create_buffer(layout.input_size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-  buffers.input = context.create_buffer(
+  buffers.staging = context.resources().create_buffer(layout.input_size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  buffers.input = context.resources().create_buffer(
       layout.input_size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
-  buffers.output = context.create_buffer(
+  buffers.output = context.resources().create_buffer(
       layout.output_size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false);
-  buffers.readback = context.create_buffer(layout.output_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  buffers.readback = context.resources().create_buffer(layout.output_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
   const HostInputs& in = plan.inputs;
   for (uint32_t b = 0; b < kFirstOutput; ++b)
     if (!in.words[b].empty())
-      context.write(buffers.staging, in.words[b].data(), in.words[b].size() * sizeof(uint32_t), layout.offset[b]);
+      context.resources().write(buffers.staging, in.words[b].data(), in.words[b].size() * sizeof(uint32_t), layout.offset[b]);
 
   std::array<VkDescriptorBufferInfo, kBindingCount> bound{};
   for (uint32_t b = 0; b < kBindingCount; ++b)
@@ -490,7 +490,7 @@ std::vector<WorldPrimitive> GpuSkinning::State::read_back() const {
 
   std::vector<float> values(plan.vertex_total * 4);
   auto read_section = [&](Binding b) {
-    context.read(buffers.readback, values.data(), VkDeviceSize(values.size()) * sizeof(float), layout.offset[b]);
+    context.resources().read(buffers.readback, values.data(), VkDeviceSize(values.size()) * sizeof(float), layout.offset[b]);
   };
   auto vec3_at = [&](size_t v) { return Vec3(values[v * 4], values[v * 4 + 1], values[v * 4 + 2]); };
   read_section(kOutPositions);

@@ -214,16 +214,16 @@ TEST(GpuContext, BufferRoundTripThroughDeviceLocalMemory) {
   // Not a multiple of any atom or alignment, so partial-atom flushes and invalidations are exercised.
   const VkDeviceSize size = (1u << 20) + 13;
   const std::vector<uint8_t> input = pattern(size, 7);
-  Buffer upload = context.create_buffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  Buffer upload = context.resources().create_buffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
   Buffer middle =
-      context.create_buffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
-  Buffer readback = context.create_buffer(size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+      context.resources().create_buffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+  Buffer readback = context.resources().create_buffer(size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
   ASSERT_NE(upload.mapped, nullptr);
   ASSERT_NE(readback.mapped, nullptr);
   EXPECT_EQ(middle.mapped, nullptr);
   EXPECT_EQ(upload.size, size);
 
-  context.write(upload, input.data(), size);
+  context.resources().write(upload, input.data(), size);
   context.submit_and_wait([&](VkCommandBuffer commands) {
     const VkBufferCopy whole{0, 0, size};
     vkCmdCopyBuffer(commands, upload.buffer, middle.buffer, 1, &whole);
@@ -232,29 +232,29 @@ TEST(GpuContext, BufferRoundTripThroughDeviceLocalMemory) {
     host_read_barrier(commands);
   });
   std::vector<uint8_t> output(size);
-  context.read(readback, output.data(), size);
+  context.resources().read(readback, output.data(), size);
   EXPECT_TRUE(output == input);
 
   // A second, partial write at an odd offset, copied and read back at that offset: only those bytes change.
   const VkDeviceSize offset = 4097, part = 1001;
   const std::vector<uint8_t> patch = pattern(part, 11);
-  context.write(upload, patch.data(), part, offset);
+  context.resources().write(upload, patch.data(), part, offset);
   context.submit_and_wait([&](VkCommandBuffer commands) {
     const VkBufferCopy region{offset, offset, part};
     vkCmdCopyBuffer(commands, upload.buffer, readback.buffer, 1, &region);
     host_read_barrier(commands);
   });
   std::vector<uint8_t> patched(part);
-  context.read(readback, patched.data(), part, offset);
+  context.resources().read(readback, patched.data(), part, offset);
   EXPECT_TRUE(patched == patch);
-  context.read(readback, output.data(), size);
+  context.resources().read(readback, output.data(), size);
   std::vector<uint8_t> expected = input;
   std::copy(patch.begin(), patch.end(), expected.begin() + offset);
   EXPECT_TRUE(output == expected);
 
-  context.destroy(upload);
-  context.destroy(middle);
-  context.destroy(readback);
+  context.resources().destroy(upload);
+  context.resources().destroy(middle);
+  context.resources().destroy(readback);
   EXPECT_EQ(upload.buffer, VK_NULL_HANDLE);
   EXPECT_EQ(upload.memory, VK_NULL_HANDLE);
   EXPECT_EQ(upload.mapped, nullptr);
@@ -263,33 +263,33 @@ TEST(GpuContext, BufferRoundTripThroughDeviceLocalMemory) {
 
 TEST(GpuContext, HostAccessOutsideABufferOrToDeviceMemoryIsRefused) {
   Context context(validated());
-  Buffer host = context.create_buffer(64, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-  Buffer device = context.create_buffer(64, VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+  Buffer host = context.resources().create_buffer(64, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  Buffer device = context.resources().create_buffer(64, VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
   std::vector<uint8_t> bytes(65);
-  EXPECT_THROW(context.write(host, bytes.data(), 65), std::invalid_argument);
-  EXPECT_THROW(context.write(host, bytes.data(), 8, 60), std::invalid_argument);
-  EXPECT_THROW(context.read(host, bytes.data(), 1, 64), std::invalid_argument);
-  EXPECT_THROW(context.write(device, bytes.data(), 8), std::invalid_argument);
-  EXPECT_THROW(context.read(device, bytes.data(), 8), std::invalid_argument);
-  EXPECT_THROW(context.create_buffer(0, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true), std::invalid_argument);
+  EXPECT_THROW(context.resources().write(host, bytes.data(), 65), std::invalid_argument);
+  EXPECT_THROW(context.resources().write(host, bytes.data(), 8, 60), std::invalid_argument);
+  EXPECT_THROW(context.resources().read(host, bytes.data(), 1, 64), std::invalid_argument);
+  EXPECT_THROW(context.resources().write(device, bytes.data(), 8), std::invalid_argument);
+  EXPECT_THROW(context.resources().read(device, bytes.data(), 8), std::invalid_argument);
+  EXPECT_THROW(context.resources().create_buffer(0, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true), std::invalid_argument);
   // The last byte is still reachable.
   const uint8_t last = 0xa5;
-  context.write(host, &last, 1, 63);
+  context.resources().write(host, &last, 1, 63);
   uint8_t back = 0;
-  context.read(host, &back, 1, 63);
+  context.resources().read(host, &back, 1, 63);
   EXPECT_EQ(back, last);
-  context.destroy(host);
-  context.destroy(device);
+  context.resources().destroy(host);
+  context.resources().destroy(device);
   expect_validation_clean(context);
 }
 
 TEST(GpuContext, ColourAndDepthImagesClearAndReadBack) {
   Context context(validated());
   const uint32_t width = 37, height = 19;  // odd sizes: rows are not naturally aligned
-  Image2D colour = context.create_image(width, height, VK_FORMAT_R8G8B8A8_UNORM,
+  Image2D colour = context.resources().create_image(width, height, VK_FORMAT_R8G8B8A8_UNORM,
                                         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
                                             VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-  Image2D depth = context.create_image(width, height, VK_FORMAT_D32_SFLOAT,
+  Image2D depth = context.resources().create_image(width, height, VK_FORMAT_D32_SFLOAT,
                                        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
                                            VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
   EXPECT_NE(colour.image, VK_NULL_HANDLE);
@@ -300,8 +300,8 @@ TEST(GpuContext, ColourAndDepthImagesClearAndReadBack) {
   EXPECT_EQ(depth.format, VK_FORMAT_D32_SFLOAT);
 
   const VkDeviceSize pixels = VkDeviceSize{width} * height;
-  Buffer colour_out = context.create_buffer(pixels * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-  Buffer depth_out = context.create_buffer(pixels * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  Buffer colour_out = context.resources().create_buffer(pixels * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  Buffer depth_out = context.resources().create_buffer(pixels * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
   // k/255 clears to byte k exactly in UNORM; 0.25 is exact in float32.
   const VkClearColorValue clear_colour{{51.0f / 255.0f, 102.0f / 255.0f, 1.0f, 0.0f}};
   const VkClearDepthStencilValue clear_depth{0.25f, 0};
@@ -331,9 +331,9 @@ TEST(GpuContext, ColourAndDepthImagesClearAndReadBack) {
     host_read_barrier(commands);
   });
   std::vector<uint8_t> rgba(pixels * 4);
-  context.read(colour_out, rgba.data(), rgba.size());
+  context.resources().read(colour_out, rgba.data(), rgba.size());
   std::vector<float> depths(pixels);
-  context.read(depth_out, depths.data(), pixels * 4);
+  context.resources().read(depth_out, depths.data(), pixels * 4);
   size_t wrong_colour = 0, wrong_depth = 0;
   for (VkDeviceSize i = 0; i < pixels; ++i) {
     if (rgba[4 * i] != 51 || rgba[4 * i + 1] != 102 || rgba[4 * i + 2] != 255 || rgba[4 * i + 3] != 0) {
@@ -344,10 +344,10 @@ TEST(GpuContext, ColourAndDepthImagesClearAndReadBack) {
   EXPECT_EQ(wrong_colour, 0u);
   EXPECT_EQ(wrong_depth, 0u);
 
-  context.destroy(colour_out);
-  context.destroy(depth_out);
-  context.destroy(colour);
-  context.destroy(depth);
+  context.resources().destroy(colour_out);
+  context.resources().destroy(depth_out);
+  context.resources().destroy(colour);
+  context.resources().destroy(depth);
   EXPECT_EQ(colour.image, VK_NULL_HANDLE);
   EXPECT_EQ(colour.view, VK_NULL_HANDLE);
   EXPECT_EQ(depth.memory, VK_NULL_HANDLE);
@@ -357,9 +357,9 @@ TEST(GpuContext, ColourAndDepthImagesClearAndReadBack) {
 TEST(GpuContext, ImageSizesOutsideTheDeviceLimitAreRefused) {
   Context context(validated());
   const uint32_t limit = context.limits().maxImageDimension2D;
-  EXPECT_THROW(context.create_image(0, 4, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_TRANSFER_SRC_BIT),
+  EXPECT_THROW(context.resources().create_image(0, 4, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_TRANSFER_SRC_BIT),
                std::invalid_argument);
-  EXPECT_THROW(context.create_image(4, limit + 1, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_TRANSFER_SRC_BIT),
+  EXPECT_THROW(context.resources().create_image(4, limit + 1, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_TRANSFER_SRC_BIT),
                std::invalid_argument);
   expect_validation_clean(context);
 }
@@ -370,15 +370,15 @@ TEST(GpuContext, AFailedRecordingLeavesTheContextUsable) {
                std::runtime_error);
   // The command buffer of the failed attempt was freed (a leak would be reported at teardown, which stops
   // the process) and the next submission works.
-  Buffer buffer = context.create_buffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  Buffer buffer = context.resources().create_buffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
   context.submit_and_wait([&](VkCommandBuffer commands) {
     vkCmdFillBuffer(commands, buffer.buffer, 0, 256, 0x01020304u);
     host_read_barrier(commands);
   });
   std::vector<uint32_t> words(64);
-  context.read(buffer, words.data(), 256);
+  context.resources().read(buffer, words.data(), 256);
   EXPECT_EQ(std::count(words.begin(), words.end(), 0x01020304u), 64);
-  context.destroy(buffer);
+  context.resources().destroy(buffer);
   expect_validation_clean(context);
 }
 
@@ -397,7 +397,7 @@ TEST(GpuContext, TimestampsWhenSupportedAreMonotonic) {
   info.queryCount = 2;
   VkQueryPool pool = VK_NULL_HANDLE;
   VK_CHECK(vkCreateQueryPool(context.device(), &info, nullptr, &pool));
-  Buffer buffer = context.create_buffer(1 << 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+  Buffer buffer = context.resources().create_buffer(1 << 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
   context.submit_and_wait([&](VkCommandBuffer commands) {
     vkCmdResetQueryPool(commands, pool, 0, 2);
     vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 0);
@@ -409,7 +409,7 @@ TEST(GpuContext, TimestampsWhenSupportedAreMonotonic) {
                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
   EXPECT_GE(ticks[1], ticks[0]);
   vkDestroyQueryPool(context.device(), pool, nullptr);
-  context.destroy(buffer);
+  context.resources().destroy(buffer);
   expect_validation_clean(context);
 }
 
@@ -461,8 +461,8 @@ TEST(GpuContext, ShaderModuleBuildsAComputePipelineThatDispatches) {
 TEST(GpuContext, ValidationCountsADeliberateInvalidCopy) {
   Context context(validated());
   ASSERT_EQ(context.validation_counts().error, 0u) << joined(context.validation_messages());
-  Buffer source = context.create_buffer(256, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-  Buffer target = context.create_buffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+  Buffer source = context.resources().create_buffer(256, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  Buffer target = context.resources().create_buffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
   VkCommandPoolCreateInfo pool_info{};
   pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
   pool_info.queueFamilyIndex = context.queue_family();
@@ -483,8 +483,8 @@ TEST(GpuContext, ValidationCountsADeliberateInvalidCopy) {
   VK_CHECK(vkEndCommandBuffer(commands));
   vkFreeCommandBuffers(context.device(), pool, 1, &commands);
   vkDestroyCommandPool(context.device(), pool, nullptr);
-  context.destroy(source);
-  context.destroy(target);
+  context.resources().destroy(source);
+  context.resources().destroy(target);
 
   const ValidationCounts counts = context.validation_counts();
   EXPECT_GE(counts.error, 1u);
@@ -510,15 +510,15 @@ TEST(GpuContext, ValidationReportsAMissingBarrier) {
   if (!offered) GTEST_SKIP() << "this validation layer has no VK_EXT_validation_features";
   Context context(validated());
   Buffer first =
-      context.create_buffer(256, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
-  Buffer second = context.create_buffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+      context.resources().create_buffer(256, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+  Buffer second = context.resources().create_buffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
   context.submit_and_wait([&](VkCommandBuffer commands) {
     vkCmdFillBuffer(commands, first.buffer, 0, 256, 1u);
     const VkBufferCopy whole{0, 0, 256};
     vkCmdCopyBuffer(commands, first.buffer, second.buffer, 1, &whole);
   });
-  context.destroy(first);
-  context.destroy(second);
+  context.resources().destroy(first);
+  context.resources().destroy(second);
   const std::vector<std::string> messages = context.validation_messages();
   EXPECT_GE(context.validation_counts().error, 1u);
   const bool hazard = std::any_of(messages.begin(), messages.end(), [](const std::string& message) {
@@ -534,7 +534,7 @@ TEST(GpuContextDeathTest, ALeakAtTeardownStopsTheProcess) {
   EXPECT_DEATH(
       {
         Context context(validated());
-        Buffer leaked = context.create_buffer(64, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+        Buffer leaked = context.resources().create_buffer(64, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
         (void)leaked;
       },
       "VUID-vkDestroyDevice-device-00378");
