@@ -6,12 +6,22 @@
 // - The result holds the local pose, the model pose and one palette per skin (compute_palette()).
 //   Recipes (blends, masks, IK) build an EvaluatedPose through anim/recipe.h instead; anim/pose_selection.h
 //   chooses between the two.
+// - Under engine conventions (core/conventions.h), `time` is the playback's time and each stage applies its
+//   own: the time conventions map it to the sampled time (convention_sample_time(), anim/time_mapping.h;
+//   EvaluatedPose::time stays `time`), morph-defaults=ignored starts the morph weights at 0 instead of
+//   node.weights / mesh.weights, the sampling conventions read the keys (anim/sampling.h),
+//   morph-targets=K then keeps each node's K largest |weights| (equal: the earlier target) and sets the
+//   others to 0, and skeleton-ancestors shapes the palette (anim/palette.h). The scene must already have its
+//   load and clip conventions applied (io/load_conventions.h, anim/clip_conventions.h). Conventions{} gives
+//   the same bits as the overload without them.
 #pragma once
 
+#include "core/conventions.h"
 #include "core/pose.h"
 
 namespace skinref {
 
 EvaluatedPose evaluate_pose(const Scene& scene, int animation, double time);
+EvaluatedPose evaluate_pose(const Scene& scene, int animation, double time, const Conventions& conventions);
 
 }  // namespace skinref

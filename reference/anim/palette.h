@@ -5,12 +5,17 @@
 // the palette maps bind-space vertices straight to world space. Per joint also the normal matrix
 // normal_matrix(upper 3x3 of JM_i) (inverse transpose up to a positive factor; normals are normalized after
 // use). Output vectors are skin.joints.size() long.
+//
+// Convention skeleton-ancestors=dropped (core/conventions.h): G is taken from the skin's skeleton root down,
+// the transforms of the nodes above it dropped: G'(j) = G(parent(root))^-1 * G(j). The root is
+// skin.skeleton, else the nearest common ancestor of the joints. (mesh-node, the other palette convention,
+// is per mesh node rather than per skin: skin/evaluate_vertices.h applies it.)
 #pragma once
-
+#include "core/conventions.h"
 #include "core/pose.h"
-
 namespace skinref {
-
-JointPalette compute_palette(const Scene& scene, const ModelPose& model_pose, int skin);
-
+JointPalette compute_palette(const Scene& scene, const ModelPose& model_pose, int skin,
+                             const PaletteConventions& conventions = {});
+// The skin's skeleton root: skin.skeleton, else the nearest common ancestor of its joints (-1: none).
+int skeleton_root(const Scene& scene, int skin);
 }  // namespace skinref

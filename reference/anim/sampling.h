@@ -12,8 +12,16 @@
 //     CUBICSPLINE  Hermite: (2u^3-3u^2+1) v_k + d(u^3-2u^2+u) b_k + (-2u^3+3u^2) v_k+1 + d(u^3-u^2) a_k+1,
 //                  d = t_k+1 - t_k, a = in-tangent, b = out-tangent; rotations renormalized afterwards.
 // - Rotations are always returned normalized.
+// - `conventions` (core/conventions.h; default glTF 2.0, the rules above) changes them as an engine does:
+//   rotation=nlerp lerps the normalized keys on the short path and normalizes, rotation=lerp does the same
+//   without the hemisphere check; quaternion-keys=as-stored uses the stored keys unnormalized and never
+//   normalizes the result (slerp's angle is still the unit keys'); step-boundary=previous gives STEP at
+//   exactly t_k (k > 0) key k-1's value; cubic=unscaled-tangents drops the factor d, cubic=linear plays the
+//   key values as LINEAR, cubic=no-renormalize leaves CUBICSPLINE rotations unnormalized. Resampling and key
+//   quantization change the clip itself (anim/clip_conventions.h).
 #pragma once
 
+#include "core/conventions.h"
 #include "core/pose.h"
 
 #include <span>
@@ -21,10 +29,12 @@
 namespace skinref {
 
 // Writes `components` doubles of sampler `sampler` at time t into `out`.
-void sample_sampler(const AnimationSampler& sampler, ChannelPath path, double t, std::span<double> out);
+void sample_sampler(const AnimationSampler& sampler, ChannelPath path, double t, std::span<double> out,
+                    const SamplingConventions& conventions = {});
 
 // Applies every channel of scene.animations[animation] at time t to `pose`.
-void sample_animation(const Scene& scene, int animation, double t, LocalPose& pose);
+void sample_animation(const Scene& scene, int animation, double t, LocalPose& pose,
+                      const SamplingConventions& conventions = {});
 
 // Short-path spherical interpolation of unit quaternions, u in [0, 1]; u == 0 gives a, u == 1 gives b
 // (or -b), exactly.

@@ -57,4 +57,15 @@ double local_time_from_normalized(double normalized, double duration) {
   return std::clamp(normalized, 0.0, 1.0) * duration;
 }
 
+double convention_sample_time(const Animation& animation, double time, const TimeConventions& conventions) {
+  const double offset = conventions.clip_start == ClipStart::FirstKey ? animation.start_time : 0.0;
+  if (conventions.playback == PlaybackLoop::Clamp) return offset + time;
+  const double period = conventions.wrap_period == WrapPeriod::LastKey ? animation.end_time
+                                                                       : animation.end_time - animation.start_time;
+  if (!(period > 0.0) || time <= 0.0) return offset;
+  double phase = std::fmod(time, period);
+  if (phase == 0.0 && conventions.at_end == AtEnd::Hold) phase = period;
+  return offset + phase;
+}
+
 }  // namespace skinref

@@ -16,7 +16,16 @@
 // - Normalized time is local time / D (0 when D == 0); local_time_from_normalized() is its inverse, used to
 //   play one clip at another's phase (synchronised cross-fades); it clamps the phase to [0, 1].
 // - A negative or non-finite duration, or negative repetitions, throw std::invalid_argument (caller bugs).
+// - convention_sample_time(): the clip time an engine samples after its playback of one clip has run `time`
+//   seconds, under the time conventions (core/conventions.h). glTF 2.0 (the default): `time` itself, clamped
+//   by the sampler. clip-start=first-key adds the clip's first key time; playback=loop wraps `time` by the
+//   period (wrap-period: the last key time D, or D minus the first key time), a negative time holding the
+//   first frame; at exactly a whole number k >= 1 of periods at-end=wrap restarts (0) and at-end=hold stays
+//   at the period's end.
 #pragma once
+
+#include "core/conventions.h"
+#include "core/scene.h"
 
 namespace skinref {
 
@@ -37,5 +46,7 @@ double clip_local_time(const Playback& playback, double duration, double tau);
 double normalized_time(const Playback& playback, double duration, double tau);
 
 double local_time_from_normalized(double normalized, double duration);
+
+double convention_sample_time(const Animation& animation, double time, const TimeConventions& conventions);
 
 }  // namespace skinref

@@ -50,7 +50,8 @@ const std::vector<ComponentRule> kNormalizedInts = {{kI8, true}, {kU8, true}, {k
 
 class GltfReader {
  public:
-  GltfReader(const tinygltf::Model& model, std::string file) : m_(model), file_(std::move(file)) {}
+  GltfReader(const tinygltf::Model& model, std::string file, JointSentinel sentinel)
+      : m_(model), file_(std::move(file)), sentinel_(sentinel) {}
 
   Scene read() {
     check_extensions();
@@ -69,6 +70,17 @@ class GltfReader {
   }
 
  private:
+  // The JOINTS value that means "no joint" under the convention, or -1 (no value matches).
+  double sentinel_value(int component_type) const {
+    switch (sentinel_) {
+      case JointSentinel::None: return -1.0;
+      case JointSentinel::AllOnes: return component_type == kU8 ? 255.0 : 65535.0;
+      case JointSentinel::U8Max: return 255.0;
+      case JointSentinel::U16Max: return 65535.0;
+    }
+    return -1.0;
+  }
+
   [[noreturn]] void fail(const std::string& path, const std::string& expected) const {
     throw InputError(file_, path, expected);
   }
@@ -356,6 +368,7 @@ class GltfReader {
                             rules(wname, {TINYGLTF_TYPE_VEC4}, {{{kFloat, false}, {kU8, true}, {kU16, true}}, {}}),
                             apath + wname);
       check_count(w, n, apath + wname);
+      const double sentinel = sentinel_value(m_.accessors[size_t(attrs.at(jname))].componentType);
       for (size_t v = 0; v < n; ++v) {
         for (int c = 0; c < 4; ++c) {
           const size_t at = v * size_t(prim.influences_per_vertex) + size_t(s * 4 + c);
@@ -363,6 +376,14 @@ class GltfReader {
           prim.weights[at] = w.values[v * 4 + c];
           if (prim.weights[at] < 0.0)
             fail(apath + wname, "non-negative weights; vertex " + str(v) + " has " + std::to_string(prim.weights[at]));
+          // The convention joint-sentinel: "no joint" is joint 0 with weight 0, and only with weight 0.
+          if (j.values[v * 4 + c] == sentinel) {
+            if (prim.weights[at] != 0.0)
+              fail(apath + wname, "weight 0 where JOINTS_" + std::to_string(s) + " holds the no-joint sentinel " +
+                                      str(size_t(sentinel)) + "; vertex " + str(v) + " has " +
+                                      std::to_string(prim.weights[at]));
+            prim.joints[at] = 0;
+          }
         }
       }
     }
@@ -619,6 +640,7 @@ class GltfReader {
 
   const tinygltf::Model& m_;
   std::string file_;
+  JointSentinel sentinel_ = JointSentinel::None;
   Scene scene_;
   bool quantization_ = false;
 };
@@ -629,7 +651,8 @@ bool is_glb(const std::string& bytes) { return bytes.size() >= 4 && bytes.compar
 
 bool is_supported_required_extension(const std::string& name) { return name == kQuantization; }
 
-Scene load_gltf_memory(const std::string& bytes, const std::string& display_name, const std::string& base_dir) {
+Scene load_gltf_memory(const std::string& bytes, const std::string& display_name, const std::string& base_dir,
+                       JointSentinel joint_sentinel) {
   if (bytes.size() > std::numeric_limits<unsigned int>::max())
     throw InputError(display_name, "", "a glTF file smaller than 4 GiB");
   tinygltf::TinyGLTF parser;
@@ -647,23 +670,23 @@ Scene load_gltf_memory(const std::string& bytes, const std::string& display_name
     while (!msg.empty() && msg.back() == ' ') msg.pop_back();
     throw InputError(display_name, "", msg);
   }
-  return GltfReader(model, display_name).read();
+  return GltfReader(model, display_name, joint_sentinel).read();
 }
 
-Scene load_gltf_file(const std::string& path) {
+Scene load_gltf_file(const std::string& path, JointSentinel joint_sentinel) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "a readable glTF (.gltf or .glb) file");
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw InputError(path, "", "a readable glTF (.gltf or .glb) file");
   std::string base_dir = std::filesystem::path(path).parent_path().string();
   if (base_dir.empty()) base_dir = ".";
-  return load_gltf_memory(bytes, path, base_dir);
+  return load_gltf_memory(bytes, path, base_dir, joint_sentinel);
 }
 
-Scene load_model(const std::string& spec) {
+Scene load_model(const std::string& spec, JointSentinel joint_sentinel) {
   const std::string prefix = "builtin:";
   if (spec.rfind(prefix, 0) == 0) return make_builtin_scene(spec.substr(prefix.size()));
-  return load_gltf_file(spec);
+  return load_gltf_file(spec, joint_sentinel);
 }
 
 }  // namespace skinref

@@ -8,8 +8,11 @@
 // - Supported required extensions: KHR_mesh_quantization. Any other extension in extensionsRequired is
 //   refused by name.
 // - The active scene is `scene` if given, else scenes[0], else every parentless node.
+// - `joint_sentinel` (core/conventions.h, default none): a JOINTS value an engine writes for "no joint" is
+//   accepted where its weight is exactly 0 and becomes joint 0; with a non-zero weight it is still refused.
 #pragma once
 
+#include "core/conventions.h"
 #include "core/scene.h"
 
 #include <string>
@@ -25,13 +28,14 @@ inline constexpr double kMatrixShear = 1e-4;
 namespace skinref {
 
 // Loads a .gltf or .glb file (chosen by its content: the GLB magic, else JSON).
-Scene load_gltf_file(const std::string& path);
+Scene load_gltf_file(const std::string& path, JointSentinel joint_sentinel = JointSentinel::None);
 
 // Loads from memory; `display_name` is used in errors, `base_dir` resolves external URIs.
-Scene load_gltf_memory(const std::string& bytes, const std::string& display_name, const std::string& base_dir);
+Scene load_gltf_memory(const std::string& bytes, const std::string& display_name, const std::string& base_dir,
+                       JointSentinel joint_sentinel = JointSentinel::None);
 
 // `builtin:NAME` or a file path: the one entry point for every command that takes a model.
-Scene load_model(const std::string& spec);
+Scene load_model(const std::string& spec, JointSentinel joint_sentinel = JointSentinel::None);
 
 // The extensions this loader implements when a file lists them as required.
 bool is_supported_required_extension(const std::string& name);

@@ -75,7 +75,7 @@ void check_sizes(const Scene& scene, const EvaluatedPose& pose) {
 
 }  // namespace
 
-void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream& out) {
+void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream& out, const Conventions* conventions) {
   check_sizes(scene, pose);
   std::string text = "{\"format\":\"skinref-pose\",\"version\":1,\"source\":";
   append_string(text, scene.source);
@@ -83,6 +83,7 @@ void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream
   text += pose.animation < 0 ? std::string("null") : std::to_string(pose.animation);
   text += ",\"time\":";
   append_number(text, pose.time, "the time");
+  if (conventions) text += ",\"conventions\":" + conventions_to_json(*conventions).dump();
 
   text += ",\n\"nodes\":[";
   for (size_t i = 0; i < scene.nodes.size(); ++i) {
@@ -138,8 +139,9 @@ void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
-void write_pose_dump(const Scene& scene, const EvaluatedPose& pose, const std::string& path) {
-  write_file_atomically(path, [&](std::ostream& out) { write_pose_json(scene, pose, out); });
+void write_pose_dump(const Scene& scene, const EvaluatedPose& pose, const std::string& path,
+                     const Conventions* conventions) {
+  write_file_atomically(path, [&](std::ostream& out) { write_pose_json(scene, pose, out, conventions); });
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // Dump of an evaluated pose: local TRS, global (model) matrices and joint palettes, as JSON.
 //
 // Format: {"format":"skinref-pose","version":1,"source":...,"animation":INDEX|null,"time":T,
+//          "conventions":{"NAME":"VALUE",...} (optional: the engine conventions the pose was evaluated under),
 //          "nodes":[{"index","name","parent","translation":[3],"rotation":[x,y,z,w],"scale":[3],
 //                    "global":[16, column-major],"morph_weights":[...]}],
 //          "skins":[{"index","name","joints":[node...],"palette":[[16, column-major]...],
@@ -8,6 +9,7 @@
 // Doubles are printed with 17 significant digits (they round-trip). Written atomically.
 #pragma once
 
+#include "core/conventions.h"
 #include "core/pose.h"
 
 #include <ostream>
@@ -15,8 +17,10 @@
 
 namespace skinref {
 
-void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream& out);
-void write_pose_dump(const Scene& scene, const EvaluatedPose& pose, const std::string& path);
+void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream& out,
+                     const Conventions* conventions = nullptr);
+void write_pose_dump(const Scene& scene, const EvaluatedPose& pose, const std::string& path,
+                     const Conventions* conventions = nullptr);
 
 // Reads a pose dump (this format, from skinref or an engine under test) back for `scene`: the node count,
 // each node's morph weight count, the skin count and each skin's joint count must match the scene, and every

@@ -2,6 +2,8 @@
 // with every header field and size checked) and a binary PLY for viewers. Layouts are in vertex_dump.h.
 #include "io/vertex_dump.h"
 
+#include <nlohmann/json.hpp>
+
 #include "core/atomic_file.h"
 #include "core/input_error.h"
 
@@ -22,7 +24,10 @@ namespace skinref {
 namespace {
 
 constexpr std::string_view kSkvMagic = "SKINREFV";
-constexpr uint32_t kSkvVersion = 1;
+constexpr uint32_t kSkvVersion = 1;         // without a record
+constexpr uint32_t kSkvRecordVersion = 2;   // with a record (flags bit 0)
+constexpr uint32_t kSkvFlagRecord = 1;
+constexpr uint64_t kMaxRecordBytes = 1 << 20;
 constexpr size_t kSkvHeaderBytes = 32;
 constexpr size_t kSkvRecordBytes = 32;
 constexpr uint32_t kAttributeSkinned = 1u << 0;
@@ -150,9 +155,47 @@ bool has_suffix(const std::string& text, std::string_view suffix) {
 
 }  // namespace
 
+nlohmann::ordered_json dump_record_json(const DumpRecord& record) {
+  nlohmann::ordered_json json;
+  json["writer"] = record.writer;
+  json["model"] = record.model;
+  json["animation"] = record.animation;
+  if (record.time) json["time"] = *record.time;
+  json["method"] = record.method;
+  json["palette"] = record.palette;
+  if (record.conventions) json["conventions"] = conventions_to_json(*record.conventions);
+  return json;
+}
+
+DumpRecord dump_record_from_json(const nlohmann::ordered_json& json) {
+  if (!json.is_object()) throw std::invalid_argument("the record is not a JSON object");
+  DumpRecord record;
+  record.present = true;
+  auto text = [&](const char* key, std::string& out) {
+    if (!json.contains(key)) return;
+    if (!json[key].is_string()) throw std::invalid_argument(std::string("\"") + key + "\" is not a string");
+    out = json[key].get<std::string>();
+  };
+  text("writer", record.writer);
+  text("model", record.model);
+  text("animation", record.animation);
+  text("method", record.method);
+  text("palette", record.palette);
+  if (json.contains("time")) {
+    if (!json["time"].is_number()) throw std::invalid_argument("\"time\" is not a number");
+    record.time = json["time"].get<double>();
+    if (!std::isfinite(*record.time)) throw std::invalid_argument("\"time\" is not finite");
+  }
+  if (json.contains("conventions")) record.conventions = conventions_from_json(json["conventions"]);
+  if (!record.palette.empty() && record.palette != "reference" && record.palette != "own")
+    throw std::invalid_argument("\"palette\" is neither \"reference\" nor \"own\"");
+  return record;
+}
+
 void write_vertices_json(const VertexDump& dump, std::ostream& out) {
   std::string text = "{\"format\":\"skinref-vertices\",\"version\":1,\"precision\":";
   text += dump.precision == DumpPrecision::F32 ? "\"f32\"" : "\"f64\"";
+  if (dump.record.present) text += ",\"record\":" + dump_record_json(dump.record).dump();
   text += ",\"primitives\":[";
   for (size_t i = 0; i < dump.primitives.size(); ++i) {
     const WorldPrimitive& primitive = dump.primitives[i];
@@ -185,11 +228,13 @@ void write_vertices_skv(const VertexDump& dump, std::ostream& out) {
   std::string bytes;
   bytes.reserve(kSkvHeaderBytes);
   bytes.append(kSkvMagic);
-  put_u32(bytes, kSkvVersion);
+  const std::string record = dump.record.present ? dump_record_json(dump.record).dump() : std::string();
+  put_u32(bytes, dump.record.present ? kSkvRecordVersion : kSkvVersion);
   put_u32(bytes, static_cast<uint32_t>(dump.precision));
   put_u32(bytes, static_cast<uint32_t>(dump.primitives.size()));
-  put_u32(bytes, 0);  // flags
-  put_u64(bytes, 0);  // reserved
+  put_u32(bytes, dump.record.present ? kSkvFlagRecord : 0);  // flags
+  put_u64(bytes, record.size());  // the record's byte count (version 1: reserved, 0)
+  bytes += record;
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 
   for (size_t i = 0; i < dump.primitives.size(); ++i) {
@@ -336,8 +381,8 @@ VertexDump read_vertices_skv(const std::string& path) {
   }
   if (bytes.substr(0, kSkvMagic.size()) != kSkvMagic) throw fail(0, "the magic \"SKINREFV\"");
   const uint32_t version = get_u32(bytes, 8);
-  if (version != kSkvVersion) {
-    throw fail(8, "version " + std::to_string(kSkvVersion) + ", found " + std::to_string(version));
+  if (version != kSkvVersion && version != kSkvRecordVersion) {
+    throw fail(8, "version 1 or 2, found " + std::to_string(version));
   }
   const uint32_t precision_bytes = get_u32(bytes, 12);
   if (precision_bytes != 4 && precision_bytes != 8) {
@@ -345,19 +390,38 @@ VertexDump read_vertices_skv(const std::string& path) {
   }
   const uint32_t primitive_count = get_u32(bytes, 16);
   const uint32_t flags = get_u32(bytes, 20);
-  if (flags != 0) throw fail(20, "flags 0, found " + std::to_string(flags));
-  const uint64_t header_reserved = get_u64(bytes, 24);
-  if (header_reserved != 0) throw fail(24, "reserved 0, found " + std::to_string(header_reserved));
+  const uint32_t allowed_flags = version == kSkvRecordVersion ? kSkvFlagRecord : 0;
+  if ((flags & ~allowed_flags) != 0)
+    throw fail(20, "flags " + std::string(version == kSkvRecordVersion ? "0 or 1" : "0") + " for version " +
+                       std::to_string(version) + ", found " + std::to_string(flags));
+  const uint64_t record_bytes = get_u64(bytes, 24);
+  if ((flags & kSkvFlagRecord) == 0 && record_bytes != 0)
+    throw fail(24, "0 (reserved: no record), found " + std::to_string(record_bytes));
+  if (record_bytes > kMaxRecordBytes || record_bytes > size - kSkvHeaderBytes)
+    throw fail(24, "a record of at most " + std::to_string(kMaxRecordBytes) + " bytes within the file, found " +
+                       std::to_string(record_bytes));
+  DumpRecord record;
+  if (flags & kSkvFlagRecord) {
+    try {
+      record = dump_record_from_json(
+          nlohmann::ordered_json::parse(bytes.substr(kSkvHeaderBytes, size_t(record_bytes))));
+    } catch (const std::exception& error) {
+      throw fail(kSkvHeaderBytes, std::string("a JSON record (writer, model, animation, time, method, palette, "
+                                              "conventions): ") + error.what());
+    }
+  }
+  const size_t data_start = kSkvHeaderBytes + size_t(record_bytes);
   // Each primitive needs at least its record: bounds the count before anything is allocated.
-  if (primitive_count > (size - kSkvHeaderBytes) / kSkvRecordBytes) {
+  if (primitive_count > (size - data_start) / kSkvRecordBytes) {
     throw fail(16, std::to_string(primitive_count) + " primitive records of " + std::to_string(kSkvRecordBytes) +
-                       " bytes, but only " + std::to_string(size - kSkvHeaderBytes) + " bytes follow the header");
+                       " bytes, but only " + std::to_string(size - data_start) + " bytes follow the header");
   }
 
   VertexDump dump;
+  dump.record = std::move(record);
   dump.precision = precision_bytes == 4 ? DumpPrecision::F32 : DumpPrecision::F64;
   dump.primitives.resize(primitive_count);
-  size_t offset = kSkvHeaderBytes;
+  size_t offset = data_start;
   for (uint32_t i = 0; i < primitive_count; ++i) {
     const size_t record = offset;
     if (size - offset < kSkvRecordBytes) {

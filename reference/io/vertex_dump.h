@@ -1,13 +1,16 @@
 // Dumps of skinned vertices: JSON, the binary .skv format, and PLY.
 //
-// .skv, version 1 (all little-endian; documented in the README):
-//   header (32 bytes): magic "SKINREFV" (8 bytes), u32 version = 1, u32 precision = 4 (f32) or 8 (f64),
-//                      u32 primitive_count, u32 flags = 0, u64 reserved = 0
+// .skv, version 1 or 2 (all little-endian; documented in the README):
+//   header (32 bytes): magic "SKINREFV" (8 bytes), u32 version, u32 precision = 4 (f32) or 8 (f64),
+//                      u32 primitive_count, u32 flags, u64 record_bytes
+//   version 1: flags = 0, record_bytes = 0. Version 2: flags bit 0 set when a record follows the header:
+//                      record_bytes of UTF-8 JSON (at most 1 MiB), the DumpRecord below.
+//   Writers write version 1 when the dump has no record, so readers of version 1 keep working.
 //   per primitive: a 32-byte record: i32 node, i32 mesh, i32 primitive, u32 attributes (bit 0 skinned,
 //                  bit 1 normals, bit 2 tangents), u64 vertex_count, u64 reserved = 0,
 //                  followed by positions (3 x count), normals (3 x count, if bit 1), tangents (4 x count,
 //                  if bit 2) as f32 or f64.
-// JSON: {"format":"skinref-vertices","version":1,"precision":"f64","primitives":[{"node":N,"mesh":M,
+// JSON: {"format":"skinref-vertices","version":1,"precision":"f64","record":{...},"primitives":[{"node":N,"mesh":M,
 //        "primitive":P,"skinned":true,"positions":[x,y,z,...],"normals":[...],"tangents":[...]}]}
 //        with every double printed to round-trip (17 significant digits).
 // PLY: binary little-endian, float vertices (x y z nx ny nz) and triangle faces of every primitive merged;
@@ -15,9 +18,12 @@
 // Every writer is atomic (see atomic_file.h).
 #pragma once
 
+#include "core/conventions.h"
 #include "core/scene.h"
 #include "core/vertices.h"
 
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,8 +31,24 @@ namespace skinref {
 
 enum class DumpPrecision { F32 = 4, F64 = 8 };
 
+// What a dump says about how it was made, so that compare, bisect and diagnose check against the same
+// moment and rules: {"writer": "skinref", "model": "...", "animation": "0", "time": 0.5, "method": "lbs",
+// "palette": "reference"|"own", "conventions": {"NAME": "VALUE", ...}}. Every key is optional; an engine's
+// writer may fill in what it knows. `palette` "reference": the skinning used the reference's palettes
+// (rounded to float32); "own": the writer computed its own animation and palette.
+struct DumpRecord {
+  bool present = false;
+  std::string writer, model, animation, method, palette;
+  std::optional<double> time;
+  std::optional<Conventions> conventions;
+};
+nlohmann::ordered_json dump_record_json(const DumpRecord& record);
+// Throws std::invalid_argument naming the key that is wrong.
+DumpRecord dump_record_from_json(const nlohmann::ordered_json& json);
+
 struct VertexDump {
   DumpPrecision precision = DumpPrecision::F64;
+  DumpRecord record;
   std::vector<WorldPrimitive> primitives;  // node/mesh/primitive/skinned + vertices
 };
 

@@ -3,6 +3,7 @@
 #include "skin/dqs.h"
 #include "skin/lbs.h"
 #include "skin/morph.h"
+#include "skin/skinning_conventions.h"
 
 #include <stdexcept>
 #include <type_traits>
@@ -86,6 +87,63 @@ std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const Evaluate
   std::vector<WorldPrimitive> result;
   skin_prepared(prepare_vertices(scene, pose, options), result);
   return result;
+}
+
+SkinningOptions skinning_options_under(SkinningOptions options, const SkinningConventions& conventions) {
+  options.weights = conventions.weights == WeightNormalization::Sum ? WeightPolicy::Renormalize : WeightPolicy::AsStored;
+  options.normals = conventions.normals == NormalTransform::BlendNormalMatrices ? NormalMode::BlendedNormalMatrices
+                                                                               : NormalMode::InverseTransposeOfBlend;
+  return options;
+}
+
+std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const EvaluatedPose& pose,
+                                              const SkinningOptions& base_options, const Conventions& conventions) {
+  const SkinningConventions& skinning = conventions.skinning;
+  const SkinningOptions options = skinning_options_under(base_options, skinning);
+  const bool normal_variant = needs_normal_variant(skinning);
+  if (normal_variant && options.method != SkinningMethod::Lbs)
+    throw std::invalid_argument("the conventions normals=blend-upper3x3 and normalize=no apply to LBS (--method lbs)");
+  const bool morph_after = conventions.morph.order == MorphOrder::AfterSkinning;
+  const bool adjust = influences_need_adjusting(skinning);
+
+  PreparedVertices prepared = prepare_vertices(scene, pose, options);
+  std::deque<AdjustedInfluences> adjusted;  // a deque: the inputs point into its elements
+  for (PreparedPrimitive& prim : prepared.primitives) {
+    if (!prim.skinned) continue;
+    const Primitive& source = scene.meshes[size_t(prim.mesh)].primitives[size_t(prim.primitive)];
+    if (morph_after) {  // skin the bind-space attributes; the deltas come after
+      prim.input.positions = source.positions;
+      prim.input.normals = source.normals;
+      prim.input.tangents = source.tangents;
+    }
+    if (adjust) {
+      const AdjustedInfluences& influences =
+          adjusted.emplace_back(adjust_influences(source.joints, source.weights, source.influences_per_vertex, skinning));
+      prim.input.joints = influences.joints;
+      prim.input.weights = influences.weights;
+    }
+  }
+  std::vector<WorldPrimitive> output;
+  skin_prepared(prepared, output);
+  for (size_t i = 0; i < output.size(); ++i) {
+    const PreparedPrimitive& prim = prepared.primitives[i];
+    if (!prim.skinned) continue;
+    SkinnedVertices& vertices = output[i].vertices;
+    if (normal_variant) skin_lbs_normal_variant(prim.input, options, skinning, vertices);
+    const Primitive& source = scene.meshes[size_t(prim.mesh)].primitives[size_t(prim.primitive)];
+    if (morph_after && !source.targets.empty())
+      add_morph_deltas_after_skinning(source, pose.local.morph_weights[size_t(prim.node)], skinning.normalize, vertices);
+    switch (conventions.palette.mesh_node) {
+      case MeshNodeTransform::Ignored: break;
+      case MeshNodeTransform::Applied:
+        apply_mesh_node_transform(pose.model.global[size_t(prim.node)], skinning.normalize, vertices);
+        break;
+      case MeshNodeTransform::Inverse:
+        apply_mesh_node_transform(pose.model.global[size_t(prim.node)].inverse(), skinning.normalize, vertices);
+        break;
+    }
+  }
+  return output;
 }
 
 }  // namespace skinref

@@ -15,6 +15,7 @@
 #include "skin/options.h"
 
 #include "skin/morph.h"
+#include "core/conventions.h"
 
 #include <deque>
 #include <vector>
@@ -26,6 +27,18 @@ void skin_primitive(const SkinningInput& input, const SkinningOptions& options, 
 
 std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const EvaluatedPose& pose,
                                               const SkinningOptions& options);
+
+// The vertex pipeline under engine conventions (core/conventions.h). options.weights and options.normals
+// come from the conventions (skinning_options_under()); the conventions the stages lack run as the steps of
+// skin/skinning_conventions.h around them: morph-order=after-skinning, mesh-node, weights=l2, zero-weights,
+// normals=blend-upper3x3 and normalize=no (LBS only: under DQS they throw std::invalid_argument). The pose
+// carries the morph-weight conventions (anim/evaluate_pose.h). Rigid mesh nodes (no skin) follow glTF
+// whatever the conventions. With Conventions{}: the same bits as evaluate_vertices(scene, pose, options).
+std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const EvaluatedPose& pose,
+                                              const SkinningOptions& options, const Conventions& conventions);
+// `options` with weights and normals as the skinning conventions set them: weights=sum -> Renormalize (else
+// AsStored), normals=blend-normal-matrices -> BlendedNormalMatrices (else InverseTransposeOfBlend).
+SkinningOptions skinning_options_under(SkinningOptions options, const SkinningConventions& conventions);
 
 // evaluate_vertices() in its two steps, for callers that skin one pose repeatedly (the reference backend's
 // skinning job, the benchmarks): prepare_vertices() applies the morph targets and gathers every drawn

@@ -56,11 +56,9 @@ std::string structure_mismatch(const Scene& scene, const std::vector<WorldPrimit
     const SkinnedVertices& tv = t.vertices;
     if (rv.positions.size() != tv.positions.size())
       return differ("vertex count", count(rv.positions.size()), count(tv.positions.size()));
-    if (rv.normals.empty() != tv.normals.empty())
-      return differ("normals", rv.normals.empty() ? "absent" : "present", tv.normals.empty() ? "absent" : "present");
-    if (rv.tangents.empty() != tv.tangents.empty())
-      return differ("tangents", rv.tangents.empty() ? "absent" : "present",
-                    tv.tangents.empty() ? "absent" : "present");
+    // A test may leave out normals or tangents (many engines dump positions only), not add them.
+    if (rv.normals.empty() && !tv.normals.empty()) return differ("normals", "absent", "present");
+    if (rv.tangents.empty() && !tv.tangents.empty()) return differ("tangents", "absent", "present");
     if ((!rv.normals.empty() && rv.normals.size() != rv.positions.size()) ||
         (!tv.normals.empty() && tv.normals.size() != tv.positions.size()) ||
         (!rv.tangents.empty() && rv.tangents.size() != rv.positions.size()) ||
@@ -159,22 +157,30 @@ VertexComparison compare_vertices(const Scene& scene, const std::vector<WorldPri
     const SkinnedVertices& r = reference[i].vertices;
     const SkinnedVertices& t = test[i].vertices;
     const PrimitiveErrorBounds& b = bounds[i];
+    const size_t over_before_positions = result.over;
     for (size_t v = 0; v < r.positions.size(); ++v) {
       const double error = (t.positions[v] - r.positions[v]).norm();
       if (acc.add(error, b.position[v], r.positions[v].norm(), false))
         set_worst(i, v, "position", error, b.position[v]);
     }
-    for (size_t v = 0; v < r.normals.size(); ++v) {
+    const size_t over_before_normals = result.over;
+    for (size_t v = 0; v < t.normals.size(); ++v) {
       const double error = (t.normals[v] - r.normals[v]).norm();
       if (acc.add(error, b.normal[v], r.normals[v].norm(), false)) set_worst(i, v, "normal", error, b.normal[v]);
     }
-    for (size_t v = 0; v < r.tangents.size(); ++v) {
+    const size_t over_before_tangents = result.over;
+    result.over_positions += over_before_normals - over_before_positions;
+    result.over_normals += over_before_tangents - over_before_normals;
+    if (!r.normals.empty() && t.normals.empty()) ++result.primitives_without_test_normals;
+    if (!r.tangents.empty() && t.tangents.empty()) ++result.primitives_without_test_tangents;
+    for (size_t v = 0; v < t.tangents.size(); ++v) {
       // The handedness is copied, never computed: any difference in w is over the bound.
       const bool handedness_differs = t.tangents[v].w() != r.tangents[v].w();
       const double error = (t.tangents[v] - r.tangents[v]).norm();
       if (acc.add(error, b.tangent[v], r.tangents[v].head<3>().norm(), handedness_differs))
         set_worst(i, v, "tangent", error, b.tangent[v]);
     }
+    result.over_tangents += result.over - over_before_tangents;
   }
   if (!ratios.empty()) {
     const auto middle = ratios.begin() + std::ptrdiff_t(ratios.size() / 2);
@@ -198,6 +204,11 @@ std::string number(double value) {
 void print_vertex_comparison(const VertexComparison& c, std::ostream& out) {
   out << "vertices: " << c.values << " values (positions, normals, tangents), " << c.over << " over their bound, "
       << c.unbounded << " without a bound\n";
+  out << "  over by attribute: positions " << c.over_positions << ", normals " << c.over_normals << ", tangents "
+      << c.over_tangents << "\n";
+  if (c.primitives_without_test_normals + c.primitives_without_test_tangents > 0)
+    out << "  not compared: the test has no normals in " << c.primitives_without_test_normals
+        << " primitive(s) and no tangents in " << c.primitives_without_test_tangents << " that have them\n";
   out << "  error/bound: max " << number(c.max_ratio) << ", median " << number(c.median_ratio)
       << " (of the values that differ)\n";
   out << "  histogram of error/bound:";
@@ -235,6 +246,10 @@ void write_vertex_comparison_json(const VertexComparison& c, std::ostream& out) 
   json["values"] = c.values;
   json["over"] = c.over;
   json["unbounded"] = c.unbounded;
+  json["over_by_attribute"] = {{"positions", c.over_positions}, {"normals", c.over_normals},
+                               {"tangents", c.over_tangents}};
+  json["primitives_without_test_normals"] = c.primitives_without_test_normals;
+  json["primitives_without_test_tangents"] = c.primitives_without_test_tangents;
   json["max_ratio"] = finite_or_null(c.max_ratio);
   json["median_ratio"] = finite_or_null(c.median_ratio);
   nlohmann::ordered_json bins = nlohmann::ordered_json::array();

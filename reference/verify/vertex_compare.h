@@ -3,8 +3,10 @@
 //
 // Contract:
 // - compare_vertices(): `reference` and `test` must describe the same primitives (same count, node, mesh,
-//   primitive, skinned flag, vertex count, and presence of normals / tangents), else InputError naming the
-//   first mismatch (the CLI maps it to exit 2). Tangent handedness (w) must be equal; a different sign
+//   primitive, skinned flag, vertex count), else InputError naming the first mismatch (the CLI maps it to
+//   exit 2). The test may lack normals or tangents the reference has (an engine that dumps positions only):
+//   those are not compared, and counted in primitives_without_test_normals / _tangents; the reverse is a
+//   mismatch. Tangent handedness (w) must be equal; a different sign
 //   counts as over the bound.
 // - The dumps must also be the model's: each primitive's node draws that mesh, the primitive exists, the
 //   skinned flag and vertex count are the model's, and `bounds` has the same shape (else InputError).
@@ -44,6 +46,9 @@ struct VertexComparison {
   size_t values = 0;        // positions + normals + tangents compared
   size_t over = 0;          // over their bound
   size_t unbounded = 0;     // with an infinite bound
+  size_t over_positions = 0, over_normals = 0, over_tangents = 0;  // `over`, by attribute
+  size_t primitives_without_test_normals = 0;   // the reference has normals there, the test none
+  size_t primitives_without_test_tangents = 0;
   double max_ratio = 0.0;   // largest error / bound
   double median_ratio = 0.0;  // over values with a non-zero error
   // Counts of error / bound in [0, 1e-4), [1e-4, 1e-3), [1e-3, 1e-2), [1e-2, 1e-1), [0.1, 1], (1, inf).

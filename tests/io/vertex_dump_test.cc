@@ -293,7 +293,7 @@ TEST(VertexDumpSkv, MalformedFilesAreRejected) {
   expect_rejected("only part of the header", [](std::string& bytes) { bytes.resize(kHeaderBytes - 12); });
   expect_rejected("a trailing byte", [](std::string& bytes) { bytes.push_back('\0'); });
   expect_rejected("a wrong magic", [](std::string& bytes) { bytes[0] = 'X'; });
-  expect_rejected("version 2", [](std::string& bytes) { set_le_u32(bytes, kOffsetVersion, kVersion + 1); });
+  expect_rejected("version 3", [](std::string& bytes) { set_le_u32(bytes, kOffsetVersion, kVersion + 2); });
   expect_rejected("precision 5", [](std::string& bytes) { set_le_u32(bytes, kOffsetPrecision, 5); });
   expect_rejected("non-zero flags", [](std::string& bytes) { set_le_u32(bytes, kOffsetFlags, 1); });
   expect_rejected("a non-zero header reserved field",

@@ -6,6 +6,7 @@
 #include "io/image_io.h"
 #include "io/vertex_dump.h"
 #include "support/cli_runner.h"
+#include "support/skinning_fixtures.h"
 #include "support/temp_dir.h"
 #include "support/tolerances.h"
 
@@ -44,6 +45,22 @@ class CliTest : public ::testing::Test {
   std::vector<std::string> work_entries() const { return work_dir_.entries(); }
 
   RunResult run(const std::vector<std::string>& args) const { return test::run_cli(captures_dir_, args); }
+
+  // Two .skv dumps hold the same vertices, bit for bit (their records may differ: they say what made them).
+  static void expect_same_skv_vertices(const std::string& a, const std::string& b) {
+    const VertexDump first = read_vertices_skv(a);
+    const VertexDump second = read_vertices_skv(b);
+    EXPECT_EQ(first.precision, second.precision);
+    EXPECT_FALSE(first.primitives.empty());
+    test::expect_same_primitives(first.primitives, second.primitives);
+  }
+
+  // Rewrites a dump without its record, as an engine's writer that records nothing would have written it.
+  static void strip_record(const std::string& path) {
+    VertexDump dump = read_vertices_skv(path);
+    dump.record = DumpRecord{};
+    write_vertex_dump(Scene{}, dump, path);
+  }
 
   // Exit 2, exactly one stderr line "skinref: ..." mentioning every string in `mentions`, and the work
   // directory holding only `inputs` (no output, no leftover temporary).
@@ -240,8 +257,7 @@ TEST_F(CliTest, PoseAndSkinPlayARecipe) {
 
   expect_ok({"skin", "builtin:bend", "--recipe", recipe, "--out", work("recipe.skv")});
   expect_ok({"skin", "builtin:bend", "--time", "0.25", "--out", work("direct.skv")});
-  EXPECT_FALSE(read_bytes(work("recipe.skv")).empty());
-  EXPECT_EQ(read_bytes(work("recipe.skv")), read_bytes(work("direct.skv")));
+  expect_same_skv_vertices(work("recipe.skv"), work("direct.skv"));
 }
 
 TEST_F(CliTest, ExportedGlbSkinsLikeTheBuiltin) {
@@ -252,7 +268,7 @@ TEST_F(CliTest, ExportedGlbSkinsLikeTheBuiltin) {
   expect_ok({"skin", "builtin:bend", "--time", "0.25", "--out", work("builtin.skv")});
   // Built-in scenes are float32-representable, so export and reload reproduce them exactly
   // (builtin_scenes.h), and so does everything evaluated from them.
-  EXPECT_EQ(read_bytes(work("exported.skv")), read_bytes(work("builtin.skv")));
+  expect_same_skv_vertices(work("exported.skv"), work("builtin.skv"));
 
   expect_ok({"export", "builtin:bend", "--out", work("bend.gltf")});
   expect_ok({"info", work("bend.gltf")});
@@ -414,7 +430,7 @@ TEST_F(CliTest, RenderIdsAndDump) {
   EXPECT_LT(covered, size_t(48 * 40));
   // The dump holds what `skin` computes at the same time.
   expect_ok({"skin", "builtin:twist", "--time", "0.25", "--out", work("skinned.skv")});
-  EXPECT_EQ(read_bytes(work("drawn.skv")), read_bytes(work("skinned.skv")));
+  expect_same_skv_vertices(work("drawn.skv"), work("skinned.skv"));
 }
 
 TEST_F(CliTest, RenderTraceNamesThePixelsTriangleAndBarycentrics) {
@@ -684,6 +700,12 @@ TEST_F(CliTest, CompareVertexDumpsOverTheBoundExitsOne) {
   // The test run at another time: every vertex the twisting joint moves is off by far more than rounding.
   expect_ok({"skin", "builtin:twist", "--time", "0.4", "--out", work("ref.skv")});
   expect_ok({"skin", "builtin:twist", "--time", "0.41", "--precision", "f32", "--out", work("later.skv")});
+  // Its record says 0.41: compare refuses to check it at another time, naming both.
+  expect_bad_input({"compare", work("ref.skv"), work("later.skv"), "--time", "0.4"},
+                   {"--time 0.4", "later.skv", "time 0.41"}, {"later.skv", "ref.skv"});
+  // An engine's dump records nothing: it is checked at the time given, against the bounds of an engine that
+  // computes its own palette (the default for such a dump).
+  strip_record(work("later.skv"));
   const RunResult result =
       run({"compare", work("ref.skv"), work("later.skv"), "--model", "builtin:twist", "--time", "0.4"});
   EXPECT_EQ(result.exit_code, kExitComparisonFailed) << result.err;
@@ -698,8 +720,14 @@ TEST_F(CliTest, CompareVertexDumpsBadInputExitsTwo) {
   expect_ok({"skin", "builtin:bend", "--out", work("bend.skv")});
   const std::vector<std::string> inputs{"bend.skv", "twist.skv"};
   const std::string twist = work("twist.skv"), bend = work("bend.skv");
-  // Without --model there is no bound to compare against.
-  expect_bad_input({"compare", twist, twist}, {"--model"}, inputs);
+  // Without --model, and without a record naming it, there is no bound to compare against.
+  expect_ok({"skin", "builtin:twist", "--out", work("engine.skv")});
+  strip_record(work("engine.skv"));
+  expect_bad_input({"compare", work("engine.skv"), work("engine.skv")}, {"--model"},
+                   {"bend.skv", "engine.skv", "twist.skv"});
+  fs::remove(work("engine.skv"));
+  // A record stands in for the options: the dump names its model, animation and time.
+  expect_ok({"compare", twist, twist});
   // Dumps of different models: the first difference is named (the skinned mesh hangs under node 2 in
   // builtin:twist, after its two joints, and under node 3 in builtin:bend, after its three).
   expect_bad_input({"compare", twist, bend, "--model", "builtin:twist"},
@@ -718,7 +746,7 @@ TEST_F(CliTest, CompareVertexDumpsBadInputExitsTwo) {
                    {"a.png", "bend.skv", "twist.skv"});
   RunResult help;
   expect_ok({"compare", "--help"}, &help);
-  EXPECT_NE(help.out.find("REF.skv TEST.skv --model MODEL"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("REF.skv TEST.skv [--model MODEL]"), std::string::npos) << help.out;
 }
 
 TEST_F(CliTest, ComparePoseDumpsAgainstTheirDerivedBounds) {

@@ -65,7 +65,6 @@ TEST(VertexCompareTest, StructureMismatchesNameWhatDiffers) {
       {"primitive index", [](std::vector<WorldPrimitive>& t) { t[0].primitive += 1; }},
       {"skinned", [](std::vector<WorldPrimitive>& t) { t[0].skinned = false; }},
       {"vertex count", [](std::vector<WorldPrimitive>& t) { t[0].vertices.positions.pop_back(); }},
-      {"normals", [](std::vector<WorldPrimitive>& t) { t[0].vertices.normals.clear(); }},
       {"tangents", [](std::vector<WorldPrimitive>& t) {
          t[0].vertices.tangents.assign(t[0].vertices.positions.size(), Vec4(1, 0, 0, 1));
        }},
@@ -88,6 +87,27 @@ TEST(VertexCompareTest, StructureMismatchesNameWhatDiffers) {
             std::string::npos);
   // Identical structure: no error.
   EXPECT_EQ(mismatch_message(twist.scene, twist.reference, twist.reference, bounds), "");
+}
+
+TEST(VertexCompareTest, AnEngineDumpWithPositionsOnlyIsComparedOnPositions) {
+  const Twist twist;
+  std::vector<WorldPrimitive> test = twist.reference;
+  test[0].vertices.normals.clear();  // many engines dump positions only
+  const size_t n = test[0].vertices.positions.size();
+  test[0].vertices.positions[3] += Vec3(0.0, 2.0, 0.0);  // over a bound of 1
+  const VertexComparison cmp = compare_vertices(twist.scene, twist.reference, test, uniform_bounds(twist.reference, 1.0));
+  EXPECT_EQ(cmp.values, n);
+  EXPECT_EQ(cmp.over, 1u);
+  EXPECT_EQ(cmp.over_positions, 1u);
+  EXPECT_EQ(cmp.over_normals, 0u);
+  EXPECT_EQ(cmp.primitives_without_test_normals, 1u);
+  EXPECT_EQ(cmp.primitives_without_test_tangents, 0u);  // the model has none there
+  // The other way round (normals in the test, none in the reference) is still a mismatch.
+  std::vector<WorldPrimitive> reference = twist.reference;
+  reference[0].vertices.normals.clear();
+  std::vector<PrimitiveErrorBounds> bounds = uniform_bounds(reference, 1.0);
+  const std::string message = mismatch_message(twist.scene, reference, twist.reference, bounds);
+  EXPECT_NE(message.find("normals absent in the reference, present in the test"), std::string::npos) << message;
 }
 
 TEST(VertexCompareTest, CountsOverAndUnboundedAndFindsTheWorstVertex) {
@@ -116,6 +136,8 @@ TEST(VertexCompareTest, CountsOverAndUnboundedAndFindsTheWorstVertex) {
   const VertexComparison cmp = compare_vertices(twist.scene, twist.reference, test, bounds);
   EXPECT_EQ(cmp.values, 2 * n);
   EXPECT_EQ(cmp.over, 1u);
+  EXPECT_EQ(cmp.over_positions, 1u);
+  EXPECT_EQ(cmp.over_normals, 0u);
   EXPECT_EQ(cmp.unbounded, 1u);
   EXPECT_FALSE(cmp.passed());
   const double allowed_middle = kBound + tol::kReferenceRelative * r.positions[middle].norm();

@@ -1,5 +1,8 @@
 #include "cli/backend_args.h"
 
+#include "anim/evaluate_pose.h"
+#include "skin/method.h"
+
 namespace skinref::cli {
 
 std::vector<OptionSpec> with_backend_options(std::vector<OptionSpec> own, bool with_palette) {
@@ -44,6 +47,42 @@ BackendOptions parse_backend(const ParsedArgs& parsed, const PoseSelection& sele
 SelectedPose backend_pose(Backend& backend, const Scene& scene, const PoseSelection& selection) {
   const PoseSource source = resolve_pose_source(scene, selection);
   return {backend.pose(scene, source, selection.time), source.description()};
+}
+
+void refuse_conventions_off_reference(const BackendOptions& options, const PoseSelection& selection,
+                                      const Conventions& conventions, const std::string& command) {
+  std::string names;
+  for (const std::string& difference : convention_differences(conventions))
+    names += (names.empty() ? "" : ", ") + difference;
+  if (options.kind != BackendKind::Reference)
+    throw UsageError(command + ": --backend " + backend_name(options.kind) + " implements glTF 2.0 (with weights=sum "
+                     "and normals=blend-normal-matrices); the conventions " + names + " run on --backend reference");
+  if (selection.recipe)
+    throw UsageError(command + ": --recipe: recipes follow glTF 2.0; the conventions " + names +
+                     " apply to one clip (--anim)");
+}
+
+SelectedPose convention_pose(const Scene& scene, const PoseSelection& selection, const Conventions& conventions) {
+  const int animation = resolve_animation(scene, selection.anim);
+  SelectedPose selected{evaluate_pose(scene, animation, selection.time.value_or(0.0), conventions), ""};
+  selected.description = (animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation)) +
+                         " under " + describe_conventions(conventions);
+  return selected;
+}
+
+DumpRecord dump_record_of(const std::string& model, const PoseSelection& selection, const EvaluatedPose& pose,
+                          const SkinningOptions& options, const BackendOptions& backend, const Conventions& conventions) {
+  DumpRecord record;
+  record.present = true;
+  record.writer = std::string("skinref ") + backend_name(backend.kind);
+  record.model = model;
+  record.animation = selection.recipe ? "recipe:" + *selection.recipe
+                                      : (pose.animation < 0 ? std::string("rest") : std::to_string(pose.animation));
+  record.time = pose.time;
+  record.method = skinning_method_name(options.method);
+  record.palette = backend.gpu_pose ? "own" : "reference";
+  record.conventions = conventions;
+  return record;
 }
 
 }  // namespace skinref::cli

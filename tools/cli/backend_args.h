@@ -17,6 +17,7 @@
 
 #include "backend/backend.h"
 #include "cli/cli_args.h"
+#include "io/vertex_dump.h"
 
 #include <string>
 #include <vector>
@@ -34,5 +35,18 @@ struct SelectedPose {
 };
 
 SelectedPose backend_pose(Backend& backend, const Scene& scene, const PoseSelection& selection);
+
+// Engine conventions beyond what the float32 backends implement (conventions_need_reference_backend(),
+// verify/convention_pipeline.h) run on the reference, for one clip: a UsageError otherwise, naming them.
+void refuse_conventions_off_reference(const BackendOptions& options, const PoseSelection& selection,
+                                      const Conventions& conventions, const std::string& command);
+// The --anim clip at --time (default 0) under the conventions (evaluate_pose(), anim/evaluate_pose.h), with
+// its description ("animation N under glTF 2.0 with ...").
+SelectedPose convention_pose(const Scene& scene, const PoseSelection& selection, const Conventions& conventions);
+// What a vertex dump records of the run that made it (io/vertex_dump.h): writer "skinref", the model as
+// given, the animation (index, or "recipe:PATH"), the pose's time, the method, whose palette the skinning
+// used ("own" for the Vulkan animation pass, else "reference") and the conventions.
+DumpRecord dump_record_of(const std::string& model, const PoseSelection& selection, const EvaluatedPose& pose,
+                          const SkinningOptions& options, const BackendOptions& backend, const Conventions& conventions);
 
 }  // namespace skinref::cli

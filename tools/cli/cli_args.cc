@@ -3,6 +3,10 @@
 
 #include "anim/recipe.h"
 #include "skin/method.h"
+#include <map>
+#include <nlohmann/json.hpp>
+#include <fstream>
+#include "core/input_error.h"
 
 #include <algorithm>
 #include <charconv>
@@ -43,6 +47,13 @@ std::optional<std::string> ParsedArgs::value(const std::string& name) const {
   return found->second;
 }
 
+std::vector<std::string> ParsedArgs::values_of(const std::string& name) const {
+  const auto found = repeated.find(name);
+  if (found != repeated.end()) return found->second;
+  const std::optional<std::string> single = value(name);
+  return single ? std::vector<std::string>{*single} : std::vector<std::string>{};
+}
+
 ParsedArgs parse_args(std::span<const std::string> args, std::span<const OptionSpec> allowed,
                       const std::string& command) {
   ParsedArgs parsed;
@@ -70,7 +81,18 @@ ParsedArgs parse_args(std::span<const std::string> args, std::span<const OptionS
       throw UsageError(command + ": unknown option " + name + "; allowed: " + allowed_list(allowed));
     }
     const bool repeated = parsed.values.count(name) != 0 || parsed.has_flag(name);
-    if (repeated) throw UsageError(command + ": option " + name + " given more than once");
+    if (repeated && !spec->repeatable) throw UsageError(command + ": option " + name + " given more than once");
+    if (spec->repeatable && spec->takes_value) {
+      if (equals != std::string::npos) {
+        parsed.repeated[name].push_back(arg.substr(equals + 1));
+      } else {
+        if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
+          throw UsageError(command + ": option " + name + " needs a value");
+        parsed.repeated[name].push_back(args[++i]);
+      }
+      parsed.values[name] = parsed.repeated[name].back();
+      continue;
+    }
     if (!spec->takes_value) {
       if (equals != std::string::npos) throw UsageError(command + ": option " + name + " takes no value");
       parsed.flags.push_back(name);
@@ -217,6 +239,82 @@ SkinningOptions parse_skinning_options(const ParsedArgs& parsed) {
     options.method = *method;
   }
   return options;
+}
+
+std::vector<OptionSpec> with_convention_options(std::vector<OptionSpec> own) {
+  own.push_back({"--convention", true, true});
+  own.push_back({"--conventions", true});
+  for (const char* alias : {"--weights", "--normals"}) {
+    const bool present = std::any_of(own.begin(), own.end(), [&](const OptionSpec& spec) { return spec.name == alias; });
+    if (!present) own.push_back({alias, true});
+  }
+  return own;
+}
+
+ConventionSelection parse_conventions(const ParsedArgs& parsed, const std::string& command) {
+  ConventionSelection selection;
+  std::map<std::string, std::pair<std::string, std::string>> set_by;  // field -> (value, which option set it)
+  auto apply = [&](const std::string& name, const std::string& value, const std::string& origin) {
+    const ConventionField* field = find_convention_field(name);
+    if (!field) {
+      std::string known;
+      for (const ConventionField& f : convention_fields()) known += (known.empty() ? "" : ", ") + std::string(f.name);
+      throw UsageError(command + ": " + origin + ": unknown convention '" + name + "'; known: " + known);
+    }
+    try {
+      field->set(selection.conventions, value);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(command + ": " + origin + ": " + error.what());
+    }
+    const std::string canonical = field->get(selection.conventions);
+    const auto previous = set_by.find(name);
+    if (previous != set_by.end() && previous->second.first != canonical)
+      throw UsageError(command + ": " + origin + " sets " + name + "=" + canonical + ", but " +
+                       previous->second.second + " set " + name + "=" + previous->second.first);
+    set_by[name] = {canonical, origin};
+    selection.given = true;
+  };
+  if (const std::optional<std::string> path = parsed.value("--conventions")) {
+    nlohmann::ordered_json document;
+    try {
+      std::ifstream in(*path);
+      if (!in) throw std::runtime_error("cannot be read");
+      document = nlohmann::ordered_json::parse(in);
+    } catch (const std::exception& error) {
+      throw InputError(*path, "", std::string("a JSON object of conventions {\"NAME\": \"VALUE\"}: ") + error.what());
+    }
+    const nlohmann::ordered_json& object =
+        document.is_object() && document.contains("conventions") ? document["conventions"] : document;
+    if (!object.is_object())
+      throw InputError(*path, "", "a JSON object of conventions {\"NAME\": \"VALUE\"}");
+    for (const auto& [name, value] : object.items()) {
+      if (!value.is_string()) throw InputError(*path, "/" + name, "a string value for convention " + name);
+      apply(name, value.get<std::string>(), "--conventions " + *path);
+    }
+  }
+  for (const std::string& assignment : parsed.values_of("--convention")) {
+    const size_t equals = assignment.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw UsageError(command + ": --convention '" + assignment + "': expected NAME=VALUE");
+    apply(assignment.substr(0, equals), assignment.substr(equals + 1), "--convention " + assignment);
+  }
+  if (const std::optional<std::string> text = parsed.value("--weights")) {
+    static const std::vector<std::string> kChoices{"as-stored", "renormalize"};
+    apply("weights", parse_choice(*text, "--weights", kChoices) == 0 ? "as-stored" : "sum", "--weights " + *text);
+  }
+  if (const std::optional<std::string> text = parsed.value("--normals")) {
+    static const std::vector<std::string> kChoices{"inverse-transpose", "blend-normal-matrices"};
+    apply("normals", kChoices[parse_choice(*text, "--normals", kChoices)], "--normals " + *text);
+  }
+  return selection;
+}
+
+std::string convention_option_help() {
+  return "  --convention NAME=VALUE   an engine convention (repeatable; docs/conventions.md), e.g. rotation=nlerp,\n"
+         "                      normals=blend-upper3x3, influences=top4-renormalized; default: glTF 2.0\n"
+         "  --conventions FILE  a JSON object {\"NAME\": \"VALUE\", ...} (or a report holding one as \"conventions\")\n"
+         "  --weights W         as-stored (default) or renormalize: --convention weights=as-stored|sum\n"
+         "  --normals N         inverse-transpose (default) or blend-normal-matrices: --convention normals=...\n";
 }
 
 PoseSource resolve_pose_source(const Scene& scene, const PoseSelection& selection) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "anim/pose_selection.h"
+#include "core/conventions.h"
 #include "core/pose.h"
 #include "core/scene.h"
 #include "skin/options.h"
@@ -29,6 +30,7 @@ class UsageError : public std::runtime_error {
 struct OptionSpec {
   std::string name;  // with the leading "--"
   bool takes_value = true;
+  bool repeatable = false;  // may be given more than once (values_of() lists them in order)
 };
 
 struct ParsedArgs {
@@ -39,6 +41,8 @@ struct ParsedArgs {
 
   bool has_flag(const std::string& name) const;
   std::optional<std::string> value(const std::string& name) const;
+  std::map<std::string, std::vector<std::string>> repeated;  // repeatable options, values in order
+  std::vector<std::string> values_of(const std::string& name) const;
 };
 
 // `command` prefixes messages ("skin: unknown option --bogus; allowed: ...").
@@ -82,6 +86,20 @@ SkinningOptions parse_skinning_options(const ParsedArgs& parsed);
 // method with its summary, the default first: "lbs (default, linear blend skinning) or dqs (...)".
 std::string method_option_synopsis();
 std::string method_option_help();
+
+// The engine conventions options (core/conventions.h) that pose, skin, compare, bisect and diagnose take:
+// --conventions FILE.json (an object {"NAME": "VALUE", ...}, or any JSON object with such a "conventions"
+// member, e.g. a report) and the repeatable --convention NAME=VALUE, applied in that order. --weights and
+// --normals are shorthands for --convention weights=... / normals=... (renormalize is weights=sum). Setting
+// one field to two different values is a UsageError, as is an unknown name or value.
+std::vector<OptionSpec> with_convention_options(std::vector<OptionSpec> own);
+struct ConventionSelection {
+  Conventions conventions;
+  bool given = false;  // any of the options above was given
+};
+ConventionSelection parse_conventions(const ParsedArgs& parsed, const std::string& command);
+// The usage lines of those options.
+std::string convention_option_help();
 
 // What selects the pose of `pose` and `skin`: --recipe FILE, or --anim NAME|INDEX at --time SECONDS.
 struct PoseSelection {

@@ -7,12 +7,16 @@
 // Exit 0 when no stage diverges, 1 when one does, 2 for unreadable or mismatched inputs.
 #include "cli/cli_args.h"
 #include "cli/commands.h"
+#include "cli/dump_records.h"
 
 #include "core/atomic_file.h"
 #include "core/input_error.h"
 #include "io/gltf_load.h"
 #include "io/pose_dump.h"
 #include "io/vertex_dump.h"
+#include "skin/evaluate_vertices.h"
+#include "skin/method.h"
+#include "verify/convention_pipeline.h"
 #include "verify/stage_bisection.h"
 #include "verify/vertex_error_bounds.h"
 
@@ -25,8 +29,8 @@ namespace skinref::cli {
 
 std::string bisect_usage() {
   return "usage: skinref bisect REF_POSE.json TEST_POSE.json REF.skv TEST.skv [--model MODEL]\n"
-         "         " + method_option_synopsis() + " [--weights as-stored|renormalize]\n"
-         "         [--normals inverse-transpose|blend-normal-matrices] [--report DIR]\n"
+         "         " + method_option_synopsis() + " [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
+         "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices] [--report DIR]\n"
          "  Finds the first pipeline stage where a float32 run (TEST: the Vulkan path with `--palette gpu`, or an\n"
          "  engine's dumps in skinref's formats) leaves the reference (REF: `skinref pose` and `skinref skin`\n"
          "  at the same time), each value against its derived bound (docs/error_bounds.md):\n"
@@ -34,14 +38,15 @@ std::string bisect_usage() {
          "    matrices, normal matrices) -> skinning (positions, normals, tangents)\n"
          "  and names the node, joint or vertex with the largest error / bound there.\n"
          "  --model MODEL   the model both runs used; default: the pose dump's \"source\"\n"
-         "  --method, --weights, --normals   the skinning options both runs used (as for skinref skin)\n"
+         "  --method, --convention, --conventions, --weights, --normals   what both runs used (as for skinref\n"
+         "                  skin); default: what the .skv dumps record, else glTF 2.0 and lbs\n"
          "  --report DIR    also write DIR/bisect.json\n"
          "  Exit status: 0 no stage over its bound, 1 a stage diverged, 2 unreadable or mismatched inputs.\n";
 }
 
 int run_bisect(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{{"--model", true},   {"--method", true}, {"--weights", true},
-                                                {"--normals", true}, {"--report", true}};
+  static const std::vector<OptionSpec> kOptions = with_convention_options(
+      {{"--model", true}, {"--method", true}, {"--weights", true}, {"--normals", true}, {"--report", true}});
   const ParsedArgs parsed = parse_args(args, kOptions, "bisect");
   if (parsed.help) {
     std::cout << bisect_usage();
@@ -56,13 +61,31 @@ int run_bisect(std::span<const std::string> args) {
   require_extension(test_pose_path, kJson, "TEST_POSE");
   require_extension(parsed.positionals[2], kSkv, "REF.skv");
   require_extension(parsed.positionals[3], kSkv, "TEST.skv");
-  const SkinningOptions options = parse_skinning_options(parsed);
+  SkinningOptions options = parse_skinning_options(parsed);
+  const ConventionSelection given = parse_conventions(parsed, "bisect");
 
   // The model: --model, else the reference pose dump's source.
   std::string model = parsed.value("--model").value_or("");
   if (model.empty()) model = read_pose_dump_source(ref_pose_path);
   if (model.empty()) throw UsageError("bisect: " + ref_pose_path + " does not name its model (\"source\"); give --model");
-  const Scene scene = load_model(model);
+  // The vertex dumps' records (io/vertex_dump.h) must agree with the options and with each other.
+  const VertexDump reference_vertices = read_vertices_skv(parsed.positionals[2]);
+  const VertexDump test_vertices = read_vertices_skv(parsed.positionals[3]);
+  RunFacts facts;
+  if (parsed.value("--method")) facts.method = skinning_method_name(options.method);
+  if (given.given) facts.conventions = given.conventions;
+  for (const auto& [dump, path] : {std::pair{&test_vertices, parsed.positionals[3]}, {&reference_vertices, parsed.positionals[2]}}) {
+    DumpRecord record = dump->record;
+    record.model.clear();
+    record.time.reset();  // the pose dumps' times are checked below
+    record.animation.clear();
+    record.palette.clear();
+    merge_record(facts, record, path, "bisect");
+  }
+  if (facts.method) options.method = parse_skinning_method(*facts.method).value_or(options.method);
+  const Conventions conventions = facts.conventions.value_or(Conventions{});
+  options = skinning_options_under(options, conventions.skinning);
+  const Scene scene = load_model_under(model, conventions);
   const EvaluatedPose reference_pose = read_pose_dump(ref_pose_path, scene);
   const EvaluatedPose test_pose = read_pose_dump(test_pose_path, scene);
   if (reference_pose.animation != test_pose.animation)
@@ -82,8 +105,6 @@ int run_bisect(std::span<const std::string> args) {
     }
     throw InputError(test_pose_path, "/time", times + hint);
   }
-  const VertexDump reference_vertices = read_vertices_skv(parsed.positionals[2]);
-  const VertexDump test_vertices = read_vertices_skv(parsed.positionals[3]);
 
   const PoseErrorBounds pose_bounds = float32_pose_error_bounds(scene, test_pose.animation, test_pose.time);
   const std::vector<PrimitiveErrorBounds> vertex_bounds =

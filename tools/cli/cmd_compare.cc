@@ -18,8 +18,12 @@
 // temporary file and all renamed into place once every one was written.
 #include "cli/cli_args.h"
 #include "cli/commands.h"
+#include "cli/dump_records.h"
 
 #include "anim/evaluate_pose.h"
+#include "anim/time_mapping.h"
+#include "skin/evaluate_vertices.h"
+#include "verify/convention_pipeline.h"
 #include "core/atomic_file.h"
 #include "core/input_error.h"
 #include "io/gltf_load.h"
@@ -42,6 +46,7 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -200,8 +205,8 @@ int compare_png_images(const ParsedArgs& parsed, const std::string& a_path, cons
 
 // The options of each kind of comparison, to refuse those of the other kind.
 const std::vector<std::string> kImageOptions{"--threshold", "--tolerance-px", "--max-fraction"};
-const std::vector<std::string> kVertexOptions{"--model",   "--anim",    "--time",   "--method",
-                                              "--weights", "--normals", "--palette"};
+const std::vector<std::string> kVertexOptions{"--model",   "--anim",    "--time",       "--method",   "--weights",
+                                              "--normals", "--palette", "--convention", "--conventions"};
 
 void refuse_options(const ParsedArgs& parsed, const std::vector<std::string>& options, const std::string& why) {
   for (const std::string& option : options)
@@ -210,37 +215,61 @@ void refuse_options(const ParsedArgs& parsed, const std::vector<std::string>& op
 
 int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_path, const std::string& test_path) {
   refuse_options(parsed, kImageOptions, "applies to images, not to .skv vertex dumps");
-  const std::optional<std::string> model = parsed.value("--model");
-  if (!model)
-    throw UsageError("compare: comparing .skv vertex dumps needs --model MODEL: each vertex's bound is computed "
-                     "from the model's data (its joints, weights and attributes) at the pose of the runs");
-  const SkinningOptions options = parse_skinning_options(parsed);
-  bool gpu_palette = false;
+  // The facts of the runs: the options, then what each dump records (an option the record contradicts is
+  // refused: dump_records.h).
+  RunFacts facts;
+  facts.model = parsed.value("--model");
+  facts.animation = parsed.value("--anim");
+  if (const std::optional<std::string> text = parsed.value("--time")) facts.time = parse_finite_double(*text, "--time");
+  facts.method = parsed.value("--method");
+  const ConventionSelection given = parse_conventions(parsed, "compare");
+  if (given.given) facts.conventions = given.conventions;
   if (const std::optional<std::string> text = parsed.value("--palette")) {
     static const std::vector<std::string> kChoices{"reference", "gpu"};
-    gpu_palette = parse_choice(*text, "--palette", kChoices) == 1;
+    facts.palette = parse_choice(*text, "--palette", kChoices) == 1 ? "own" : "reference";
   }
-  double time = 0.0;
-  if (const std::optional<std::string> text = parsed.value("--time")) time = parse_finite_double(*text, "--time");
-  // The GPU animation pass runs at the float32 time (animation_gpu.h), and so does the reference it is held to.
-  if (gpu_palette) time = double(static_cast<float>(time));
   const std::optional<std::string> report_dir = parsed.value("--report");
   if (report_dir && report_dir->empty()) throw UsageError("compare: option --report needs a non-empty value");
 
   const VertexDump reference = read_vertices_skv(reference_path);
   const VertexDump test = read_vertices_skv(test_path);
-  const Scene scene = load_model(*model);
-  const int animation = resolve_animation(scene, parsed.value("--anim"));
-  const EvaluatedPose pose = evaluate_pose(scene, animation, time);
+  merge_record(facts, test.record, test_path, "compare");
+  DumpRecord reference_record = reference.record;
+  reference_record.palette.clear();  // the reference's own palette is the reference
+  merge_record(facts, reference_record, reference_path, "compare");
+  if (!facts.model)
+    throw UsageError("compare: comparing .skv vertex dumps needs --model MODEL (the dumps do not record it): each "
+                     "vertex's bound is computed from the model's data (its joints, weights and attributes) at the "
+                     "pose of the runs");
+  SkinningOptions options;
+  if (facts.method) {
+    const std::optional<SkinningMethod> method = parse_skinning_method(*facts.method);
+    if (!method) throw UsageError("compare: method '" + *facts.method + "' is not one of " + skinning_method_choices(", "));
+    options.method = *method;
+  }
+  const Conventions conventions = facts.conventions.value_or(Conventions{});
+  options = skinning_options_under(options, conventions.skinning);
+  // An engine computes its own animation and palette: that is the default for a dump that does not say.
+  const bool own_palette = facts.palette.value_or("own") == "own";
+  double time = facts.time.value_or(0.0);
+  // A float32 animation pass runs at the float32 time, and so does the reference it is held to.
+  if (own_palette) time = double(static_cast<float>(time));
+
+  const Scene scene = load_model_under(*facts.model, conventions);
+  const int animation =
+      facts.animation && *facts.animation == "rest" ? -1 : resolve_animation(scene, facts.animation);
+  const EvaluatedPose pose = evaluate_pose(scene, animation, time, conventions);
+  const double sample_time =
+      animation >= 0 ? convention_sample_time(scene.animations[size_t(animation)], time, conventions.time) : time;
   const PoseErrorBounds palette_bounds =
-      gpu_palette ? float32_pose_error_bounds(scene, animation, time) : PoseErrorBounds{};
+      own_palette ? float32_pose_error_bounds(scene, animation, sample_time) : PoseErrorBounds{};
   const std::vector<PrimitiveErrorBounds> bounds =
-      float32_vertex_error_bounds(scene, pose, options, gpu_palette ? &palette_bounds : nullptr);
+      float32_vertex_error_bounds(scene, pose, options, own_palette ? &palette_bounds : nullptr);
   VertexComparison comparison;
   try {
     comparison = compare_vertices(scene, reference.primitives, test.primitives, bounds);
   } catch (const InputError& error) {
-    throw InputError(test_path, "", error.expected() + " (reference " + reference_path + ", model " + *model + ")");
+    throw InputError(test_path, "", error.expected() + " (reference " + reference_path + ", model " + *facts.model + ")");
   }
 
   if (report_dir) {
@@ -250,16 +279,26 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
       throw std::runtime_error("option --report: cannot create the directory " + *report_dir +
                                (error ? ": " + error.message() : std::string(": a file of that name exists")));
     }
-    write_file_atomically((std::filesystem::path(*report_dir) / "vertices.json").string(),
-                          [&](std::ostream& out) { write_vertex_comparison_json(comparison, out); });
+    write_file_atomically((std::filesystem::path(*report_dir) / "vertices.json").string(), [&](std::ostream& out) {
+      std::ostringstream comparison_text;
+      write_vertex_comparison_json(comparison, comparison_text);
+      nlohmann::ordered_json json = nlohmann::ordered_json::parse(comparison_text.str());
+      json["model"] = *facts.model;
+      json["animation"] = animation;
+      json["time"] = time;
+      json["method"] = skinning_method_name(options.method);
+      json["palette"] = own_palette ? "own" : "reference";
+      json["conventions"] = conventions_to_json(conventions);
+      out << json.dump(2) << "\n";
+    });
   }
   std::cout << "compare " << reference_path << " " << test_path << ": " << scene.source << ", "
             << (animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation)) << " at t = "
-            << format_double("%.9g", time) << ", " << skinning_method_name(options.method)
-            << ", weights " << (options.weights == WeightPolicy::Renormalize ? "renormalize" : "as-stored")
-            << ", normals "
-            << (options.normals == NormalMode::BlendedNormalMatrices ? "blend-normal-matrices" : "inverse-transpose")
-            << ", palette " << (gpu_palette ? "gpu" : "reference") << "\n";
+            << format_double("%.9g", time) << ", " << skinning_method_name(options.method) << ", "
+            << describe_conventions(conventions) << ", palette "
+            << (own_palette ? "own (the run computed its own animation and palette in float32)"
+                            : "reference (the run used the reference's palettes)")
+            << "\n";
   print_vertex_comparison(comparison, std::cout);
   if (report_dir) std::cout << "report: " << (std::filesystem::path(*report_dir) / "vertices.json").string() << "\n";
   return comparison.passed() ? kExitOk : kExitComparisonFailed;
@@ -269,7 +308,8 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
 // vulkan, or an engine's), value by value against float32_pose_error_bounds at TEST's time, stage by stage.
 int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_path, const std::string& test_path) {
   refuse_options(parsed, kImageOptions, "applies to images, not to pose dumps");
-  for (const char* option : {"--anim", "--time", "--method", "--weights", "--normals", "--palette"})
+  for (const char* option : {"--anim", "--time", "--method", "--weights", "--normals", "--palette", "--convention",
+                             "--conventions"})
     if (parsed.value(option))
       throw UsageError(std::string("compare: option ") + option +
                        " does not apply to pose dumps: their animation and time are in the dumps");
@@ -318,9 +358,9 @@ int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_pa
 
 std::string compare_usage() {
   return "usage: skinref compare A.png B.png [--threshold N] [--tolerance-px N] [--max-fraction F] [--report DIR]\n"
-         "       skinref compare REF.skv TEST.skv --model MODEL [--anim NAME|INDEX] [--time T] " + method_option_synopsis() + "\n"
-         "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
-         "         [--palette reference|gpu] [--report DIR]\n"
+         "       skinref compare REF.skv TEST.skv [--model MODEL] [--anim NAME|INDEX] [--time T] " + method_option_synopsis() + "\n"
+         "         [--convention NAME=VALUE ...] [--conventions FILE.json] [--weights as-stored|renormalize]\n"
+         "         [--normals inverse-transpose|blend-normal-matrices] [--palette reference|gpu] [--report DIR]\n"
          "       skinref compare REF_POSE.json TEST_POSE.json [--model MODEL] [--report DIR]\n"
          "  Compares two images of the same size (e.g. a reference render and a Vulkan render) and prints the\n"
          "  metrics: the largest per-channel difference and where, pixels over the threshold, position-tolerant\n"
@@ -343,15 +383,17 @@ std::string compare_usage() {
          "  worst vertex with its joints and weights. Exit status 0 when every value is within its bound, 1 when\n"
          "  any is over (or has no bound), 2 for unreadable dumps, dumps that do not match each other or the\n"
          "  model, or bad options.\n"
-         "  --model MODEL       the model both runs skinned (.gltf/.glb or builtin:NAME); required\n"
-         "  --anim NAME|INDEX   the animation they played (default: the first; the rest pose without any)\n"
-         "  --time T            the time they used (default 0)\n"
+         "  A dump written by skinref records its model, animation, time, method, palette and conventions (.skv\n"
+         "  version 2); compare uses the records, and refuses an option that contradicts one (exit 2).\n"
+         "  --model MODEL       the model both runs skinned (.gltf/.glb or builtin:NAME); required unless recorded\n"
+         "  --anim NAME|INDEX   the animation they played (default: the record, else the first)\n"
+         "  --time T            the time they used (default: the record, else 0)\n"
          "  --method M          " + method_option_help() + "\n"
-         "  --weights W         as-stored (default) or renormalize\n"
-         "  --normals N         inverse-transpose (default) or blend-normal-matrices\n"
-         "  --palette P         reference (default: TEST used the reference's palettes in float32) or gpu (TEST\n"
-         "                      ran skin --palette gpu: the pose is evaluated at the float32 time and the\n"
-         "                      palettes' own bounds are carried into the vertices; REF must be at that time)\n"
+         + convention_option_help() +
+         "  --palette P         gpu (the default for a dump that does not record it, e.g. an engine's: the run\n"
+         "                      computed its own animation and palette in float32; the pose is evaluated at the\n"
+         "                      float32 time and the palettes' own bounds are carried into the vertices) or\n"
+         "                      reference (TEST used the reference's palettes, rounded to float32)\n"
          "  --report DIR        create DIR if needed and write vertices.json (the comparison), atomically\n"
          "  Pose dumps (skinref pose ... --out FILE.json; TEST from skinref pose --backend vulkan or an engine):\n"
          "  every local TRS value, morph weight, global matrix, palette and normal matrix entry of TEST is held\n"
@@ -361,10 +403,10 @@ std::string compare_usage() {
 }
 
 int run_compare(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{
-      {"--threshold", true}, {"--tolerance-px", true}, {"--max-fraction", true}, {"--report", true},
-      {"--model", true},     {"--anim", true},         {"--time", true},         {"--method", true},
-      {"--weights", true},   {"--normals", true},      {"--palette", true}};
+  static const std::vector<OptionSpec> kOptions = with_convention_options(
+      {{"--threshold", true}, {"--tolerance-px", true}, {"--max-fraction", true}, {"--report", true},
+       {"--model", true},     {"--anim", true},         {"--time", true},         {"--method", true},
+       {"--weights", true},   {"--normals", true},      {"--palette", true}});
   const ParsedArgs parsed = parse_args(args, kOptions, "compare");
   if (parsed.help) {
     std::cout << compare_usage();

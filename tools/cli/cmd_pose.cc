@@ -7,6 +7,7 @@
 
 #include "io/gltf_load.h"
 #include "io/pose_dump.h"
+#include "verify/convention_pipeline.h"
 
 #include <iostream>
 
@@ -14,6 +15,7 @@ namespace skinref::cli {
 
 std::string pose_usage() {
   return "usage: skinref pose MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] --out FILE.json\n"
+         "         [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
          "         [--backend reference|vulkan [--device NAME|INDEX] [--validate]]\n"
          "  Evaluates MODEL (a .gltf/.glb path or builtin:NAME) at one time and writes the local TRS, global\n"
          "  matrices, morph weights and joint palettes as JSON.\n"
@@ -21,7 +23,9 @@ std::string pose_usage() {
          "                     pose when the model has none\n"
          "  --recipe FILE      a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
          "  --time SECONDS     sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
-         "  --out FILE.json    output file (required; written atomically)\n"
+         "  --out FILE.json    output file (required; written atomically); it records the conventions\n"
+         "  --convention NAME=VALUE, --conventions FILE   engine conventions (docs/conventions.md): the pose an\n"
+         "                     engine following them computes (reference backend, one clip)\n"
          "  --backend B        reference (default: the double-precision reference) or vulkan (sampling, local to\n"
          "                     model and palettes in compute shaders, in float32 at the float32 time; one clip:\n"
          "                     not with --recipe)\n"
@@ -32,7 +36,7 @@ std::string pose_usage() {
 int run_pose(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{
       {"--anim", true}, {"--recipe", true}, {"--time", true}, {"--out", true}};
-  static const std::vector<OptionSpec> kAllOptions = with_backend_options(kOptions, false);
+  static const std::vector<OptionSpec> kAllOptions = with_convention_options(with_backend_options(kOptions, false));
   const ParsedArgs parsed = parse_args(args, kAllOptions, "pose");
   if (parsed.help) {
     std::cout << pose_usage();
@@ -45,12 +49,20 @@ int run_pose(std::span<const std::string> args) {
   require_extension(out_path, kExtensions, "--out");
   const PoseSelection selection = parse_pose_selection(parsed, "pose");
   // Created before the model loads, so that an unknown --device fails at once.
-  const std::unique_ptr<Backend> backend = make_backend(parse_backend(parsed, selection, "pose", true));
+  const Conventions conventions = parse_conventions(parsed, "pose").conventions;
+  const BackendOptions backend_options = parse_backend(parsed, selection, "pose", true);
+  // Every convention but the skinning ones changes the pose; those two do not, so they need no reference.
+  Conventions pose_conventions = conventions;
+  pose_conventions.skinning = SkinningConventions{};
+  const bool convention_path = !convention_differences(pose_conventions).empty();
+  if (convention_path) refuse_conventions_off_reference(backend_options, selection, pose_conventions, "pose");
+  const std::unique_ptr<Backend> backend = make_backend(backend_options);
 
-  const Scene scene = load_model(parsed.positionals[0]);
-  const SelectedPose selected = backend_pose(*backend, scene, selection);
+  const Scene scene = load_model_under(parsed.positionals[0], conventions);
+  const SelectedPose selected =
+      convention_path ? convention_pose(scene, selection, conventions) : backend_pose(*backend, scene, selection);
   backend->finish();
-  write_pose_dump(scene, selected.pose, out_path);
+  write_pose_dump(scene, selected.pose, out_path, &conventions);
   std::cout << "wrote " << out_path << ": " << scene.nodes.size() << " nodes, " << scene.skins.size() << " skins, "
             << selected.description << backend->summary() << "\n";
   return kExitOk;

@@ -7,7 +7,9 @@
 #include "core/vertices.h"
 #include "io/gltf_load.h"
 #include "io/vertex_dump.h"
+#include "skin/evaluate_vertices.h"
 #include "skin/options.h"
+#include "verify/convention_pipeline.h"
 
 #include <iostream>
 
@@ -21,6 +23,7 @@ constexpr long long kMaxThreads = 1024;
 
 std::string skin_usage() {
   return "usage: skinref skin MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] [--precision f32|f64]\n"
+         "         [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
          "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
          "         " + method_option_synopsis() + " [--threads N]\n"
          "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]]\n"
@@ -32,8 +35,9 @@ std::string skin_usage() {
          "  --recipe FILE       a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
          "  --time SECONDS      sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
          "  --precision P       f64 (default) or f32 values in the .json/.skv dump (.ply is always float)\n"
-         "  --weights W         as-stored (default, like a GPU shader) or renormalize (divide by their sum)\n"
-         "  --normals N         inverse-transpose (default) of the blended matrix, or blend-normal-matrices\n"
+         + convention_option_help() +
+         "                      (conventions beyond weights=sum and normals=blend-normal-matrices run on the\n"
+         "                      reference backend, one clip: not with --recipe)\n"
          "  --method M          " + method_option_help() + "\n"
          "                      (--normals applies to lbs only)\n"
          "  --threads N         worker threads, 1 to 1024 (default 1); the output does not depend on it\n"
@@ -53,7 +57,7 @@ int run_skin(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{{"--anim", true},    {"--time", true},    {"--precision", true},
                                                 {"--weights", true}, {"--normals", true}, {"--threads", true},
                                                 {"--method", true},  {"--recipe", true}, {"--out", true}};
-  static const std::vector<OptionSpec> kAllOptions = with_backend_options(kOptions, true);
+  static const std::vector<OptionSpec> kAllOptions = with_convention_options(with_backend_options(kOptions, true));
   const ParsedArgs parsed = parse_args(args, kAllOptions, "skin");
   if (parsed.help) {
     std::cout << skin_usage();
@@ -72,7 +76,8 @@ int run_skin(std::span<const std::string> args) {
     static const std::vector<std::string> kChoices{"f32", "f64"};
     dump.precision = parse_choice(*text, "--precision", kChoices) == 0 ? DumpPrecision::F32 : DumpPrecision::F64;
   }
-  SkinningOptions options = parse_skinning_options(parsed);
+  const Conventions conventions = parse_conventions(parsed, "skin").conventions;
+  SkinningOptions options = skinning_options_under(parse_skinning_options(parsed), conventions.skinning);
   if (const std::optional<std::string> text = parsed.value("--threads")) {
     options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
   }
@@ -84,13 +89,18 @@ int run_skin(std::span<const std::string> args) {
                        " backend computes in float32 and writes f32 dumps");
     dump.precision = DumpPrecision::F32;
   }
+  const bool convention_path = conventions_need_reference_backend(conventions);
+  if (convention_path) refuse_conventions_off_reference(backend_options, selection, conventions, "skin");
   // Before the model loads, so that an unknown --device is reported at once.
   const std::unique_ptr<Backend> backend = make_backend(backend_options);
 
-  const Scene scene = load_model(parsed.positionals[0]);
-  const SelectedPose selected = backend_pose(*backend, scene, selection);
-  dump.primitives = backend->vertices(scene, selected.pose, options);
+  const Scene scene = load_model_under(parsed.positionals[0], conventions);
+  const SelectedPose selected =
+      convention_path ? convention_pose(scene, selection, conventions) : backend_pose(*backend, scene, selection);
+  dump.primitives = convention_path ? evaluate_vertices(scene, selected.pose, options, conventions)
+                                    : backend->vertices(scene, selected.pose, options);
   backend->finish();
+  dump.record = dump_record_of(parsed.positionals[0], selection, selected.pose, options, backend_options, conventions);
   write_vertex_dump(scene, dump, out_path);
 
   size_t vertex_total = 0;

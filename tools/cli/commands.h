@@ -23,6 +23,7 @@ int run_render(std::span<const std::string> args);
 int run_devices(std::span<const std::string> args);
 int run_compare(std::span<const std::string> args);
 int run_bisect(std::span<const std::string> args);
+int run_diagnose(std::span<const std::string> args);
 int run_golden(std::span<const std::string> args);
 
 // Usage text of each command (several lines, ending in a newline).
@@ -34,6 +35,7 @@ std::string render_usage();
 std::string devices_usage();
 std::string compare_usage();
 std::string bisect_usage();
+std::string diagnose_usage();
 std::string golden_usage();
 
 }  // namespace skinref::cli

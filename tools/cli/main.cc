@@ -34,6 +34,7 @@ const std::vector<Command>& commands() {
       {"devices", run_devices, devices_usage, "list the Vulkan devices that --device can select"},
       {"compare", run_compare, compare_usage, "compare two images: metrics, pass/fail, heat map"},
       {"bisect", run_bisect, bisect_usage, "the first pipeline stage where a float32 run leaves the reference"},
+      {"diagnose", run_diagnose, diagnose_usage, "name the engine conventions that explain an engine's vertex dumps"},
       {"golden", run_golden, golden_usage, "regenerate (update) or check the golden images and dumps"},
   };
   return kCommands;

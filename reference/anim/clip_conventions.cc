@@ -1,0 +1,111 @@
+#include "anim/clip_conventions.h"
+
+#include "anim/sampling.h"
+
+#include <cmath>
+
+namespace skinref {
+
+double round_to_half(double value) {
+  if (!std::isfinite(value) || value == 0.0) return value;
+  constexpr double kMaxHalf = 65504.0;
+  const double magnitude = std::abs(value);
+  if (magnitude >= kMaxHalf) return std::copysign(kMaxHalf, value);
+  int exponent = 0;
+  std::frexp(magnitude, &exponent);  // magnitude = m * 2^exponent, m in [0.5, 1)
+  // 11 significant bits for normals (exponent >= -13, i.e. magnitude >= 2^-14), else the subnormal step 2^-24.
+  const int quantum_exponent = exponent >= -13 ? exponent - 11 : -24;
+  const double quantum = std::ldexp(1.0, quantum_exponent);
+  const double rounded = std::nearbyint(magnitude / quantum) * quantum;
+  return std::copysign(std::min(rounded, kMaxHalf), value);
+}
+
+void quantize_quaternion_q15(double* q) {
+  const double length = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (!(length > 0.0)) return;
+  double unit[4];
+  int largest = 0;
+  for (int i = 0; i < 4; ++i) {
+    unit[i] = q[i] / length;
+    if (std::abs(unit[i]) > std::abs(unit[largest])) largest = i;
+  }
+  const double sign = unit[largest] < 0.0 ? -1.0 : 1.0;
+  const double scale = 32767.0 * std::sqrt(2.0);
+  double squares = 0.0;
+  for (int i = 0; i < 4; ++i) {
+    if (i == largest) continue;
+    const double stored = std::nearbyint(unit[i] * sign * scale);  // |unit[i]| <= 1/sqrt(2): fits in int16
+    q[i] = stored / scale;
+    squares += q[i] * q[i];
+  }
+  q[largest] = std::sqrt(std::max(0.0, 1.0 - squares));
+}
+
+namespace {
+
+// The path each sampler is read for (the first channel that uses it).
+std::vector<ChannelPath> sampler_paths(const Animation& animation) {
+  std::vector<ChannelPath> paths(animation.samplers.size(), ChannelPath::Translation);
+  std::vector<bool> seen(animation.samplers.size(), false);
+  for (const AnimationChannel& channel : animation.channels) {
+    if (!seen[size_t(channel.sampler)]) paths[size_t(channel.sampler)] = channel.path;
+    seen[size_t(channel.sampler)] = true;
+  }
+  return paths;
+}
+
+void resample(Animation& animation, double hz) {
+  std::vector<double> times;
+  for (long long i = 0;; ++i) {
+    const double t = double(float(animation.start_time + double(i) / hz));
+    if (t >= animation.end_time) break;
+    if (times.empty() || t > times.back()) times.push_back(t);
+  }
+  if (times.empty() || animation.end_time > times.back()) times.push_back(animation.end_time);
+  const std::vector<ChannelPath> paths = sampler_paths(animation);
+  for (size_t s = 0; s < animation.samplers.size(); ++s) {
+    const AnimationSampler& original = animation.samplers[s];
+    AnimationSampler resampled;
+    resampled.interpolation = Interpolation::Linear;
+    resampled.components = original.components;
+    resampled.times = times;
+    resampled.values.resize(times.size() * size_t(original.components));
+    for (size_t k = 0; k < times.size(); ++k)
+      sample_sampler(original, paths[s], times[k],
+                     std::span<double>(&resampled.values[k * size_t(original.components)], size_t(original.components)));
+    animation.samplers[s] = std::move(resampled);
+  }
+}
+
+void quantize(Animation& animation, const SamplingConventions& conventions) {
+  const std::vector<ChannelPath> paths = sampler_paths(animation);
+  for (size_t s = 0; s < animation.samplers.size(); ++s) {
+    AnimationSampler& sampler = animation.samplers[s];
+    const ChannelPath path = paths[s];
+    const bool trs = path == ChannelPath::Translation || path == ChannelPath::Scale;
+    if (trs && conventions.translation_scale_keys == TranslationScaleKeys::Half) {
+      for (double& value : sampler.values) value = round_to_half(value);
+    }
+    if (path == ChannelPath::Rotation && conventions.rotation_keys == RotationKeys::SmallestThree15) {
+      const bool cubic = sampler.interpolation == Interpolation::CubicSpline;
+      for (size_t k = 0; k < sampler.times.size(); ++k)
+        quantize_quaternion_q15(&sampler.values[(cubic ? k * 3 + 1 : k) * 4]);
+    }
+  }
+}
+
+}  // namespace
+
+void apply_clip_conventions(Scene& scene, const SamplingConventions& conventions) {
+  const bool resampling = conventions.resample_hz > 0.0;
+  const bool quantizing = conventions.translation_scale_keys != TranslationScaleKeys::F32 ||
+                          conventions.rotation_keys != RotationKeys::F32;
+  if (!resampling && !quantizing) return;
+  for (Animation& animation : scene.animations) {
+    if (resampling) resample(animation, conventions.resample_hz);
+    if (quantizing) quantize(animation, conventions);
+  }
+  finalize_scene(scene);
+}
+
+}  // namespace skinref

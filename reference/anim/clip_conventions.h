@@ -1,0 +1,24 @@
+// The sampling conventions (core/conventions.h) that change a clip's keys rather than how they are read:
+// resampling at a fixed rate and key quantization, applied to the Scene once, as an engine's import does.
+//
+// Contract: apply_clip_conventions() rewrites every animation of `scene` in place and leaves it valid
+// (finalize_scene() is run again, so the slerp tables follow the new keys):
+// - resample=HZ: every sampler becomes LINEAR with keys at t_i = float32(start + i / HZ), i = 0, 1, ... while
+//   t_i < end, and at `end` (the animation's first and last key times), each the glTF value of the original
+//   sampler there (sample_sampler() with the default conventions).
+// - key-translation-scale=half: translation and scale keys (CUBICSPLINE tangents too) rounded to IEEE half
+//   precision (round to nearest even, subnormals kept, magnitudes beyond 65504 saturated).
+// - key-rotation=q15: rotation keys normalized and stored as ozz-animation does: the largest |component|
+//   dropped (made positive), the other three as round(c * 32767 * sqrt 2) in 16-bit integers, the largest
+//   rebuilt as sqrt(1 - sum of the others' squares). CUBICSPLINE tangents are left as they are.
+// Quantization applies after resampling (what an engine stores is the resampled clip).
+#pragma once
+#include "core/conventions.h"
+#include "core/scene.h"
+namespace skinref {
+void apply_clip_conventions(Scene& scene, const SamplingConventions& conventions);
+// IEEE half precision round trip of `value` (round to nearest even; beyond 65504 saturated).
+double round_to_half(double value);
+// ozz-animation's 15-bit smallest-three quantization round trip of a quaternion (x, y, z, w), normalized first.
+void quantize_quaternion_q15(double* xyzw);
+}  // namespace skinref

@@ -1,0 +1,320 @@
+#include "core/conventions.h"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+namespace skinref {
+namespace {
+
+template <class Enum>
+using Spellings = std::vector<std::pair<Enum, const char*>>;
+
+// A field whose value is one enum member (`member` selects it), spelt as in `spellings` (the first spelling of
+// each value is the canonical one; the default is the first entry).
+template <class Enum, class Member>
+ConventionField enum_field(const char* name, const char* stage, const char* values, const char* summary,
+                           Member member, Spellings<Enum> spellings) {
+  ConventionField field{name, stage, values, summary, nullptr, nullptr, {}};
+  field.get = [member, spellings](const Conventions& c) -> std::string {
+    for (const auto& [value, text] : spellings)
+      if (member(c) == value) return text;
+    return "?";
+  };
+  field.set = [member, spellings, name, values](Conventions& c, const std::string& text) {
+    for (const auto& [value, spelling] : spellings) {
+      if (text == spelling) {
+        member(c) = value;
+        return;
+      }
+    }
+    throw std::invalid_argument(std::string("convention ") + name + ": '" + text + "' is not one of " + values);
+  };
+  for (size_t i = 1; i < spellings.size(); ++i) {
+    bool first_spelling = true;
+    for (size_t j = 0; j < i; ++j) first_spelling &= spellings[j].first != spellings[i].first;
+    if (first_spelling && spellings[i].first != spellings[0].first) field.candidates.push_back(spellings[i].second);
+  }
+  return field;
+}
+
+bool parse_positive_int(const std::string& text, int max_value, int& out) {
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 1 || value > max_value) return false;
+  out = value;
+  return true;
+}
+
+std::string influences_text(const LoadConventions& load) {
+  switch (load.influences) {
+    case InfluenceLimit::All: return "all";
+    case InfluenceLimit::FirstSet: return load.renormalize_limited ? "first-set-renormalized" : "first-set";
+    case InfluenceLimit::Largest:
+      return "top" + std::to_string(load.influence_count) + (load.renormalize_limited ? "-renormalized" : "");
+  }
+  return "?";
+}
+
+void set_influences(LoadConventions& load, const std::string& text) {
+  static const std::string kSuffix = "-renormalized";
+  const bool renormalized = text.size() > kSuffix.size() && text.ends_with(kSuffix);
+  const std::string base = renormalized ? text.substr(0, text.size() - kSuffix.size()) : text;
+  int count = 0;
+  if (text == "all") {
+    load.influences = InfluenceLimit::All;
+    load.renormalize_limited = false;
+  } else if (base == "first-set") {
+    load.influences = InfluenceLimit::FirstSet;
+    load.renormalize_limited = renormalized;
+  } else if (base.starts_with("top") && parse_positive_int(base.substr(3), 16, count)) {
+    load.influences = InfluenceLimit::Largest;
+    load.influence_count = count;
+    load.renormalize_limited = renormalized;
+  } else {
+    throw std::invalid_argument("convention influences: '" + text +
+                                "' is not one of all|first-set|topK (K 1 to 16), optionally followed by -renormalized");
+  }
+}
+
+std::string number_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+std::vector<ConventionField> make_fields() {
+  std::vector<ConventionField> fields;
+  // ---- load ----
+  ConventionField influences{"influences", "load", "all|first-set|topK[-renormalized]|first-set-renormalized",
+                             "which influences a vertex keeps: every set, JOINTS_0/WEIGHTS_0 only, or the K largest "
+                             "weights; -renormalized divides the kept weights by their sum",
+                             [](const Conventions& c) { return influences_text(c.load); },
+                             [](Conventions& c, const std::string& text) { set_influences(c.load, text); },
+                             {"first-set", "first-set-renormalized", "top4", "top4-renormalized", "top2",
+                              "top2-renormalized", "top1", "top8", "top8-renormalized", "top6", "top6-renormalized"}};
+  fields.push_back(std::move(influences));
+  fields.push_back(enum_field<JointSentinel>(
+      "joint-sentinel", "load", "none|-1|255|65535",
+      "a JOINTS value that means \"no joint\", accepted only with weight 0 (-1: the accessor type's all-ones value)",
+      [](auto& c) -> auto& { return c.load.joint_sentinel; },
+      {{JointSentinel::None, "none"}, {JointSentinel::AllOnes, "-1"}, {JointSentinel::U8Max, "255"},
+       {JointSentinel::U16Max, "65535"}}));
+  fields.back().candidates = {};  // a loading rule, not an effect: diagnose tries it only when loading fails
+  fields.push_back(enum_field<InverseBind>(
+      "inverse-bind", "load", "as-stored|from-rest-pose",
+      "inverse bind matrices as the file gives them, or recomputed as the inverse of each joint's rest global",
+      [](auto& c) -> auto& { return c.load.inverse_bind; },
+      {{InverseBind::AsStored, "as-stored"}, {InverseBind::FromRestPose, "from-rest-pose"}}));
+  fields.push_back(enum_field<QuaternionKeys>(
+      "quaternion-keys", "sampling", "normalized|as-stored",
+      "rotation keys normalized before use (skinref), or used as stored, the result not renormalized",
+      [](auto& c) -> auto& { return c.sampling.quaternion_keys; },
+      {{QuaternionKeys::Normalized, "normalized"}, {QuaternionKeys::AsStored, "as-stored"}}));
+  // ---- time ----
+  fields.push_back(enum_field<PlaybackLoop>(
+      "playback", "time", "clamp|loop", "past the clip's end: hold the last key, or loop",
+      [](auto& c) -> auto& { return c.time.playback; },
+      {{PlaybackLoop::Clamp, "clamp"}, {PlaybackLoop::Loop, "loop"}}));
+  fields.push_back(enum_field<ClipStart>(
+      "clip-start", "time", "zero|first-key", "the time a clip starts at: 0 (glTF) or its first key",
+      [](auto& c) -> auto& { return c.time.clip_start; },
+      {{ClipStart::Zero, "zero"}, {ClipStart::FirstKey, "first-key"}}));
+  fields.push_back(enum_field<WrapPeriod>(
+      "wrap-period", "time", "last-key|last-minus-first", "the loop period: the last key time, or last minus first",
+      [](auto& c) -> auto& { return c.time.wrap_period; },
+      {{WrapPeriod::LastKey, "last-key"}, {WrapPeriod::LastMinusFirst, "last-minus-first"}}));
+  fields.push_back(enum_field<AtEnd>(
+      "at-end", "time", "wrap|hold", "a looping playback at exactly a whole number of periods: restart or hold",
+      [](auto& c) -> auto& { return c.time.at_end; }, {{AtEnd::Wrap, "wrap"}, {AtEnd::Hold, "hold"}}));
+  // ---- sampling ----
+  fields.push_back(enum_field<RotationInterpolation>(
+      "rotation", "sampling", "slerp|nlerp|lerp",
+      "LINEAR rotations: slerp (glTF), normalized lerp on the short path, or lerp without the hemisphere check",
+      [](auto& c) -> auto& { return c.sampling.rotation; },
+      {{RotationInterpolation::Slerp, "slerp"}, {RotationInterpolation::Nlerp, "nlerp"},
+       {RotationInterpolation::Lerp, "lerp"}}));
+  fields.push_back(enum_field<StepBoundary>(
+      "step-boundary", "sampling", "key|previous", "STEP at exactly a key's time: that key (glTF) or the previous one",
+      [](auto& c) -> auto& { return c.sampling.step_boundary; },
+      {{StepBoundary::Key, "key"}, {StepBoundary::Previous, "previous"}}));
+  fields.push_back(enum_field<CubicVariant>(
+      "cubic", "sampling", "spec|unscaled-tangents|linear|no-renormalize",
+      "CUBICSPLINE: as specified, tangents not multiplied by the interval, played as LINEAR, or rotations not "
+      "renormalized",
+      [](auto& c) -> auto& { return c.sampling.cubic; },
+      {{CubicVariant::Spec, "spec"}, {CubicVariant::UnscaledTangents, "unscaled-tangents"},
+       {CubicVariant::Linear, "linear"}, {CubicVariant::NoRenormalize, "no-renormalize"}}));
+  ConventionField resample{"resample", "sampling", "off|HZ",
+                           "every clip resampled at HZ keys per second from its first key, then played LINEAR "
+                           "(Godot, raylib at 60, ozz-animation at 30)",
+                           [](const Conventions& c) {
+                             return c.sampling.resample_hz > 0.0 ? number_text(c.sampling.resample_hz)
+                                                                 : std::string("off");
+                           },
+                           [](Conventions& c, const std::string& text) {
+                             if (text == "off") {
+                               c.sampling.resample_hz = 0.0;
+                               return;
+                             }
+                             double hz = 0.0;
+                             const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), hz);
+                             if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(hz) ||
+                                 hz < 1.0 || hz > 1000.0)
+                               throw std::invalid_argument("convention resample: '" + text +
+                                                           "' is not off or a rate of 1 to 1000 Hz");
+                             c.sampling.resample_hz = hz;
+                           },
+                           {"30", "60", "24"}};
+  fields.push_back(std::move(resample));
+  fields.push_back(enum_field<TranslationScaleKeys>(
+      "key-translation-scale", "sampling", "f32|half",
+      "translation and scale keys stored as float32 (glTF) or half floats", 
+      [](auto& c) -> auto& { return c.sampling.translation_scale_keys; },
+      {{TranslationScaleKeys::F32, "f32"}, {TranslationScaleKeys::Half, "half"}}));
+  fields.push_back(enum_field<RotationKeys>(
+      "key-rotation", "sampling", "f32|q15",
+      "rotation keys as float32 (glTF) or 15-bit smallest-three quaternions (ozz-animation)",
+      [](auto& c) -> auto& { return c.sampling.rotation_keys; },
+      {{RotationKeys::F32, "f32"}, {RotationKeys::SmallestThree15, "q15"}}));
+  // ---- hierarchy and palette ----
+  fields.push_back(enum_field<SkeletonAncestors>(
+      "skeleton-ancestors", "palette", "kept|dropped",
+      "the transforms of the nodes above the skin's skeleton root: kept (glTF) or dropped",
+      [](auto& c) -> auto& { return c.palette.skeleton_ancestors; },
+      {{SkeletonAncestors::Kept, "kept"}, {SkeletonAncestors::Dropped, "dropped"}}));
+  fields.push_back(enum_field<MeshNodeTransform>(
+      "mesh-node", "palette", "ignored|applied|inverse",
+      "the skinned mesh node's global transform: ignored (glTF), applied on top of the palette, or its inverse",
+      [](auto& c) -> auto& { return c.palette.mesh_node; },
+      {{MeshNodeTransform::Ignored, "ignored"}, {MeshNodeTransform::Applied, "applied"},
+       {MeshNodeTransform::Inverse, "inverse"}}));
+  // ---- morph ----
+  fields.push_back(enum_field<MorphDefaults>(
+      "morph-defaults", "morph", "used|ignored", "node.weights / mesh.weights as the unanimated morph weights, or zeros",
+      [](auto& c) -> auto& { return c.morph.defaults; },
+      {{MorphDefaults::Used, "used"}, {MorphDefaults::Ignored, "ignored"}}));
+  ConventionField morph_targets{"morph-targets", "morph", "all|K",
+                                "at most K active morph targets per node, those of largest |weight|",
+                                [](const Conventions& c) {
+                                  return c.morph.max_targets > 0 ? std::to_string(c.morph.max_targets)
+                                                                 : std::string("all");
+                                },
+                                [](Conventions& c, const std::string& text) {
+                                  int count = 0;
+                                  if (text == "all") c.morph.max_targets = 0;
+                                  else if (parse_positive_int(text, 1024, count)) c.morph.max_targets = count;
+                                  else
+                                    throw std::invalid_argument("convention morph-targets: '" + text +
+                                                                "' is not all or a count of 1 to 1024");
+                                },
+                                {"1", "2", "3", "4", "8"}};
+  fields.push_back(std::move(morph_targets));
+  fields.push_back(enum_field<MorphOrder>(
+      "morph-order", "morph", "before-skinning|after-skinning",
+      "morph deltas added to the bind-space vertex (glTF) or to the skinned one",
+      [](auto& c) -> auto& { return c.morph.order; },
+      {{MorphOrder::BeforeSkinning, "before-skinning"}, {MorphOrder::AfterSkinning, "after-skinning"}}));
+  // ---- skinning and normals ----
+  fields.push_back(enum_field<WeightNormalization>(
+      "weights", "skinning", "as-stored|sum|l2",
+      "skinning weights as stored (glTF), divided by their sum, or divided by their L2 norm",
+      [](auto& c) -> auto& { return c.skinning.weights; },
+      {{WeightNormalization::AsStored, "as-stored"}, {WeightNormalization::Sum, "sum"},
+       {WeightNormalization::L2, "l2"}}));
+  fields.push_back(enum_field<ZeroWeights>(
+      "zero-weights", "skinning", "bind-pose|joint0",
+      "a vertex whose weights sum to 0: kept at its bind position (skinref) or given to the skin's joint 0",
+      [](auto& c) -> auto& { return c.skinning.zero_weights; },
+      {{ZeroWeights::BindPose, "bind-pose"}, {ZeroWeights::FirstJoint, "joint0"}}));
+  fields.push_back(enum_field<NormalTransform>(
+      "normals", "skinning", "inverse-transpose|blend-normal-matrices|blend-upper3x3",
+      "normals and tangents: inverse transpose of the blended matrix, per-joint normal matrices blended, or the "
+      "blended matrix's upper 3x3 applied to (n, 0)",
+      [](auto& c) -> auto& { return c.skinning.normals; },
+      {{NormalTransform::InverseTranspose, "inverse-transpose"},
+       {NormalTransform::BlendNormalMatrices, "blend-normal-matrices"},
+       {NormalTransform::BlendUpper3x3, "blend-upper3x3"}}));
+  fields.push_back(enum_field<bool>(
+      "normalize", "skinning", "yes|no", "skinned normals and tangents normalized, or left at their transformed length",
+      [](auto& c) -> auto& { return c.skinning.normalize; }, {{true, "yes"}, {false, "no"}}));
+  return fields;
+}
+
+}  // namespace
+
+const std::vector<ConventionField>& convention_fields() {
+  static const std::vector<ConventionField> fields = make_fields();
+  return fields;
+}
+
+const ConventionField* find_convention_field(const std::string& name) {
+  for (const ConventionField& field : convention_fields())
+    if (name == field.name) return &field;
+  return nullptr;
+}
+
+namespace {
+std::string field_names() {
+  std::string names;
+  for (const ConventionField& field : convention_fields()) names += (names.empty() ? "" : ", ") + std::string(field.name);
+  return names;
+}
+}  // namespace
+
+void set_convention(Conventions& conventions, const std::string& assignment) {
+  const size_t equals = assignment.find('=');
+  if (equals == std::string::npos || equals == 0)
+    throw std::invalid_argument("convention '" + assignment + "': expected NAME=VALUE");
+  const std::string name = assignment.substr(0, equals);
+  const ConventionField* field = find_convention_field(name);
+  if (!field) throw std::invalid_argument("unknown convention '" + name + "'; known: " + field_names());
+  field->set(conventions, assignment.substr(equals + 1));
+}
+
+std::vector<std::string> convention_differences(const Conventions& conventions) {
+  static const Conventions kSpecification;
+  std::vector<std::string> differences;
+  for (const ConventionField& field : convention_fields()) {
+    const std::string value = field.get(conventions);
+    if (value != field.get(kSpecification)) differences.push_back(std::string(field.name) + "=" + value);
+  }
+  return differences;
+}
+
+std::string describe_conventions(const Conventions& conventions) {
+  std::string text = "glTF 2.0";
+  const std::vector<std::string> differences = convention_differences(conventions);
+  for (size_t i = 0; i < differences.size(); ++i) text += (i == 0 ? " with " : ", ") + differences[i];
+  return text;
+}
+
+bool same_conventions(const Conventions& a, const Conventions& b) {
+  for (const ConventionField& field : convention_fields())
+    if (field.get(a) != field.get(b)) return false;
+  return true;
+}
+
+nlohmann::ordered_json conventions_to_json(const Conventions& conventions) {
+  nlohmann::ordered_json object = nlohmann::ordered_json::object();
+  for (const ConventionField& field : convention_fields()) object[field.name] = field.get(conventions);
+  return object;
+}
+
+Conventions conventions_from_json(const nlohmann::ordered_json& object) {
+  if (!object.is_object()) throw std::invalid_argument("conventions: expected a JSON object {\"NAME\": \"VALUE\"}");
+  Conventions conventions;
+  for (const auto& [name, value] : object.items()) {
+    const ConventionField* field = find_convention_field(name);
+    if (!field) throw std::invalid_argument("unknown convention '" + name + "'; known: " + field_names());
+    if (!value.is_string())
+      throw std::invalid_argument("convention " + name + ": expected a string, one of " + field->values);
+    field->set(conventions, value.get<std::string>());
+  }
+  return conventions;
+}
+
+}  // namespace skinref

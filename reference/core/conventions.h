@@ -1,0 +1,141 @@
+// Engine conventions: the well-known ways an engine departs from glTF 2.0, as one value. The default value is
+// the specification (and skinref's own choices where the specification is silent); each field names the
+// stage that reads it, and that stage alone applies it (docs/conventions.md lists the formula of every
+// variant and the engines known to follow it).
+//
+// Contract:
+// - Conventions{} is glTF 2.0. Every field has a NAME and a textual VALUE (convention_fields()): the CLI's
+//   `--convention NAME=VALUE`, the `--conventions FILE.json` object {"NAME": "VALUE", ...}, the record in
+//   dumps and reports, and diagnose's verdicts all use that one spelling.
+// - set_convention() and conventions_from_json() throw std::invalid_argument naming the field and listing its
+//   values; they never leave a half-set value (the JSON reader builds a copy).
+// - Stages: load (io/load_conventions.h, io/gltf_load.h), time (anim/time_mapping.h), sampling
+//   (anim/sampling.h, anim/clip_conventions.h), hierarchy and palette (anim/palette.h), morph (anim/evaluate_pose.h,
+//   skin/evaluate_vertices.h), skinning and normals (skin/evaluate_vertices.h).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace skinref {
+
+// ---- load ----
+enum class InfluenceLimit {
+  All,       // every JOINTS_n/WEIGHTS_n set (glTF)
+  FirstSet,  // JOINTS_0/WEIGHTS_0 only (three.js, many runtimes)
+  Largest,   // the `influence_count` largest weights per vertex, the rest dropped (ties: the earlier slot wins)
+};
+enum class JointSentinel {
+  None,     // every joint index must be < the skin's joint count (glTF)
+  AllOnes,  // -1: 0xFF in an unsigned-byte accessor, 0xFFFF in an unsigned-short one
+  U8Max,    // 255
+  U16Max,   // 65535
+};
+enum class InverseBind { AsStored, FromRestPose };
+struct LoadConventions {
+  InfluenceLimit influences = InfluenceLimit::All;
+  int influence_count = 4;          // for Largest, 1 to 16
+  bool renormalize_limited = false; // Largest/FirstSet: divide the kept weights by their sum
+  JointSentinel joint_sentinel = JointSentinel::None;  // accepted only with weight 0; mapped to joint 0
+  InverseBind inverse_bind = InverseBind::AsStored;   // FromRestPose: IBM = inverse(G_rest(joint))
+};
+
+// ---- time ----
+enum class PlaybackLoop { Clamp, Loop };             // glTF defines none; skinref clamps to the clip
+enum class ClipStart { Zero, FirstKey };         // time 0 is t = 0 (glTF) or the clip's first key
+enum class WrapPeriod { LastKey, LastMinusFirst };
+enum class AtEnd { Wrap, Hold };                 // a looping playback at exactly k periods: restart or hold
+struct TimeConventions {
+  PlaybackLoop playback = PlaybackLoop::Clamp;
+  ClipStart clip_start = ClipStart::Zero;
+  WrapPeriod wrap_period = WrapPeriod::LastKey;
+  AtEnd at_end = AtEnd::Wrap;
+};
+
+// ---- sampling ----
+enum class QuaternionKeys { Normalized, AsStored };
+enum class RotationInterpolation { Slerp, Nlerp, Lerp };  // Lerp: component-wise, no hemisphere check
+enum class StepBoundary { Key, Previous };  // STEP at exactly t_k: key k (glTF), or key k-1
+enum class CubicVariant { Spec, UnscaledTangents, Linear, NoRenormalize };
+enum class TranslationScaleKeys { F32, Half };
+enum class RotationKeys { F32, SmallestThree15 };  // 15-bit smallest-three (ozz-animation's default)
+struct SamplingConventions {
+  QuaternionKeys quaternion_keys = QuaternionKeys::Normalized;
+  RotationInterpolation rotation = RotationInterpolation::Slerp;
+  StepBoundary step_boundary = StepBoundary::Key;
+  CubicVariant cubic = CubicVariant::Spec;
+  double resample_hz = 0.0;  // > 0: every clip resampled at this rate, then played LINEAR
+  TranslationScaleKeys translation_scale_keys = TranslationScaleKeys::F32;
+  RotationKeys rotation_keys = RotationKeys::F32;
+};
+
+// ---- hierarchy and palette ----
+enum class SkeletonAncestors { Kept, Dropped };  // Dropped: joints' globals start at the skeleton root
+enum class MeshNodeTransform { Ignored, Applied, Inverse };
+struct PaletteConventions {
+  SkeletonAncestors skeleton_ancestors = SkeletonAncestors::Kept;
+  MeshNodeTransform mesh_node = MeshNodeTransform::Ignored;
+};
+
+// ---- morph ----
+enum class MorphDefaults { Used, Ignored };
+enum class MorphOrder { BeforeSkinning, AfterSkinning };
+struct MorphConventions {
+  MorphDefaults defaults = MorphDefaults::Used;
+  int max_targets = 0;  // 0: every target; k > 0: the k largest |w| per node, the others 0
+  MorphOrder order = MorphOrder::BeforeSkinning;
+};
+
+// ---- skinning and normals ----
+enum class WeightNormalization { AsStored, Sum, L2 };
+enum class ZeroWeights { BindPose, FirstJoint };  // a vertex whose weights sum to 0
+enum class NormalTransform { InverseTranspose, BlendNormalMatrices, BlendUpper3x3 };
+struct SkinningConventions {
+  WeightNormalization weights = WeightNormalization::AsStored;
+  ZeroWeights zero_weights = ZeroWeights::BindPose;
+  NormalTransform normals = NormalTransform::InverseTranspose;
+  bool normalize = true;  // normals and tangents normalized after the transform
+};
+
+struct Conventions {
+  LoadConventions load;
+  TimeConventions time;
+  SamplingConventions sampling;
+  PaletteConventions palette;
+  MorphConventions morph;
+  SkinningConventions skinning;
+};
+
+// One field of Conventions as text.
+struct ConventionField {
+  const char* name;       // "rotation"
+  const char* stage;      // "sampling"
+  const char* values;     // for messages and help: "slerp|nlerp|lerp"
+  const char* summary;    // one line
+  std::function<std::string(const Conventions&)> get;
+  std::function<void(Conventions&, const std::string&)> set;  // throws std::invalid_argument
+  std::vector<std::string> candidates;  // the non-default values diagnose tries
+};
+
+// Every field, in pipeline order.
+const std::vector<ConventionField>& convention_fields();
+const ConventionField* find_convention_field(const std::string& name);
+
+// "NAME=VALUE" applied to `conventions`; throws std::invalid_argument (unknown name, bad value).
+void set_convention(Conventions& conventions, const std::string& assignment);
+
+// The fields that differ from glTF 2.0, as "NAME=VALUE", in pipeline order.
+std::vector<std::string> convention_differences(const Conventions& conventions);
+// "glTF 2.0" or "glTF 2.0 with rotation=nlerp, normals=blend-normal-matrices".
+std::string describe_conventions(const Conventions& conventions);
+bool same_conventions(const Conventions& a, const Conventions& b);
+
+// {"NAME": "VALUE", ...} with every field; the reader accepts any subset (the rest glTF's) and refuses an
+// unknown name or value.
+nlohmann::ordered_json conventions_to_json(const Conventions& conventions);
+Conventions conventions_from_json(const nlohmann::ordered_json& object);
+
+}  // namespace skinref

@@ -1,0 +1,28 @@
+#include "verify/convention_pipeline.h"
+
+#include "anim/clip_conventions.h"
+#include "io/gltf_load.h"
+#include "io/load_conventions.h"
+
+namespace skinref {
+
+void apply_scene_conventions(Scene& scene, const Conventions& conventions) {
+  apply_load_conventions(scene, conventions.load);
+  apply_clip_conventions(scene, conventions.sampling);
+}
+
+Scene load_model_under(const std::string& spec, const Conventions& conventions) {
+  Scene scene = load_model(spec, conventions.load.joint_sentinel);
+  apply_scene_conventions(scene, conventions);
+  return scene;
+}
+
+bool conventions_need_reference_backend(const Conventions& conventions) {
+  Conventions backend_side = conventions;
+  backend_side.skinning.weights = WeightNormalization::AsStored;
+  if (backend_side.skinning.normals == NormalTransform::BlendNormalMatrices)
+    backend_side.skinning.normals = NormalTransform::InverseTranspose;
+  return !convention_differences(backend_side).empty();
+}
+
+}  // namespace skinref

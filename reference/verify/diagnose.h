@@ -1,0 +1,88 @@
+// Diagnosis of an engine's vertex dumps: which known engine conventions (core/conventions.h) explain how
+// they differ from glTF 2.0, searched stage by stage.
+//
+// Contract:
+// - Inputs: the model as loaded (with any joint sentinel the file needs; `settings.base` records it and any
+//   convention the user states as known), the animation the engine played, its skinning method, and one or
+//   more observations: the engine's world-space vertices (positions; normals and tangents where it dumped
+//   them) at a playback time. Times are rounded to float32, as the engine's clock was.
+// - Every candidate is held to the bounds of an engine that computes its own animation and palette in
+//   float32: float32_pose_error_bounds() at the candidate's sampled time carried into
+//   float32_vertex_error_bounds() at the candidate's pose (docs/error_bounds.md; for the conventions those
+//   analyses do not model, e.g. normals=blend-upper3x3, the bounds of the nearest modelled evaluation, whose
+//   rounding error is of the same size).
+// - Search: the specification first; then every single convention (diagnose_candidates()); a candidate that
+//   changes no reference value on this model is set aside as "no effect". Then pairs: each of the `beam`
+//   singles with the fewest values over, combined with every single of another field; then triples from the
+//   `beam` best pairs likewise, up to `max_settings` conventions together. The search stops at the first
+//   level whose best has no value over.
+//   Stages are re-evaluated only from the one a convention touches: scenes are cached per load/clip
+//   conventions, poses per pose-stage conventions and time, bounds per pose.
+// - Ranking: fewest values over (or unbounded), then fewest conventions, then the smallest largest
+//   error/bound, then the order of evaluation (pipeline order, the commoner variant of a field first: nlerp
+//   before lerp), so that of two candidates indistinguishable on these dumps the commoner is named. `explained` when the best has none over; `matches_specification` when glTF 2.0 itself has
+//   none over.
+// - Effects: for each convention of the best candidate alone, the largest position change it makes to the
+//   reference, and the engine's own remaining error against the best candidate, both in units of the
+//   extent (the diagonal of the reference positions' bounding box).
+// - Deterministic: the same inputs give the same verdict, candidate order included.
+#pragma once
+#include "core/conventions.h"
+#include "core/scene.h"
+#include "core/vertices.h"
+#include "skin/method.h"
+#include "verify/vertex_compare.h"
+#include <nlohmann/json_fwd.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+namespace skinref {
+struct DiagnoseObservation {
+  std::string label;  // e.g. the dump's file name
+  double time = 0.0;
+  std::vector<WorldPrimitive> vertices;
+};
+struct DiagnoseSettings {
+  int animation = -1;
+  SkinningMethod method = SkinningMethod::Lbs;
+  Conventions base;       // what is known of the engine (glTF 2.0 by default); candidates add to it
+  int max_settings = 3;   // conventions combined at most
+  size_t beam = 6;
+};
+struct CandidateScore {
+  std::vector<std::string> settings;  // "NAME=VALUE" added to the base
+  Conventions conventions;
+  size_t values = 0, over = 0, unbounded = 0;
+  size_t over_positions = 0, over_normals = 0, over_tangents = 0;
+  double max_ratio = 0.0;
+  size_t search_order = 0;  // when it was evaluated: the last tie-breaker (singles in pipeline order first)
+  VertexComparison worst;   // the comparison of the observation with the most values over
+  std::string worst_label;
+  size_t failing() const { return over + unbounded; }
+};
+struct SettingEffect {
+  std::string setting;
+  double effect = 0.0;  // largest position change of the reference, / extent
+};
+struct Diagnosis {
+  CandidateScore base;                 // the specification (with settings.base)
+  std::vector<CandidateScore> ranked;  // every candidate with an effect, best first
+  std::vector<std::string> no_effect;  // candidates that change nothing on this model
+  std::vector<std::string> equally;    // other candidates as good as the best (same count over and settings)
+  bool matches_specification = false;
+  bool explained = false;
+  double extent = 0.0;
+  double engine_error = 0.0;           // largest |test - best reference| position / extent
+  std::vector<SettingEffect> effects;  // per setting of the best
+  size_t candidates_tried = 0;
+  std::vector<std::string> base_settings;  // convention_differences(settings.base)
+  const CandidateScore& best() const { return ranked.empty() ? base : ranked.front(); }
+};
+// The single conventions diagnose tries, each as its "NAME=VALUE" assignments (a looping playback's
+// conventions come with playback=loop).
+std::vector<std::vector<std::string>> diagnose_candidates();
+Diagnosis diagnose(const Scene& scene, const std::vector<DiagnoseObservation>& observations,
+                   const DiagnoseSettings& settings);
+void print_diagnosis(const Diagnosis& diagnosis, std::ostream& out);
+nlohmann::ordered_json diagnosis_json(const Diagnosis& diagnosis);
+}  // namespace skinref

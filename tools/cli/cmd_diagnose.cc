@@ -1,0 +1,181 @@
+// `skinref diagnose MODEL TEST.skv [TEST2.skv ...]`: which known engine conventions explain an engine's
+// vertex dumps (verify/diagnose.h). Each dump is one moment of the same clip; its time comes from --time
+// (one per dump, in order) or from the dump's record. Exit 0 when the dumps match glTF 2.0 (with the
+// conventions given as known), 1 otherwise (the verdict names what explains them, or says nothing does), 2 for
+// bad input.
+#include "cli/cli_args.h"
+#include "cli/commands.h"
+#include "cli/dump_records.h"
+
+#include "core/atomic_file.h"
+#include "core/input_error.h"
+#include "io/gltf_load.h"
+#include "io/vertex_dump.h"
+#include "skin/method.h"
+#include "verify/convention_pipeline.h"
+#include "verify/diagnose.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+namespace skinref::cli {
+namespace {
+
+// The model, loaded as the specification says; a file that needs a "no joint" sentinel loads with the first
+// one that works, which becomes part of the verdict.
+Scene load_for_diagnosis(const std::string& model, Conventions& base, std::string& sentinel_note) {
+  try {
+    return load_model_under(model, base);
+  } catch (const InputError& spec_error) {
+    if (base.load.joint_sentinel != JointSentinel::None) throw;
+    for (const char* value : {"255", "65535"}) {
+      Conventions attempt = base;
+      set_convention(attempt, std::string("joint-sentinel=") + value);
+      try {
+        Scene scene = load_model_under(model, attempt);
+        base = attempt;
+        sentinel_note = std::string("loads only with joint-sentinel=") + value + " (as specified: " + spec_error.what() + ")";
+        return scene;
+      } catch (const InputError&) {
+      }
+    }
+    throw;
+  }
+}
+
+}  // namespace
+
+std::string diagnose_usage() {
+  return "usage: skinref diagnose MODEL TEST.skv [TEST2.skv ...] [--anim NAME|INDEX] [--time T ...]\n"
+         "         " + method_option_synopsis() + " [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
+         "         [--max-conventions N] [--report DIR]\n"
+         "  Names the engine conventions (docs/conventions.md) that explain how an engine's vertex dumps differ\n"
+         "  from glTF 2.0. It checks TEST against the specification first, then against every single convention\n"
+         "  and their combinations, each re-evaluated from the stage it touches, and prints a ranked verdict, e.g.\n"
+         "    matches glTF 2.0 with normals=blend-normal-matrices, rotation=nlerp: 0 of 6546 values over (as\n"
+         "    specified: 6546 over)\n"
+         "  or \"no known convention explains it\" with the worst vertex. Every candidate is held to the bounds of an\n"
+         "  engine that computes its own animation and palette in float32 (docs/error_bounds.md). Dumps may hold\n"
+         "  positions only; normals and tangents are checked where present.\n"
+         "  --anim NAME|INDEX   the clip the engine played (default: the dumps' record, else the first)\n"
+         "  --time T            the playback time of each dump, once per dump in order (default: each dump's\n"
+         "                      record); rounded to float32\n"
+         "  --method M          " + method_option_help() + " (default: the record, else lbs)\n"
+         "  --convention NAME=VALUE, --conventions FILE   what is known of the engine: candidates add to it\n"
+         "  --max-conventions N at most N conventions combined, 1 to 4 (default 3)\n"
+         "  --report DIR        also write DIR/diagnosis.json (every candidate ranked)\n"
+         "  Exit status: 0 the dumps match glTF 2.0 (with the given conventions), 1 they do not (the verdict\n"
+         "  says which conventions explain them), 2 unreadable or mismatched inputs or bad options.\n";
+}
+
+int run_diagnose(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions = with_convention_options(
+      {{"--anim", true}, {"--time", true, true}, {"--method", true}, {"--max-conventions", true}, {"--report", true}});
+  const ParsedArgs parsed = parse_args(args, kOptions, "diagnose");
+  if (parsed.help) {
+    std::cout << diagnose_usage();
+    return kExitOk;
+  }
+  if (parsed.positionals.size() < 2) throw UsageError("diagnose: missing " + std::string(parsed.positionals.empty() ? "MODEL and " : "") + "TEST.skv");
+  const std::string model = parsed.positionals[0];
+  const std::vector<std::string> dump_paths(parsed.positionals.begin() + 1, parsed.positionals.end());
+  static const std::vector<std::string> kSkv{".skv"};
+  for (const std::string& path : dump_paths) require_extension(path, kSkv, "TEST");
+  const std::vector<std::string> time_texts = parsed.values_of("--time");
+  if (!time_texts.empty() && time_texts.size() != dump_paths.size())
+    throw UsageError("diagnose: " + std::to_string(time_texts.size()) + " --time values for " +
+                     std::to_string(dump_paths.size()) + " dumps: give one per dump, in order, or none");
+  DiagnoseSettings settings;
+  if (const std::optional<std::string> text = parsed.value("--max-conventions"))
+    settings.max_settings = int(parse_integer(*text, "--max-conventions", 1, 4));
+  const ConventionSelection known = parse_conventions(parsed, "diagnose");
+  const std::optional<std::string> report_dir = parsed.value("--report");
+  if (report_dir && report_dir->empty()) throw UsageError("diagnose: option --report needs a non-empty value");
+
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<VertexDump> dumps;
+  std::vector<RunFacts> facts(dump_paths.size());
+  RunFacts shared;
+  if (const std::optional<std::string> anim = parsed.value("--anim")) shared.animation = anim;
+  if (const std::optional<std::string> method = parsed.value("--method")) shared.method = method;
+  for (size_t i = 0; i < dump_paths.size(); ++i) {
+    dumps.push_back(read_vertices_skv(dump_paths[i]));
+    if (!time_texts.empty()) facts[i].time = parse_finite_double(time_texts[i], "--time");
+    // The clip and method must be one for all dumps; the conventions a record states are the engine's claim,
+    // which diagnose tests rather than assumes, so they are not merged.
+    DumpRecord record = dumps.back().record;
+    record.conventions.reset();
+    record.palette.clear();
+    record.model.clear();
+    RunFacts merged = shared;
+    merged.time = facts[i].time;
+    merge_record(merged, record, dump_paths[i], "diagnose");
+    shared.animation = merged.animation;
+    shared.method = merged.method;
+    facts[i].time = merged.time;
+    if (!facts[i].time)
+      throw UsageError("diagnose: " + dump_paths[i] + " does not record its time: give --time, once per dump");
+  }
+  settings.base = known.conventions;
+  std::string sentinel_note;
+  const Scene scene = load_for_diagnosis(model, settings.base, sentinel_note);
+  settings.animation = shared.animation && *shared.animation == "rest" ? -1 : resolve_animation(scene, shared.animation);
+  if (shared.method) {
+    const std::optional<SkinningMethod> method = parse_skinning_method(*shared.method);
+    if (!method) throw UsageError("diagnose: method '" + *shared.method + "' is not one of " + skinning_method_choices(", "));
+    settings.method = *method;
+  }
+  std::vector<DiagnoseObservation> observations;
+  for (size_t i = 0; i < dumps.size(); ++i)
+    observations.push_back({dump_paths[i], *facts[i].time, std::move(dumps[i].primitives)});
+
+  Diagnosis diagnosis;
+  try {
+    diagnosis = diagnose(scene, observations, settings);
+  } catch (const InputError& error) {
+    throw InputError(error.file().empty() ? dump_paths.front() : error.file(), error.json_path(),
+                     error.expected() + " (model " + model + ")");
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  std::cout << "diagnose " << model << ", "
+            << (settings.animation < 0 ? std::string("rest pose") : "animation " + std::to_string(settings.animation))
+            << ", " << skinning_method_name(settings.method) << ", " << observations.size() << " dump(s) at t =";
+  for (const DiagnoseObservation& o : observations) {
+    char text[32];
+    std::snprintf(text, sizeof text, " %.9g", double(float(o.time)));
+    std::cout << text;
+  }
+  std::cout << "\n";
+  if (!sentinel_note.empty()) std::cout << "  the model " << sentinel_note << "\n";
+  print_diagnosis(diagnosis, std::cout);
+  char timing[64];
+  std::snprintf(timing, sizeof timing, "  took %.2f s\n", seconds);
+  std::cout << timing;
+  if (report_dir) {
+    std::error_code error;
+    std::filesystem::create_directories(*report_dir, error);
+    if (error || !std::filesystem::is_directory(*report_dir))
+      throw std::runtime_error("option --report: cannot create the directory " + *report_dir);
+    nlohmann::ordered_json json = diagnosis_json(diagnosis);
+    json["model"] = model;
+    json["animation"] = settings.animation;
+    json["method"] = skinning_method_name(settings.method);
+    json["conventions_known"] = conventions_to_json(known.conventions);
+    nlohmann::ordered_json dumps_json = nlohmann::ordered_json::array();
+    for (const DiagnoseObservation& o : observations) dumps_json.push_back({{"path", o.label}, {"time", o.time}});
+    json["dumps"] = dumps_json;
+    json["seconds"] = seconds;
+    write_file_atomically((std::filesystem::path(*report_dir) / "diagnosis.json").string(),
+                          [&](std::ostream& out) { out << json.dump(2) << "\n"; });
+    std::cout << "report: " << (std::filesystem::path(*report_dir) / "diagnosis.json").string() << "\n";
+  }
+  const bool matches = diagnosis.matches_specification && sentinel_note.empty();
+  return matches ? kExitOk : kExitComparisonFailed;
+}
+
+}  // namespace skinref::cli

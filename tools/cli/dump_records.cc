@@ -1,0 +1,55 @@
+#include "cli/dump_records.h"
+
+#include <cstdio>
+
+namespace skinref::cli {
+namespace {
+
+std::string time_text(double time) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.9g", time);
+  return text;
+}
+
+void refuse(const std::string& command, const std::string& what, const std::string& ours, const std::string& path,
+            const std::string& theirs) {
+  throw UsageError(command + ": " + what + " " + ours + " contradicts " + path + ", which records " + theirs +
+                   " (leave the option out to use the record)");
+}
+
+}  // namespace
+
+void merge_record(RunFacts& facts, const DumpRecord& record, const std::string& path, const std::string& command) {
+  if (!record.present) return;
+  if (!record.model.empty()) {
+    if (!facts.model) facts.model = record.model;
+  }
+  if (!record.animation.empty() && record.animation.rfind("recipe:", 0) != 0) {
+    if (facts.animation && *facts.animation != record.animation)
+      refuse(command, "--anim", *facts.animation, path, "animation " + record.animation);
+    facts.animation = record.animation;
+  }
+  if (record.time) {
+    if (facts.time && *facts.time != *record.time && double(float(*facts.time)) != double(float(*record.time)))
+      refuse(command, "--time", time_text(*facts.time), path, "time " + time_text(*record.time));
+    if (!facts.time) facts.time = record.time;
+  }
+  if (!record.method.empty()) {
+    if (facts.method && *facts.method != record.method) refuse(command, "--method", *facts.method, path, record.method);
+    facts.method = record.method;
+  }
+  if (record.conventions) {
+    if (facts.conventions && !same_conventions(*facts.conventions, *record.conventions))
+      refuse(command, "the conventions", describe_conventions(*facts.conventions), path,
+             describe_conventions(*record.conventions));
+    facts.conventions = record.conventions;
+  }
+  if (!record.palette.empty()) {
+    if (facts.palette && *facts.palette != record.palette)
+      refuse(command, "--palette", *facts.palette == "own" ? "gpu" : *facts.palette, path,
+             "palette " + record.palette);
+    facts.palette = record.palette;
+  }
+}
+
+}  // namespace skinref::cli

@@ -1,0 +1,25 @@
+// What compare, bisect and diagnose take from a dump's record (io/vertex_dump.h) against their own options:
+// a dump that records its model, animation, time, method or conventions is checked with those, and an option
+// that contradicts the record is refused (exit 2) rather than silently checking something else.
+//
+// Contract:
+// - RunFacts: the facts of one run, each either given by an option or read from a record (empty: unknown).
+// - merge_record(): fills what `facts` lacks from the record, and throws UsageError naming the option, the
+//   dump and both values where they disagree (times compare exactly, and also after rounding to float32:
+//   an engine's clock is float32).
+#pragma once
+#include "cli/cli_args.h"
+#include "io/vertex_dump.h"
+#include <optional>
+#include <string>
+namespace skinref::cli {
+struct RunFacts {
+  std::optional<std::string> model;
+  std::optional<std::string> animation;  // as --anim takes it, or a record's "0", "rest"
+  std::optional<double> time;
+  std::optional<std::string> method;
+  std::optional<Conventions> conventions;
+  std::optional<std::string> palette;    // "reference" or "own"
+};
+void merge_record(RunFacts& facts, const DumpRecord& record, const std::string& dump_path, const std::string& command);
+}  // namespace skinref::cli
