@@ -338,10 +338,11 @@ Diagnosis diagnose(const Scene& scene, const std::vector<DiagnoseObservation>& o
   };
 
   if (!diagnosis.matches_specification) {
-    std::vector<const Evaluation*> singles;
+    std::vector<const Evaluation*> partners;  // every single with an effect, in evaluation order
     for (const std::vector<std::string>& candidate : diagnose_candidates())
-      if (const Evaluation* e = try_candidate(candidate)) singles.push_back(e);
+      if (const Evaluation* e = try_candidate(candidate)) partners.push_back(e);
     auto by_score = [](const Evaluation* a, const Evaluation* b) { return better(a->score, b->score); };
+    std::vector<const Evaluation*> singles = partners;
     std::stable_sort(singles.begin(), singles.end(), by_score);
     const bool solved = !singles.empty() && singles.front()->score.failing() == 0;
     // Combinations: each of the `beam` best candidates so far with every single of another field. A partial
@@ -351,7 +352,7 @@ Diagnosis diagnose(const Scene& scene, const std::vector<DiagnoseObservation>& o
     for (int size = 2; !solved && size <= settings.max_settings && !level.empty(); ++size) {
       std::vector<const Evaluation*> next;
       for (const Evaluation* a : level)
-        for (const Evaluation* b : singles) {
+        for (const Evaluation* b : partners) {
           const std::set<std::string> a_names = names_of(a->score.settings);
           bool overlap = false;
           for (const std::string& name : names_of(b->score.settings)) overlap |= a_names.count(name) != 0;

@@ -781,5 +781,105 @@ TEST_F(CliTest, ComparePoseDumpsAgainstTheirDerivedBounds) {
   EXPECT_EQ(option.exit_code, kExitBadInput) << option.err;
 }
 
+// Engine conventions on the command line: skin records them in its dump, compare and bisect refuse options
+// that contradict a record, the float32 backends refuse what they do not implement, and diagnose names them.
+TEST_F(CliTest, SkinRecordsItsConventionsAndCompareHoldsThemToTheRecord) {
+  expect_ok({"skin", "builtin:bend", "--time", "0.3", "--convention", "rotation=nlerp", "--out", work("ref.skv")});
+  expect_ok({"skin", "builtin:bend", "--time", "0.3", "--convention", "rotation=nlerp", "--precision", "f32", "--out",
+             work("engine.skv")});
+  const VertexDump dump = read_vertices_skv(work("engine.skv"));
+  ASSERT_TRUE(dump.record.present);
+  EXPECT_EQ(dump.record.model, "builtin:bend");
+  EXPECT_EQ(dump.record.time, 0.3);
+  EXPECT_EQ(dump.record.method, "lbs");
+  ASSERT_TRUE(dump.record.conventions.has_value());
+  EXPECT_EQ(describe_conventions(*dump.record.conventions), "glTF 2.0 with rotation=nlerp");
+  // Everything the comparison needs is in the records.
+  RunResult same;
+  expect_ok({"compare", work("ref.skv"), work("engine.skv")}, &same);
+  EXPECT_NE(same.out.find("glTF 2.0 with rotation=nlerp"), std::string::npos) << same.out;
+  // A convention flag that contradicts the record is refused, naming both.
+  expect_bad_input({"compare", work("ref.skv"), work("engine.skv"), "--convention", "rotation=slerp"},
+                   {"engine.skv", "rotation=nlerp"}, {"engine.skv", "ref.skv"});
+  // The same convention given twice with two values, and an unknown one.
+  expect_bad_input({"skin", "builtin:bend", "--convention", "rotation=nlerp", "--convention", "rotation=lerp", "--out",
+                    work("x.skv")},
+                   {"rotation=lerp", "rotation=nlerp"}, {"engine.skv", "ref.skv"});
+  expect_bad_input({"skin", "builtin:bend", "--convention", "rotashun=nlerp", "--out", work("x.skv")},
+                   {"unknown convention 'rotashun'"}, {"engine.skv", "ref.skv"});
+  // --weights renormalize is weights=sum: with --convention weights=l2 it contradicts itself.
+  expect_bad_input({"skin", "builtin:bend", "--weights", "renormalize", "--convention", "weights=l2", "--out",
+                    work("x.skv")},
+                   {"weights=sum", "weights=l2"}, {"engine.skv", "ref.skv"});
+  // The float32 CPU backend implements glTF (and weights=sum): nlerp runs on the reference.
+  expect_bad_input({"skin", "builtin:bend", "--backend", "cpu", "--convention", "rotation=nlerp", "--out",
+                    work("x.skv")},
+                   {"--backend cpu", "rotation=nlerp", "--backend reference"}, {"engine.skv", "ref.skv"});
+  expect_ok({"skin", "builtin:bend", "--backend", "cpu", "--convention", "weights=sum", "--out", work("cpu.skv")});
+}
+
+TEST_F(CliTest, ConventionsFileAndPoseRecord) {
+  write_bytes(work("engine.json"), R"({"rotation": "nlerp", "normals": "blend-normal-matrices"})");
+  expect_ok({"skin", "builtin:twist", "--time", "0.6", "--conventions", work("engine.json"), "--out", work("file.skv")});
+  expect_ok({"skin", "builtin:twist", "--time", "0.6", "--convention", "rotation=nlerp", "--normals",
+             "blend-normal-matrices", "--out", work("flags.skv")});
+  expect_same_skv_vertices(work("file.skv"), work("flags.skv"));
+  write_bytes(work("bad.json"), R"({"rotation": "spline"})");
+  expect_bad_input({"skin", "builtin:twist", "--conventions", work("bad.json"), "--out", work("x.skv")},
+                   {"bad.json", "slerp|nlerp|lerp"}, {"bad.json", "engine.json", "file.skv", "flags.skv"});
+  expect_ok({"pose", "builtin:twist", "--time", "0.6", "--convention", "rotation=nlerp", "--out", work("pose.json")});
+  const nlohmann::json pose = nlohmann::json::parse(read_bytes(work("pose.json")));
+  EXPECT_EQ(pose.at("conventions").at("rotation"), "nlerp");
+  EXPECT_EQ(pose.at("conventions").at("normals"), "inverse-transpose");
+}
+
+TEST_F(CliTest, DiagnoseNamesTheConventionsOfAnEngineDump) {
+  // An engine that blends normal matrices and nlerps, dumped at two times; its dumps record nothing of that.
+  // (builtin:bend's joints are rigid, so blending their normal matrices is blending their rotations, the same
+  // as normals=blend-upper3x3: the commoner name is given, and the other listed as equal.)
+  for (const char* time : {"0.35", "0.7"}) {
+    const std::string path = work(std::string("engine_") + time + ".skv");
+    expect_ok({"skin", "builtin:bend", "--time", time, "--precision", "f32", "--convention", "rotation=nlerp",
+               "--normals", "blend-normal-matrices", "--out", path});
+    strip_record(path);
+  }
+  const RunResult result = run({"diagnose", "builtin:bend", work("engine_0.35.skv"), work("engine_0.7.skv"), "--time",
+                                "0.35", "--time", "0.7", "--report", work("report")});
+  EXPECT_EQ(result.exit_code, kExitComparisonFailed) << result.err;
+  EXPECT_TRUE(result.err.empty()) << result.err;
+  EXPECT_NE(result.out.find("matches glTF 2.0 with rotation=nlerp, normals=blend-normal-matrices: 0 of"),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("(as specified: "), std::string::npos) << result.out;
+  const nlohmann::json report = nlohmann::json::parse(read_bytes(work("report/diagnosis.json")));
+  EXPECT_EQ(report.at("format"), "skinref-diagnosis");
+  EXPECT_EQ(report.at("verdict"), (std::vector<std::string>{"rotation=nlerp", "normals=blend-normal-matrices"}));
+  EXPECT_EQ(report.at("explained"), true);
+  EXPECT_EQ(report.at("dumps").size(), 2u);
+
+  // A glTF engine: exit 0. Its dump records its time, so no --time is needed.
+  expect_ok({"skin", "builtin:twist", "--time", "0.35", "--precision", "f32", "--out", work("gltf.skv")});
+  RunResult gltf;
+  expect_ok({"diagnose", "builtin:twist", work("gltf.skv")}, &gltf);
+  EXPECT_NE(gltf.out.find("matches glTF 2.0: 0 of"), std::string::npos) << gltf.out;
+}
+
+TEST_F(CliTest, DiagnoseRefusesBadInput) {
+  expect_ok({"skin", "builtin:twist", "--time", "0.35", "--out", work("twist.skv")});
+  expect_ok({"skin", "builtin:bend", "--time", "0.35", "--out", work("bend.skv")});
+  const std::vector<std::string> inputs{"bend.skv", "twist.skv"};
+  expect_bad_input({"diagnose", "builtin:twist"}, {"TEST.skv"}, inputs);
+  expect_bad_input({"diagnose", "builtin:twist", work("twist.skv"), "--time", "0.1", "--time", "0.2"},
+                   {"2 --time values for 1 dumps"}, inputs);
+  expect_bad_input({"diagnose", "builtin:twist", work("twist.skv"), "--time", "0.5"},
+                   {"--time 0.5", "twist.skv", "time 0.35"}, inputs);
+  expect_bad_input({"diagnose", "builtin:twist", work("bend.skv")}, {"bend.skv"}, inputs);  // another model's dump
+  expect_bad_input({"diagnose", "builtin:twist", work("missing.skv")}, {"missing.skv"}, inputs);
+  expect_bad_input({"diagnose", "builtin:twist", work("twist.skv"), "--max-conventions", "9"}, {"--max-conventions"},
+                   inputs);
+  strip_record(work("twist.skv"));
+  expect_bad_input({"diagnose", "builtin:twist", work("twist.skv")}, {"does not record its time", "--time"}, inputs);
+}
+
 }  // namespace
 }  // namespace skinref
