@@ -18,13 +18,21 @@
 //   level whose best has no value over.
 //   Stages are re-evaluated only from the one a convention touches: scenes are cached per load/clip
 //   conventions, poses per pose-stage conventions and time, bounds per pose.
-// - Ranking: fewest values over (or unbounded), then fewest conventions, then the smallest largest
-//   error/bound, then the order of evaluation (pipeline order, the commoner variant of a field first: nlerp
+// - Ranking: fewest values over (or unbounded), then fewest conventions, then the smallest sum of squared
+//   differences (the closest fit), then the order of evaluation (pipeline order, the commoner variant of a field first: nlerp
 //   before lerp), so that of two candidates indistinguishable on these dumps the commoner is named. `explained` when the best has none over; `matches_specification` when glTF 2.0 itself has
 //   none over.
+// - Refinement: a best candidate with nothing over whose largest distance is still above kNoiseFloor of the
+//   extent is extended, one convention at a time (up to `max_settings`), by the single that fits at least
+//   kCloserFit times closer with nothing over (quantized keys hide under wide slerp bounds until the rest is
+//   explained).
 // - Effects: for each convention of the best candidate alone, the largest position change it makes to the
 //   reference, and the engine's own remaining error against the best candidate, both in units of the
-//   extent (the diagonal of the reference positions' bounding box).
+//   extent (the diagonal of the bounding box of the first dump's positions).
+// - Closer fits: when the dumps are within the specification's bounds, the single conventions are still
+//   tried; one that also has nothing over and fits at least kCloserFit times closer (largest position
+//   distance), where glTF's own distance is above float32 noise (kNoiseFloor of the extent), is reported:
+//   the bounds are wide enough to hide it (an nlerp engine, say), but the dumps say which rule they follow.
 // - Deterministic: the same inputs give the same verdict, candidate order included.
 #pragma once
 #include "core/conventions.h"
@@ -37,6 +45,9 @@
 #include <string>
 #include <vector>
 namespace skinref {
+inline constexpr double kCloserFit = 10.0;
+inline constexpr double kNoiseFloor = 1e-6;
+
 struct DiagnoseObservation {
   std::string label;  // e.g. the dump's file name
   double time = 0.0;
@@ -55,6 +66,10 @@ struct CandidateScore {
   size_t values = 0, over = 0, unbounded = 0;
   size_t over_positions = 0, over_normals = 0, over_tangents = 0;
   double max_ratio = 0.0;
+  // How far the dumps are from this candidate's reference: the largest position distance / extent, and the
+  // sum of squared differences (positions / extent, normals and tangents as they are) over every value.
+  double residual = 0.0;
+  double residual_squares = 0.0;
   size_t search_order = 0;  // when it was evaluated: the last tie-breaker (singles in pipeline order first)
   VertexComparison worst;   // the comparison of the observation with the most values over
   std::string worst_label;
@@ -62,13 +77,15 @@ struct CandidateScore {
 };
 struct SettingEffect {
   std::string setting;
-  double effect = 0.0;  // largest position change of the reference, / extent
+  double effect = 0.0;         // largest position change of the reference, / extent
+  double normal_effect = 0.0;  // largest change of a normal (a unit vector; about the angle in radians)
 };
 struct Diagnosis {
   CandidateScore base;                 // the specification (with settings.base)
   std::vector<CandidateScore> ranked;  // every candidate with an effect, best first
   std::vector<std::string> no_effect;  // candidates that change nothing on this model
   std::vector<std::string> equally;    // other candidates as good as the best (same count over and settings)
+  std::vector<CandidateScore> closer_fits;  // when the specification matches: singles that fit far closer
   bool matches_specification = false;
   bool explained = false;
   double extent = 0.0;

@@ -38,9 +38,12 @@ inline std::vector<WorldPrimitive> planted_engine_dump(const Scene& source, int 
 // How diagnose did on one planted case.
 enum class Verdict {
   Exact,              // named exactly the planted conventions
-  Tied,               // named another explanation with as few values over and as few conventions, and
+  Tied,               // named another explanation that is the same on this model (its reference equals the
+                      // planted one's to rounding at these times), or one listed beside the planted one as
                       // listed the planted one as equal
-  Invisible,          // the planted conventions change nothing beyond the float32 bounds here: "matches glTF"
+  CloserFit,          // within the float32 bounds of glTF, and the planted conventions named as a far closer fit
+  Invisible,          // the planted conventions change the vertices, but within glTF's float32 bounds here
+  NoEffect,           // the planted conventions change nothing on this model at these times
   Wrong,
 };
 
@@ -48,7 +51,9 @@ inline const char* verdict_name(Verdict verdict) {
   switch (verdict) {
     case Verdict::Exact: return "exact";
     case Verdict::Tied: return "tied";
-    case Verdict::Invisible: return "invisible";
+    case Verdict::CloserFit: return "closer-fit";
+    case Verdict::Invisible: return "within-bounds";
+    case Verdict::NoEffect: return "no-effect";
     case Verdict::Wrong: return "wrong";
   }
   return "?";
@@ -60,16 +65,42 @@ inline std::string joined(const std::vector<std::string>& items) {
   return text;
 }
 
+// The two sets of conventions give the same vertices on `scene` at `times` (in double, to 1e-9 of the extent):
+// no dump can tell them apart.
+inline bool same_on_model(const Scene& scene, int animation, const std::vector<double>& times,
+                          const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  for (double time : times) {
+    const std::vector<WorldPrimitive> va = planted_engine_dump(scene, animation, time, a);
+    const std::vector<WorldPrimitive> vb = planted_engine_dump(scene, animation, time, b);
+    double extent = 0.0, largest = 0.0;
+    for (size_t p = 0; p < va.size(); ++p)
+      for (size_t v = 0; v < va[p].vertices.positions.size(); ++v) {
+        extent = std::max(extent, va[p].vertices.positions[v].norm());
+        largest = std::max(largest, (va[p].vertices.positions[v] - vb[p].vertices.positions[v]).norm());
+        if (!va[p].vertices.normals.empty())
+          largest = std::max(largest, (va[p].vertices.normals[v] - vb[p].vertices.normals[v]).norm());
+      }
+    if (largest > 1e-6 * std::max(extent, 1.0)) return false;  // beyond float32 rounding of the dumps
+  }
+  return true;
+}
+
 inline Verdict classify(const Diagnosis& diagnosis, std::vector<std::string> planted) {
   std::vector<std::string> named = diagnosis.best().settings;
   std::sort(planted.begin(), planted.end());
   std::sort(named.begin(), named.end());
   if (planted.empty()) return diagnosis.matches_specification ? Verdict::Exact : Verdict::Wrong;
-  if (diagnosis.matches_specification) return Verdict::Invisible;
+  if (diagnosis.matches_specification) {
+    if (!diagnosis.closer_fits.empty()) {
+      std::vector<std::string> closest = diagnosis.closer_fits.front().settings;
+      std::sort(closest.begin(), closest.end());
+      return closest == planted ? Verdict::CloserFit : Verdict::Wrong;
+    }
+    return Verdict::Invisible;
+  }
   if (!diagnosis.explained) return Verdict::Wrong;
   if (named == planted) return Verdict::Exact;
   for (const std::string& other : diagnosis.equally) {
-    std::vector<std::string> planted_text = planted;
     // `equally` spells each alternative as its settings joined by ", " in pipeline order.
     std::vector<std::string> parts;
     size_t start = 0;
@@ -83,6 +114,24 @@ inline Verdict classify(const Diagnosis& diagnosis, std::vector<std::string> pla
     if (parts == planted) return Verdict::Tied;
   }
   return Verdict::Wrong;
+}
+
+}  // namespace skinref::test
+
+namespace skinref::test {
+
+// classify(), where a verdict that names another explanation counts as Tied when that explanation and the
+// planted one give the same vertices on this model at these times.
+inline Verdict classify_on(const Scene& scene, int animation, const std::vector<double>& times,
+                           const Diagnosis& diagnosis, const std::vector<std::string>& planted) {
+  const Verdict verdict = classify(diagnosis, planted);
+  if (verdict == Verdict::Invisible && same_on_model(scene, animation, times, planted, {})) return Verdict::NoEffect;
+  if (verdict != Verdict::Wrong) return verdict;
+  if (diagnosis.matches_specification && !diagnosis.closer_fits.empty())
+    return same_on_model(scene, animation, times, diagnosis.closer_fits.front().settings, planted) ? Verdict::CloserFit
+                                                                                                 : Verdict::Wrong;
+  if (!diagnosis.explained) return verdict;
+  return same_on_model(scene, animation, times, diagnosis.best().settings, planted) ? Verdict::Tied : Verdict::Wrong;
 }
 
 }  // namespace skinref::test
