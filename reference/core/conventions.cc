@@ -95,7 +95,8 @@ std::vector<ConventionField> make_fields() {
                              [](const Conventions& c) { return influences_text(c.load); },
                              [](Conventions& c, const std::string& text) { set_influences(c.load, text); },
                              {"first-set", "first-set-renormalized", "top4", "top4-renormalized", "top2",
-                              "top2-renormalized", "top1", "top8", "top8-renormalized", "top6", "top6-renormalized"}};
+                              "top2-renormalized", "top1", "top1-renormalized", "top3", "top3-renormalized", "top8",
+                              "top8-renormalized", "top6", "top6-renormalized"}};
   fields.push_back(std::move(influences));
   fields.push_back(enum_field<JointSentinel>(
       "joint-sentinel", "load", "none|-1|255|65535",
