@@ -295,6 +295,7 @@ int run_render(std::span<const std::string> args) {
   if (dump_path) {
     VertexDump dump;
     dump.primitives = primitives;
+    dump.record = dump_record_of(parsed.positionals[0], selection, selected.pose, skinning, backend_options, Conventions{});
     // The temporary name has no extension, so the format is chosen here from the final one.
     outputs.stage(*dump_path, [&](const std::string& path) {
       write_file_atomically(path, [&](std::ostream& out) {
