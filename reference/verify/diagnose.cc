@@ -182,6 +182,30 @@ class Diagnoser {
     return text;
   }
 
+
+ public:
+  // The first stage where an observation leaves the reference under `conventions` (stage_bisection.h).
+  StageDivergence first_divergence(const DiagnoseObservation& observation, const Conventions& conventions) {
+    const Scene& scene = scene_for(conventions);
+    const double time = double(float(observation.time));
+    const EvaluatedPose& pose = pose_for(key_of(conventions, false, true) + number_text(time), scene, conventions, time);
+    SkinningOptions options;
+    options.method = settings_.method;
+    options = skinning_options_under(options, conventions.skinning);
+    const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, options, conventions);
+    const double sample_time = settings_.animation >= 0
+                                   ? convention_sample_time(scene.animations[size_t(settings_.animation)], time,
+                                                            conventions.time)
+                                   : 0.0;
+    const PoseErrorBounds pose_bounds = float32_pose_error_bounds(scene, settings_.animation, sample_time);
+    const std::vector<PrimitiveErrorBounds> bounds = float32_vertex_error_bounds(scene, pose, options, &pose_bounds);
+    const EvaluatedPose* test_pose = observation.pose ? &*observation.pose : nullptr;
+    return bisect_stages(scene, pose, test_pose, test_pose ? &pose_bounds : nullptr, reference, observation.vertices,
+                         bounds);
+  }
+
+ private:
+
   const Scene& scene_for(const Conventions& conventions) {
     const std::string key = key_of(conventions, true, false);
     auto found = scenes_.find(key);
@@ -506,6 +530,18 @@ Diagnosis diagnose(const Scene& scene, const std::vector<DiagnoseObservation>& o
     for (const std::string& a : other.settings) text += (text.empty() ? "" : ", ") + a;
     diagnosis.equally.push_back(text);
   }
+  if (!diagnosis.explained && !observations.empty()) {
+    // Where the engine first left glTF 2.0: its pose dump where it has one, else its vertices.
+    size_t chosen = 0;
+    for (size_t o = 0; o < observations.size(); ++o)
+      if (observations[o].pose) {
+        chosen = o;
+        break;
+      }
+    const DiagnoseObservation& observation = observations[chosen];
+    diagnosis.first_stage = diagnoser.first_divergence(observation, settings.base);
+    diagnosis.first_stage_label = observation.label;
+  }
   // Effects: each convention of the best alone, against the specification; the engine's error against the best.
   const Evaluation& best_evaluation = best.settings.empty() ? base : evaluated.at(best.settings);
   if (diagnosis.extent > 0.0) {
@@ -559,11 +595,10 @@ void print_diagnosis(const Diagnosis& d, std::ostream& out) {
     out << "no known convention explains it: " << base_name << " has " << counts_text(d.base) << " (positions "
         << d.base.over_positions << ", normals " << d.base.over_normals << ", tangents " << d.base.over_tangents
         << ")\n";
-    const WorstVertex& w = d.base.worst.worst;
-    out << "  first stage over its bound: skinning (vertex dumps only); worst: " << w.attribute << " of vertex "
-        << w.vertex << " in primitive " << w.primitive_index << " (node " << w.node << ", mesh " << w.mesh
-        << "): error " << number(w.error) << ", bound " << number(w.bound) << (d.base.worst_label.empty() ? "" : " in ")
-        << d.base.worst_label << "\n";
+    const StageDivergence& f = d.first_stage;
+    out << "  first stage over its bound: " << pipeline_stage_name(f.stage) << " (" << f.values_over
+        << " values over, in " << d.first_stage_label << "); worst: " << f.location << ": error " << number(f.error)
+        << ", bound " << number(f.bound) << "\n";
     if (!d.ranked.empty())
       out << "  closest: " << settings_text(best.settings) << ": " << counts_text(best) << "\n";
   }
@@ -613,6 +648,10 @@ nlohmann::ordered_json diagnosis_json(const Diagnosis& d) {
     effects.push_back({{"setting", e.setting}, {"effect_extent", e.effect}, {"normal_effect", e.normal_effect}});
   json["effects"] = effects;
   json["candidates_tried"] = d.candidates_tried;
+  if (!d.explained && !d.matches_specification)
+    json["first_stage"] = {{"stage", pipeline_stage_name(d.first_stage.stage)}, {"dump", d.first_stage_label},
+                           {"values_over", d.first_stage.values_over}, {"location", d.first_stage.location},
+                           {"error", d.first_stage.error}, {"bound", d.first_stage.bound}};
   return json;
 }
 

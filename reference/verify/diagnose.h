@@ -33,14 +33,19 @@
 //   tried; one that also has nothing over and fits at least kCloserFit times closer (largest position
 //   distance), where glTF's own distance is above float32 noise (kNoiseFloor of the extent), is reported:
 //   the bounds are wide enough to hide it (an nlerp engine, say), but the dumps say which rule they follow.
+// - Not explained: the first stage over its bound is found by bisect_stages() against the specification, with
+//   the engine's pose dump where an observation has one (sampling, local to model, palette), else on the
+//   vertices alone.
 // - Deterministic: the same inputs give the same verdict, candidate order included.
 #pragma once
 #include "core/conventions.h"
 #include "core/scene.h"
 #include "core/vertices.h"
 #include "skin/method.h"
+#include "verify/stage_bisection.h"
 #include "verify/vertex_compare.h"
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -49,9 +54,13 @@ inline constexpr double kCloserFit = 10.0;
 inline constexpr double kNoiseFloor = 1e-6;
 
 struct DiagnoseObservation {
+  DiagnoseObservation(std::string label_, double time_, std::vector<WorldPrimitive> vertices_,
+                      std::optional<EvaluatedPose> pose_ = std::nullopt)
+      : label(std::move(label_)), time(time_), vertices(std::move(vertices_)), pose(std::move(pose_)) {}
   std::string label;  // e.g. the dump's file name
   double time = 0.0;
   std::vector<WorldPrimitive> vertices;
+  std::optional<EvaluatedPose> pose;  // the engine's pose dump at that time, when it wrote one
 };
 struct DiagnoseSettings {
   int animation = -1;
@@ -93,6 +102,11 @@ struct Diagnosis {
   std::vector<SettingEffect> effects;  // per setting of the best
   size_t candidates_tried = 0;
   std::vector<std::string> base_settings;  // convention_differences(settings.base)
+  // When nothing explains the dumps: the first stage over its bound against the specification
+  // (stage_bisection.h), from the first observation with a pose dump (sampling, local to model, palette,
+  // skinning), else from the vertices (skinning), and the observation it comes from.
+  StageDivergence first_stage;
+  std::string first_stage_label;
   const CandidateScore& best() const { return ranked.empty() ? base : ranked.front(); }
 };
 // The single conventions diagnose tries, each as its "NAME=VALUE" assignments (a looping playback's

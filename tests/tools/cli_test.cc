@@ -877,8 +877,18 @@ TEST_F(CliTest, DiagnoseRefusesBadInput) {
   expect_bad_input({"diagnose", "builtin:twist", work("missing.skv")}, {"missing.skv"}, inputs);
   expect_bad_input({"diagnose", "builtin:twist", work("twist.skv"), "--max-conventions", "9"}, {"--max-conventions"},
                    inputs);
+  // A pose dump must show the vertex dump's moment.
+  expect_ok({"pose", "builtin:twist", "--time", "0.5", "--out", work("pose.json")});
+  const std::vector<std::string> with_pose{"bend.skv", "pose.json", "twist.skv"};
+  expect_bad_input({"diagnose", "builtin:twist", work("twist.skv"), "--pose", work("pose.json")},
+                   {"pose.json", "/time", "twist.skv"}, with_pose);
+  expect_bad_input({"diagnose", "builtin:twist", work("twist.skv"), "--pose", work("pose.json"), "--pose",
+                    work("pose.json")},
+                   {"2 --pose dumps for 1 vertex dumps"}, with_pose);
+  expect_ok({"pose", "builtin:twist", "--time", "0.35", "--out", work("pose.json")});
+  expect_ok({"diagnose", "builtin:twist", work("twist.skv"), "--pose", work("pose.json")});
   strip_record(work("twist.skv"));
-  expect_bad_input({"diagnose", "builtin:twist", work("twist.skv")}, {"does not record its time", "--time"}, inputs);
+  expect_bad_input({"diagnose", "builtin:twist", work("twist.skv")}, {"does not record its time", "--time"}, with_pose);
 }
 
 }  // namespace

@@ -124,7 +124,16 @@ TEST(DiagnoseTest, APerturbedJointIsExplainedByNoConvention) {
     EXPECT_FALSE(d.matches_specification);
     EXPECT_FALSE(d.explained) << "named " << joined(d.best().settings);
     EXPECT_GT(d.base.over, 0u);
-    EXPECT_FALSE(d.base.worst.worst.attribute.empty());
+    // Vertices alone: the first stage over its bound is the skinning.
+    EXPECT_EQ(d.first_stage.stage, PipelineStage::Skinning);
+    EXPECT_NE(d.first_stage.location.find("vertex"), std::string::npos) << d.first_stage.location;
+    // With the engine's pose dump, the joint: "arm"'s local rotation is where it left glTF.
+    const EvaluatedPose engine_pose = evaluate_pose(perturbed, 0, double(float(time)));
+    const Diagnosis with_pose = diagnose(scene, {{"perturbed", time, dump, engine_pose}}, settings);
+    EXPECT_FALSE(with_pose.explained);
+    EXPECT_EQ(with_pose.first_stage.stage, PipelineStage::Sampling);
+    EXPECT_EQ(with_pose.first_stage.node, 3);
+    EXPECT_NE(with_pose.first_stage.location.find("'arm' rotation"), std::string::npos) << with_pose.first_stage.location;
   }
 }
 

@@ -135,7 +135,8 @@ int run_bisect(std::span<const std::string> args) {
                         {"primitive_index", divergence.primitive_index},
                         {"vertex", divergence.vertex},
                         {"error", divergence.error},
-                        {"bound", divergence.bound}};
+                        {"bound", divergence.bound},
+                        {"conventions", conventions_to_json(conventions)}};
     write_file_atomically((std::filesystem::path(*report) / "bisect.json").string(),
                           [&](std::ostream& out) { out << json.dump(2) << "\n"; });
   }

@@ -10,6 +10,7 @@
 #include "core/atomic_file.h"
 #include "core/input_error.h"
 #include "io/gltf_load.h"
+#include "io/pose_dump.h"
 #include "io/vertex_dump.h"
 #include "skin/method.h"
 #include "verify/convention_pipeline.h"
@@ -50,7 +51,8 @@ Scene load_for_diagnosis(const std::string& model, Conventions& base, std::strin
 }  // namespace
 
 std::string diagnose_usage() {
-  return "usage: skinref diagnose MODEL TEST.skv [TEST2.skv ...] [--anim NAME|INDEX] [--time T ...]\n"
+  return "usage: skinref diagnose MODEL TEST.skv [TEST2.skv ...] [--pose TEST_POSE.json ...] [--anim NAME|INDEX]\n"
+         "         [--time T ...]\n"
          "         " + method_option_synopsis() + " [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
          "         [--max-conventions N] [--report DIR]\n"
          "  Names the engine conventions (docs/conventions.md) that explain how an engine's vertex dumps differ\n"
@@ -64,6 +66,9 @@ std::string diagnose_usage() {
          "  --anim NAME|INDEX   the clip the engine played (default: the dumps' record, else the first)\n"
          "  --time T            the playback time of each dump, once per dump in order (default: each dump's\n"
          "                      record); rounded to float32\n"
+         "  --pose FILE.json    the engine's pose dump (skinref's pose format) at a dump's time, in the dumps'\n"
+         "                      order: when nothing explains the dumps, the first stage over its bound is then\n"
+         "                      found from sampling on (the joint), else from the vertices\n"
          "  --method M          " + method_option_help() + " (default: the record, else lbs)\n"
          "  --convention NAME=VALUE, --conventions FILE   what is known of the engine: candidates add to it\n"
          "  --max-conventions N at most N conventions combined, 1 to 4 (default 3)\n"
@@ -74,7 +79,12 @@ std::string diagnose_usage() {
 
 int run_diagnose(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions = with_convention_options(
-      {{"--anim", true}, {"--time", true, true}, {"--method", true}, {"--max-conventions", true}, {"--report", true}});
+      {{"--anim", true},
+       {"--time", true, true},
+       {"--pose", true, true},
+       {"--method", true},
+       {"--max-conventions", true},
+       {"--report", true}});
   const ParsedArgs parsed = parse_args(args, kOptions, "diagnose");
   if (parsed.help) {
     std::cout << diagnose_usage();
@@ -89,6 +99,12 @@ int run_diagnose(std::span<const std::string> args) {
   if (!time_texts.empty() && time_texts.size() != dump_paths.size())
     throw UsageError("diagnose: " + std::to_string(time_texts.size()) + " --time values for " +
                      std::to_string(dump_paths.size()) + " dumps: give one per dump, in order, or none");
+  const std::vector<std::string> pose_paths = parsed.values_of("--pose");
+  if (pose_paths.size() > dump_paths.size())
+    throw UsageError("diagnose: " + std::to_string(pose_paths.size()) + " --pose dumps for " +
+                     std::to_string(dump_paths.size()) + " vertex dumps: at most one per dump, in order");
+  static const std::vector<std::string> kJson{".json"};
+  for (const std::string& path : pose_paths) require_extension(path, kJson, "--pose");
   DiagnoseSettings settings;
   if (const std::optional<std::string> text = parsed.value("--max-conventions"))
     settings.max_settings = int(parse_integer(*text, "--max-conventions", 1, 4));
@@ -130,8 +146,19 @@ int run_diagnose(std::span<const std::string> args) {
     settings.method = *method;
   }
   std::vector<DiagnoseObservation> observations;
-  for (size_t i = 0; i < dumps.size(); ++i)
-    observations.push_back({dump_paths[i], *facts[i].time, std::move(dumps[i].primitives)});
+  for (size_t i = 0; i < dumps.size(); ++i) {
+    std::optional<EvaluatedPose> pose;
+    if (i < pose_paths.size()) {
+      pose = read_pose_dump(pose_paths[i], scene);
+      if (pose->animation != settings.animation)
+        throw InputError(pose_paths[i], "/animation", "animation " + std::to_string(settings.animation) +
+                                                          ", the one the vertex dumps played");
+      if (double(float(pose->time)) != double(float(*facts[i].time)))
+        throw InputError(pose_paths[i], "/time", "the time of " + dump_paths[i] + " (" +
+                                                     std::to_string(*facts[i].time) + " s)");
+    }
+    observations.emplace_back(dump_paths[i], *facts[i].time, std::move(dumps[i].primitives), std::move(pose));
+  }
 
   Diagnosis diagnosis;
   try {
