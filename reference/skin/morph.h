@@ -21,4 +21,9 @@ struct MorphedAttributes {
 
 MorphedAttributes apply_morph_targets(const Primitive& primitive, std::span<const double> weights);
 
+// The summation behind apply_morph_targets(): adds sum_k w_k * dP_k (and the normal and tangent deltas) to the
+// given attributes in place, targets in order, zero weights skipped. Also the morph-order=after-skinning
+// convention's step (skin/skinning_conventions.h), on skinned attributes.
+void add_morph_deltas(const Primitive& primitive, std::span<const double> weights, MorphedAttributes& attributes);
+
 }  // namespace skinref

@@ -1,5 +1,7 @@
 #include "skin/skinning_conventions.h"
 
+#include "skin/morph.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -102,18 +104,11 @@ void skin_lbs_normal_variant(const SkinningInput& in, const SkinningOptions& opt
 
 void add_morph_deltas_after_skinning(const Primitive& prim, std::span<const double> weights, bool normalize,
                                      SkinnedVertices& vertices) {
-  const size_t n = vertices.positions.size();
-  for (size_t t = 0; t < prim.targets.size() && t < weights.size(); ++t) {
-    const double w = weights[t];
-    if (w == 0.0) continue;
-    const MorphTarget& target = prim.targets[t];
-    if (!target.position_deltas.empty())
-      for (size_t v = 0; v < n; ++v) vertices.positions[v] += target.position_deltas[v] * w;
-    if (!target.normal_deltas.empty() && !vertices.normals.empty())
-      for (size_t v = 0; v < n; ++v) vertices.normals[v] += target.normal_deltas[v] * w;
-    if (!target.tangent_deltas.empty() && !vertices.tangents.empty())
-      for (size_t v = 0; v < n; ++v) vertices.tangents[v].head<3>() += target.tangent_deltas[v] * w;
-  }
+  MorphedAttributes attributes{std::move(vertices.positions), std::move(vertices.normals), std::move(vertices.tangents)};
+  add_morph_deltas(prim, weights, attributes);
+  vertices.positions = std::move(attributes.positions);
+  vertices.normals = std::move(attributes.normals);
+  vertices.tangents = std::move(attributes.tangents);
   if (!normalize) return;
   for (Vec3& normal : vertices.normals) normal = normalized_or_zero(normal);
   for (Vec4& tangent : vertices.tangents) tangent.head<3>() = normalized_or_zero(tangent.head<3>());

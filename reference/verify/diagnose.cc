@@ -48,12 +48,6 @@ std::string skinning_key(const Conventions& conventions) {
   return key;
 }
 
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
-}
-
 // Two candidates whose reference positions differ by at most this fraction of the extent are the same
 // explanation as far as any float32 dump can tell (float32 resolves about 6e-8 of a value).
 constexpr double kIndistinguishable = 1e-10;
@@ -268,29 +262,29 @@ bool better(const CandidateScore& a, const CandidateScore& b) {
   return a.search_order < b.search_order;
 }
 
-// Largest position distance between two evaluations, over every observation.
-double largest_position_change(const std::vector<std::vector<WorldPrimitive>>& a,
-                               const std::vector<std::vector<WorldPrimitive>>& b) {
+// The largest distance between two evaluations' values of one attribute (`of` picks it), over every
+// observation.
+template <class Attribute>
+double largest_change(const std::vector<std::vector<WorldPrimitive>>& a, const std::vector<std::vector<WorldPrimitive>>& b,
+                      Attribute of) {
   double largest = 0.0;
   for (size_t o = 0; o < a.size(); ++o)
     for (size_t p = 0; p < a[o].size() && p < b[o].size(); ++p) {
-      const auto& pa = a[o][p].vertices.positions;
-      const auto& pb = b[o][p].vertices.positions;
-      for (size_t v = 0; v < pa.size() && v < pb.size(); ++v) largest = std::max(largest, (pa[v] - pb[v]).norm());
+      const auto& va = of(a[o][p].vertices);
+      const auto& vb = of(b[o][p].vertices);
+      for (size_t v = 0; v < va.size() && v < vb.size(); ++v) largest = std::max(largest, (va[v] - vb[v]).norm());
     }
   return largest;
 }
 
+double largest_position_change(const std::vector<std::vector<WorldPrimitive>>& a,
+                               const std::vector<std::vector<WorldPrimitive>>& b) {
+  return largest_change(a, b, [](const SkinnedVertices& v) -> const std::vector<Vec3>& { return v.positions; });
+}
+
 double largest_normal_change(const std::vector<std::vector<WorldPrimitive>>& a,
                              const std::vector<std::vector<WorldPrimitive>>& b) {
-  double largest = 0.0;
-  for (size_t o = 0; o < a.size(); ++o)
-    for (size_t p = 0; p < a[o].size() && p < b[o].size(); ++p) {
-      const auto& na = a[o][p].vertices.normals;
-      const auto& nb = b[o][p].vertices.normals;
-      for (size_t v = 0; v < na.size() && v < nb.size(); ++v) largest = std::max(largest, (na[v] - nb[v]).norm());
-    }
-  return largest;
+  return largest_change(a, b, [](const SkinnedVertices& v) -> const std::vector<Vec3>& { return v.normals; });
 }
 
 bool same_references(const std::vector<std::vector<WorldPrimitive>>& a,
@@ -380,279 +374,240 @@ std::vector<std::vector<std::string>> diagnose_candidates() {
   return candidates;
 }
 
-Diagnosis diagnose(const Scene& scene, const std::vector<DiagnoseObservation>& observations,
-                   const DiagnoseSettings& settings) {
-  Diagnosis diagnosis;
-  diagnosis.extent = observations.empty() ? 0.0 : extent_of(observations.front().vertices);
-  Diagnoser diagnoser(scene, observations, settings, diagnosis.extent);
-  diagnosis.base_settings = convention_differences(settings.base);
-  const Evaluation base = diagnoser.evaluate({});
-  diagnosis.base = base.score;
-  diagnosis.candidates_tried = 1;
-  diagnosis.matches_specification = base.score.failing() == 0;
+namespace {
 
-  std::map<std::vector<std::string>, Evaluation> evaluated;
-  auto try_candidate = [&](const std::vector<std::string>& assignments) -> const Evaluation* {
-    if (evaluated.count(assignments)) return &evaluated.at(assignments);
-    Evaluation evaluation = diagnoser.evaluate(assignments);
-    evaluation.score.search_order = diagnosis.candidates_tried++;
-    if (same_references(evaluation.references, base.references)) {
-      std::string text;
-      for (const std::string& a : assignments) text += (text.empty() ? "" : ", ") + a;
-      diagnosis.no_effect.push_back(text);
+bool fields_overlap(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  const std::set<std::string> a_names = names_of(a);
+  for (const std::string& name : names_of(b))
+    if (a_names.count(name)) return true;
+  return false;
+}
+
+std::string joined(const std::vector<std::string>& assignments) {
+  std::string text;
+  for (const std::string& a : assignments) text += (text.empty() ? "" : ", ") + a;
+  return text;
+}
+
+// The search of diagnose(), step by step (the contract in diagnose.h): each step reads and extends
+// `diagnosis` and the evaluations made so far.
+class Search {
+ public:
+  Search(const Scene& scene, const std::vector<DiagnoseObservation>& observations, const DiagnoseSettings& settings)
+      : observations_(observations),
+        settings_(settings),
+        extent_(observations.empty() ? 0.0 : extent_of(observations.front().vertices)),
+        diagnoser_(scene, observations, settings, extent_),
+        base_(diagnoser_.evaluate({})) {
+    diagnosis_.extent = extent_;
+    diagnosis_.base_settings = convention_differences(settings.base);
+    diagnosis_.base = base_.score;
+    diagnosis_.candidates_tried = 1;
+    diagnosis_.matches_specification = base_.score.failing() == 0;
+  }
+
+  Diagnosis run() {
+    if (diagnosis_.matches_specification) {
+      if (base_.score.residual > kNoiseFloor) find_closer_fits();
+    } else {
+      search_combinations();
+      rank();
+      refine();
+      polish();
+    }
+    conclude();
+    return std::move(diagnosis_);
+  }
+
+ private:
+  // The candidate's evaluation (cached), or null when it changes nothing on this model.
+  const Evaluation* evaluate(const std::vector<std::string>& assignments) {
+    if (const auto found = evaluated_.find(assignments); found != evaluated_.end()) return &found->second;
+    if (no_effect_.count(assignments)) return nullptr;
+    Evaluation evaluation = diagnoser_.evaluate(assignments);
+    evaluation.score.search_order = diagnosis_.candidates_tried++;
+    if (same_references(evaluation.references, base_.references)) {
+      no_effect_.insert(assignments);
+      diagnosis_.no_effect.push_back(joined(assignments));
       return nullptr;
     }
-    return &evaluated.emplace(assignments, std::move(evaluation)).first->second;
-  };
-
-  if (diagnosis.matches_specification && base.score.residual > kNoiseFloor) {
-    // Within the bounds, but perhaps not by chance: a single convention that fits far closer is named.
-    for (const std::vector<std::string>& candidate : diagnose_candidates()) {
-      const Evaluation* e = try_candidate(candidate);
-      if (!e || e->score.failing() != 0 || e->score.residual * kCloserFit > base.score.residual) continue;
-      // One of two candidates that are the same here (nlerp and lerp where no key pair needs the hemisphere
-      // check) is enough.
-      bool same_as_listed = false;
-      for (const CandidateScore& listed : diagnosis.closer_fits)
-        same_as_listed |= nearly_same_references(evaluated.at(listed.settings).references, e->references, diagnosis.extent);
-      if (!same_as_listed) diagnosis.closer_fits.push_back(e->score);
-    }
-    std::stable_sort(diagnosis.closer_fits.begin(), diagnosis.closer_fits.end(),
-                     [](const CandidateScore& a, const CandidateScore& b) { return a.residual < b.residual; });
-    evaluated.clear();  // the verdict is the specification's
+    return &evaluated_.emplace(assignments, std::move(evaluation)).first->second;
   }
-  if (!diagnosis.matches_specification) {
+
+  // Within glTF's bounds, but perhaps not by chance: the singles that fit far closer.
+  void find_closer_fits() {
+    std::vector<const Evaluation*> closer;
+    for (const std::vector<std::string>& candidate : diagnose_candidates()) {
+      const Evaluation* e = evaluate(candidate);
+      if (!e || e->score.failing() != 0 || e->score.residual * kCloserFit > base_.score.residual) continue;
+      // One of two that are the same here (nlerp and lerp where no key pair needs the hemisphere check).
+      bool same_as_listed = false;
+      for (const Evaluation* listed : closer)
+        same_as_listed |= nearly_same_references(listed->references, e->references, extent_);
+      if (!same_as_listed) closer.push_back(e);
+    }
+    std::stable_sort(closer.begin(), closer.end(),
+                     [](const Evaluation* a, const Evaluation* b) { return a->score.residual < b->score.residual; });
+    for (const Evaluation* e : closer) diagnosis_.closer_fits.push_back(e->score);
+  }
+
+  // Singles, then each of the `beam` best so far with every single of another field. A partial explanation
+  // need not lower the count on its own (nlerp leaves the normals of blended vertices off when the engine
+  // also blends normal matrices), so every single is a possible partner.
+  void search_combinations() {
     std::vector<const Evaluation*> partners;  // every single with an effect, in evaluation order
     for (const std::vector<std::string>& candidate : diagnose_candidates())
-      if (const Evaluation* e = try_candidate(candidate)) partners.push_back(e);
+      if (const Evaluation* e = evaluate(candidate)) partners.push_back(e);
     auto by_score = [](const Evaluation* a, const Evaluation* b) { return better(a->score, b->score); };
-    std::vector<const Evaluation*> singles = partners;
-    std::stable_sort(singles.begin(), singles.end(), by_score);
-    const bool solved = !singles.empty() && singles.front()->score.failing() == 0;
-    // Combinations: each of the `beam` best candidates so far with every single of another field. A partial
-    // explanation need not lower the count on its own (nlerp leaves the normals of blended vertices off when
-    // the engine also blends normal matrices), so every single is a possible partner.
-    std::vector<const Evaluation*> level(singles.begin(), singles.begin() + std::ptrdiff_t(std::min(settings.beam, singles.size())));
-    for (int size = 2; !solved && size <= settings.max_settings && !level.empty(); ++size) {
+    std::vector<const Evaluation*> level = partners;
+    std::stable_sort(level.begin(), level.end(), by_score);
+    if (!level.empty() && level.front()->score.failing() == 0) return;
+    if (level.size() > settings_.beam) level.resize(settings_.beam);
+    for (int size = 2; size <= settings_.max_settings && !level.empty(); ++size) {
       std::vector<const Evaluation*> next;
       for (const Evaluation* a : level)
         for (const Evaluation* b : partners) {
-          const std::set<std::string> a_names = names_of(a->score.settings);
-          bool overlap = false;
-          for (const std::string& name : names_of(b->score.settings)) overlap |= a_names.count(name) != 0;
-          if (overlap) continue;
-          const std::vector<std::string> combined = merged(a->score.settings, b->score.settings);
-          if (const Evaluation* e = try_candidate(combined)) next.push_back(e);
+          if (fields_overlap(a->score.settings, b->score.settings)) continue;
+          if (const Evaluation* e = evaluate(merged(a->score.settings, b->score.settings))) next.push_back(e);
         }
       std::stable_sort(next.begin(), next.end(), by_score);
       next.erase(std::unique(next.begin(), next.end()), next.end());
-      if (!next.empty() && next.front()->score.failing() == 0) break;
-      if (next.size() > settings.beam) next.resize(settings.beam);
+      if (!next.empty() && next.front()->score.failing() == 0) return;
+      if (next.size() > settings_.beam) next.resize(settings_.beam);
       level = next;
     }
   }
-  for (const auto& [assignments, evaluation] : evaluated) diagnosis.ranked.push_back(evaluation.score);
-  std::stable_sort(diagnosis.ranked.begin(), diagnosis.ranked.end(), better);
-  // Candidates these dumps cannot tell apart (the same counts, as many conventions, and references within
-  // rounding of each other, e.g. influences=top4 and first-set on a model whose first set holds the largest
-  // weights): their max ratios differ by rounding only, so the one evaluated first (the commoner) is named.
-  if (diagnosis.ranked.size() > 1) {
-    const CandidateScore leader = diagnosis.ranked.front();
-    const auto& leader_references = evaluated.at(leader.settings).references;
+
+  // Every evaluation, best first. Of the candidates these dumps cannot tell apart (the same counts, as many
+  // conventions, references within rounding: influences=top4 and first-set where the first set holds the
+  // largest weights), the one evaluated first, the commoner, leads.
+  void rank() {
+    for (const auto& [assignments, evaluation] : evaluated_) diagnosis_.ranked.push_back(evaluation.score);
+    std::stable_sort(diagnosis_.ranked.begin(), diagnosis_.ranked.end(), better);
+    std::vector<CandidateScore>& ranked = diagnosis_.ranked;
+    if (ranked.size() < 2) return;
+    const auto& leader_references = evaluated_.at(ranked.front().settings).references;
     size_t chosen = 0;
-    for (size_t i = 1; i < diagnosis.ranked.size(); ++i) {
-      const CandidateScore& other = diagnosis.ranked[i];
-      if (other.failing() != leader.failing() || other.settings.size() != leader.settings.size()) break;
-      if (nearly_same_references(evaluated.at(other.settings).references, leader_references, diagnosis.extent) &&
-          other.search_order < diagnosis.ranked[chosen].search_order)
+    for (size_t i = 1; i < ranked.size(); ++i) {
+      if (ranked[i].failing() != ranked.front().failing() || ranked[i].settings.size() != ranked.front().settings.size())
+        break;
+      if (nearly_same_references(evaluated_.at(ranked[i].settings).references, leader_references, extent_) &&
+          ranked[i].search_order < ranked[chosen].search_order)
         chosen = i;
     }
-    std::rotate(diagnosis.ranked.begin(), diagnosis.ranked.begin() + std::ptrdiff_t(chosen),
-                diagnosis.ranked.begin() + std::ptrdiff_t(chosen) + 1);
+    lead_with(ranked[chosen]);
   }
-  // Refinement: an explanation with nothing over may still leave an error far above float32 noise that one
-  // more convention removes (quantized keys under wide slerp bounds): take it while it fits kCloserFit times
+
+  // Puts `score` first in the ranking (once).
+  void lead_with(CandidateScore score) {
+    std::vector<CandidateScore>& ranked = diagnosis_.ranked;
+    ranked.erase(std::remove_if(ranked.begin(), ranked.end(),
+                                [&](const CandidateScore& s) { return s.settings == score.settings; }),
+                 ranked.end());
+    ranked.insert(ranked.begin(), std::move(score));
+  }
+
+  bool leader_explains() const { return !diagnosis_.ranked.empty() && diagnosis_.ranked.front().failing() == 0; }
+
+  // An explanation with nothing over may still leave an error far above float32 noise that one more
+  // convention removes (quantized keys under wide slerp bounds): take it while it fits kCloserFit times
   // closer and keeps nothing over.
-  while (!diagnosis.ranked.empty() && diagnosis.ranked.front().failing() == 0 &&
-         diagnosis.ranked.front().residual > kNoiseFloor &&
-         int(diagnosis.ranked.front().settings.size()) < settings.max_settings) {
-    const CandidateScore current = diagnosis.ranked.front();
-    const Evaluation* refined = nullptr;
-    for (const std::vector<std::string>& candidate : diagnose_candidates()) {
-      const std::set<std::string> names = names_of(current.settings);
-      bool overlap = false;
-      for (const std::string& name : names_of(candidate)) overlap |= names.count(name) != 0;
-      if (overlap) continue;
-      const Evaluation* e = try_candidate(merged(current.settings, candidate));
-      if (e && e->score.failing() == 0 && e->score.residual * kCloserFit <= current.residual &&
-          (!refined || e->score.residual_squares < refined->score.residual_squares))
-        refined = e;
-    }
-    if (!refined) break;
-    diagnosis.ranked.insert(diagnosis.ranked.begin(), refined->score);
-  }
-  // Polish: each convention of the leader against the other values of its field (nlerp for lerp,
-  // blend-normal-matrices for blend-upper3x3): a value that keeps nothing over and fits closer replaces it;
-  // between two the dumps cannot tell apart, the commoner (earlier in the field's list) is kept.
-  for (int round = 0; round < 4 && !diagnosis.ranked.empty() && diagnosis.ranked.front().failing() == 0; ++round) {
-    const CandidateScore current = diagnosis.ranked.front();
-    const Evaluation& current_evaluation = evaluated.at(current.settings);
-    const Evaluation* replacement = nullptr;
-    for (size_t k = 0; k < current.settings.size(); ++k) {
-      const std::string name = current.settings[k].substr(0, current.settings[k].find('='));
-      if (name == "playback") continue;  // comes with the loop's own conventions
+  void refine() {
+    while (leader_explains() && diagnosis_.ranked.front().residual > kNoiseFloor &&
+           int(diagnosis_.ranked.front().settings.size()) < settings_.max_settings) {
+      const CandidateScore current = diagnosis_.ranked.front();
+      const Evaluation* refined = nullptr;
       for (const std::vector<std::string>& candidate : diagnose_candidates()) {
-        const std::string& assignment = candidate.back();
-        if (assignment.substr(0, assignment.find('=')) != name || assignment == current.settings[k]) continue;
-        std::vector<std::string> swapped = current.settings;
-        swapped.erase(swapped.begin() + std::ptrdiff_t(k));
-        const Evaluation* e = try_candidate(merged(swapped, candidate));
-        if (!e || e->score.failing() != 0) continue;
-        const Evaluation& best_so_far = replacement ? *replacement : current_evaluation;
-        const bool same = nearly_same_references(e->references, best_so_far.references, diagnosis.extent);
-        if (same ? candidate_rank(candidate) < candidate_rank({current.settings[k]})
-                 : e->score.residual_squares < best_so_far.score.residual_squares)
-          replacement = e;
+        if (fields_overlap(current.settings, candidate)) continue;
+        const Evaluation* e = evaluate(merged(current.settings, candidate));
+        if (e && e->score.failing() == 0 && e->score.residual * kCloserFit <= current.residual &&
+            (!refined || e->score.residual_squares < refined->score.residual_squares))
+          refined = e;
       }
+      if (!refined) return;
+      lead_with(refined->score);
     }
-    if (!replacement) break;
-    diagnosis.ranked.insert(diagnosis.ranked.begin(), replacement->score);
   }
-  if (!diagnosis.ranked.empty() && !better(diagnosis.base, diagnosis.ranked.front()) &&
-      diagnosis.ranked.front().failing() >= diagnosis.base.failing())
-    diagnosis.ranked.clear();  // nothing did better than the specification: no candidate to name
-  const CandidateScore& best = diagnosis.best();
-  diagnosis.explained = best.failing() == 0;
-  for (size_t i = 1; i < diagnosis.ranked.size(); ++i) {
-    const CandidateScore& other = diagnosis.ranked[i];
-    if (other.failing() != best.failing() || other.settings.size() != best.settings.size()) break;
-    std::string text;
-    for (const std::string& a : other.settings) text += (text.empty() ? "" : ", ") + a;
-    diagnosis.equally.push_back(text);
-  }
-  if (!diagnosis.explained && !observations.empty()) {
-    // Where the engine first left glTF 2.0: its pose dump where it has one, else its vertices.
-    size_t chosen = 0;
-    for (size_t o = 0; o < observations.size(); ++o)
-      if (observations[o].pose) {
-        chosen = o;
-        break;
+
+  // Each convention of the leader against the other values of its field (nlerp for lerp,
+  // blend-normal-matrices for blend-upper3x3): a value that keeps nothing over and fits closer replaces it;
+  // of two the dumps cannot tell apart, the one earlier in the field's list is kept.
+  void polish() {
+    for (int round = 0; round < 4 && leader_explains(); ++round) {
+      const CandidateScore current = diagnosis_.ranked.front();
+      const Evaluation* replacement = nullptr;
+      for (size_t k = 0; k < current.settings.size(); ++k) {
+        const std::string name = current.settings[k].substr(0, current.settings[k].find('='));
+        if (name == "playback") continue;  // comes with the loop's own conventions
+        for (const std::vector<std::string>& candidate : diagnose_candidates()) {
+          const std::string& assignment = candidate.back();
+          if (assignment.substr(0, assignment.find('=')) != name || assignment == current.settings[k]) continue;
+          std::vector<std::string> swapped = current.settings;
+          swapped.erase(swapped.begin() + std::ptrdiff_t(k));
+          const Evaluation* e = evaluate(merged(swapped, candidate));
+          if (!e || e->score.failing() != 0) continue;
+          const Evaluation& best_so_far = replacement ? *replacement : evaluated_.at(current.settings);
+          const bool same = nearly_same_references(e->references, best_so_far.references, extent_);
+          if (same ? candidate_rank(candidate) < candidate_rank({current.settings[k]})
+                   : e->score.residual_squares < best_so_far.score.residual_squares)
+            replacement = e;
+        }
       }
-    const DiagnoseObservation& observation = observations[chosen];
-    diagnosis.first_stage = diagnoser.first_divergence(observation, settings.base);
-    diagnosis.first_stage_label = observation.label;
+      if (!replacement) return;
+      lead_with(replacement->score);
+    }
   }
-  // Effects: each convention of the best alone, against the specification; the engine's error against the best.
-  const Evaluation& best_evaluation = best.settings.empty() ? base : evaluated.at(best.settings);
-  if (diagnosis.extent > 0.0) {
+
+  // The verdict's figures: what else explains as well, where the engine first left glTF when nothing does,
+  // and the size of each named convention's effect.
+  void conclude() {
+    std::vector<CandidateScore>& ranked = diagnosis_.ranked;
+    if (!ranked.empty() && ranked.front().failing() >= base_.score.failing())
+      ranked.clear();  // nothing did better than the specification: no candidate to name
+    const CandidateScore best = diagnosis_.best();
+    diagnosis_.explained = best.failing() == 0;
+    for (size_t i = 1; i < ranked.size(); ++i) {
+      if (ranked[i].failing() != best.failing() || ranked[i].settings.size() != best.settings.size()) break;
+      diagnosis_.equally.push_back(joined(ranked[i].settings));
+    }
+    if (!diagnosis_.explained && !observations_.empty()) {
+      // Its pose dump where an observation has one, else its vertices.
+      size_t chosen = 0;
+      while (chosen + 1 < observations_.size() && !observations_[chosen].pose) ++chosen;
+      if (!observations_[chosen].pose) chosen = 0;
+      diagnosis_.first_stage = diagnoser_.first_divergence(observations_[chosen], settings_.base);
+      diagnosis_.first_stage_label = observations_[chosen].label;
+    }
+    if (extent_ <= 0.0) return;
     for (const std::string& setting : best.settings) {
-      const Evaluation single = diagnoser.evaluate({setting});
-      diagnosis.effects.push_back({setting, largest_position_change(single.references, base.references) / diagnosis.extent,
-                                   largest_normal_change(single.references, base.references)});
+      // A loop's own convention shows with the loop only.
+      std::vector<std::string> alone{setting};
+      if (setting.rfind("wrap-period=", 0) == 0 || setting.rfind("at-end=", 0) == 0) alone.insert(alone.begin(), "playback=loop");
+      const Evaluation single = diagnoser_.evaluate(alone);
+      diagnosis_.effects.push_back({setting, largest_position_change(single.references, base_.references) / extent_,
+                                    largest_normal_change(single.references, base_.references)});
     }
     std::vector<std::vector<WorldPrimitive>> tests;
-    for (const DiagnoseObservation& observation : observations) tests.push_back(observation.vertices);
-    diagnosis.engine_error = largest_position_change(tests, best_evaluation.references) / diagnosis.extent;
+    for (const DiagnoseObservation& observation : observations_) tests.push_back(observation.vertices);
+    const Evaluation& best_evaluation = best.settings.empty() ? base_ : evaluated_.at(best.settings);
+    diagnosis_.engine_error = largest_position_change(tests, best_evaluation.references) / extent_;
   }
-  return diagnosis;
-}
 
-namespace {
-
-std::string settings_text(const std::vector<std::string>& settings) {
-  std::string text;
-  for (const std::string& s : settings) text += (text.empty() ? "" : ", ") + s;
-  return text;
-}
-
-std::string counts_text(const CandidateScore& s) {
-  std::string text = std::to_string(s.over) + " of " + std::to_string(s.values) + " values over";
-  if (s.unbounded) text += ", " + std::to_string(s.unbounded) + " unbounded";
-  return text;
-}
+  const std::vector<DiagnoseObservation>& observations_;
+  const DiagnoseSettings& settings_;
+  double extent_;
+  Diagnoser diagnoser_;
+  Evaluation base_;
+  Diagnosis diagnosis_;
+  std::map<std::vector<std::string>, Evaluation> evaluated_;
+  std::set<std::vector<std::string>> no_effect_;
+};
 
 }  // namespace
 
-void print_diagnosis(const Diagnosis& d, std::ostream& out) {
-  const std::string base_name =
-      d.base_settings.empty() ? std::string("glTF 2.0") : "glTF 2.0 with " + settings_text(d.base_settings);
-  const CandidateScore& best = d.best();
-  if (d.matches_specification) {
-    out << "matches " << base_name << ": " << counts_text(d.base) << "\n";
-    for (const CandidateScore& closer : d.closer_fits)
-      out << "  but " << settings_text(closer.settings) << " fits " << number(d.base.residual / std::max(closer.residual, 1e-300))
-          << " times closer (largest distance " << number(closer.residual) << " of the extent, against "
-          << number(d.base.residual) << " for " << base_name << "): the bounds are too wide to tell, the dumps are not\n";
-  } else if (d.explained) {
-    out << "matches " << base_name << " with " << settings_text(best.settings) << ": " << counts_text(best)
-        << " (as specified: " << counts_text(d.base) << ")\n";
-    if (!d.equally.empty()) {
-      out << "  equally explained by:";
-      for (const std::string& other : d.equally) out << " [" << other << "]";
-      out << "\n";
-    }
-  } else {
-    out << "no known convention explains it: " << base_name << " has " << counts_text(d.base) << " (positions "
-        << d.base.over_positions << ", normals " << d.base.over_normals << ", tangents " << d.base.over_tangents
-        << ")\n";
-    const StageDivergence& f = d.first_stage;
-    out << "  first stage over its bound: " << pipeline_stage_name(f.stage) << " (" << f.values_over
-        << " values over, in " << d.first_stage_label << "); worst: " << f.location << ": error " << number(f.error)
-        << ", bound " << number(f.bound) << "\n";
-    if (!d.ranked.empty())
-      out << "  closest: " << settings_text(best.settings) << ": " << counts_text(best) << "\n";
-  }
-  for (const SettingEffect& effect : d.effects)
-    out << "  " << effect.setting << ": moves positions by up to " << number(effect.effect)
-        << " of the extent, normals by up to " << number(effect.normal_effect) << "\n";
-  if (!d.effects.empty() || d.matches_specification)
-    out << "  the engine's own error against it: up to " << number(d.engine_error) << " of the extent ("
-        << number(d.extent) << " m), within the float32 bounds: " << (best.failing() == 0 ? "yes" : "no") << "\n";
-  out << "  " << d.candidates_tried << " candidates evaluated; " << d.no_effect.size()
-      << " change nothing on this model\n";
-}
-
-nlohmann::ordered_json diagnosis_json(const Diagnosis& d) {
-  auto score_json = [](const CandidateScore& s) {
-    nlohmann::ordered_json json;
-    json["settings"] = s.settings;
-    json["values"] = s.values;
-    json["over"] = s.over;
-    json["unbounded"] = s.unbounded;
-    json["over_by_attribute"] = {{"positions", s.over_positions}, {"normals", s.over_normals},
-                                 {"tangents", s.over_tangents}};
-    json["max_ratio"] = std::isfinite(s.max_ratio) ? nlohmann::ordered_json(s.max_ratio) : nlohmann::ordered_json(nullptr);
-    json["residual_extent"] = s.residual;
-    return json;
-  };
-  nlohmann::ordered_json json;
-  json["format"] = "skinref-diagnosis";
-  json["version"] = 1;
-  json["base_conventions"] = d.base_settings;
-  json["matches_specification"] = d.matches_specification;
-  json["explained"] = d.explained;
-  json["verdict"] = d.best().settings;
-  json["equally"] = d.equally;
-  nlohmann::ordered_json closer = nlohmann::ordered_json::array();
-  for (const CandidateScore& c : d.closer_fits) closer.push_back({{"settings", c.settings}, {"residual_extent", c.residual}});
-  json["closer_fits"] = closer;
-  json["specification"] = score_json(d.base);
-  nlohmann::ordered_json ranked = nlohmann::ordered_json::array();
-  for (const CandidateScore& s : d.ranked) ranked.push_back(score_json(s));
-  json["ranked"] = ranked;
-  json["no_effect"] = d.no_effect;
-  json["extent"] = d.extent;
-  json["engine_error_extent"] = d.engine_error;
-  nlohmann::ordered_json effects = nlohmann::ordered_json::array();
-  for (const SettingEffect& e : d.effects)
-    effects.push_back({{"setting", e.setting}, {"effect_extent", e.effect}, {"normal_effect", e.normal_effect}});
-  json["effects"] = effects;
-  json["candidates_tried"] = d.candidates_tried;
-  if (!d.explained && !d.matches_specification)
-    json["first_stage"] = {{"stage", pipeline_stage_name(d.first_stage.stage)}, {"dump", d.first_stage_label},
-                           {"values_over", d.first_stage.values_over}, {"location", d.first_stage.location},
-                           {"error", d.first_stage.error}, {"bound", d.first_stage.bound}};
-  return json;
+Diagnosis diagnose(const Scene& scene, const std::vector<DiagnoseObservation>& observations,
+                   const DiagnoseSettings& settings) {
+  return Search(scene, observations, settings).run();
 }
 
 }  // namespace skinref

@@ -1,0 +1,116 @@
+// The report of a diagnosis (verify/diagnose.h): the verdict and its figures for a terminal, and the same as
+// JSON for --report.
+#include "verify/diagnose.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace skinref {
+namespace {
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+std::string settings_text(const std::vector<std::string>& settings) {
+  std::string text;
+  for (const std::string& s : settings) text += (text.empty() ? "" : ", ") + s;
+  return text;
+}
+
+std::string counts_text(const CandidateScore& s) {
+  std::string text = std::to_string(s.over) + " of " + std::to_string(s.values) + " values over";
+  if (s.unbounded) text += ", " + std::to_string(s.unbounded) + " unbounded";
+  return text;
+}
+
+}  // namespace
+
+void print_diagnosis(const Diagnosis& d, std::ostream& out) {
+  const std::string base_name =
+      d.base_settings.empty() ? std::string("glTF 2.0") : "glTF 2.0 with " + settings_text(d.base_settings);
+  const CandidateScore& best = d.best();
+  if (d.matches_specification) {
+    out << "matches " << base_name << ": " << counts_text(d.base) << "\n";
+    for (const CandidateScore& closer : d.closer_fits)
+      out << "  but " << settings_text(closer.settings) << " fits " << number(d.base.residual / std::max(closer.residual, 1e-300))
+          << " times closer (largest distance " << number(closer.residual) << " of the extent, against "
+          << number(d.base.residual) << " for " << base_name << "): the bounds are too wide to tell, the dumps are not\n";
+  } else if (d.explained) {
+    out << "matches " << base_name << " with " << settings_text(best.settings) << ": " << counts_text(best)
+        << " (as specified: " << counts_text(d.base) << ")\n";
+    if (!d.equally.empty()) {
+      out << "  equally explained by:";
+      for (const std::string& other : d.equally) out << " [" << other << "]";
+      out << "\n";
+    }
+  } else {
+    out << "no known convention explains it: " << base_name << " has " << counts_text(d.base) << " (positions "
+        << d.base.over_positions << ", normals " << d.base.over_normals << ", tangents " << d.base.over_tangents
+        << ")\n";
+    const StageDivergence& f = d.first_stage;
+    out << "  first stage over its bound: " << pipeline_stage_name(f.stage) << " (" << f.values_over
+        << " values over, in " << d.first_stage_label << "); worst: " << f.location << ": error " << number(f.error)
+        << ", bound " << number(f.bound) << "\n";
+    if (!d.ranked.empty())
+      out << "  closest: " << settings_text(best.settings) << ": " << counts_text(best) << "\n";
+  }
+  for (const SettingEffect& effect : d.effects)
+    out << "  " << effect.setting << ": moves positions by up to " << number(effect.effect)
+        << " of the extent, normals by up to " << number(effect.normal_effect) << "\n";
+  if (!d.effects.empty() || d.matches_specification)
+    out << "  the engine's own error against it: up to " << number(d.engine_error) << " of the extent ("
+        << number(d.extent) << " m), within the float32 bounds: " << (best.failing() == 0 ? "yes" : "no") << "\n";
+  out << "  " << d.candidates_tried << " candidates evaluated; " << d.no_effect.size()
+      << " change nothing on this model\n";
+}
+
+nlohmann::ordered_json diagnosis_json(const Diagnosis& d) {
+  auto score_json = [](const CandidateScore& s) {
+    nlohmann::ordered_json json;
+    json["settings"] = s.settings;
+    json["values"] = s.values;
+    json["over"] = s.over;
+    json["unbounded"] = s.unbounded;
+    json["over_by_attribute"] = {{"positions", s.over_positions}, {"normals", s.over_normals},
+                                 {"tangents", s.over_tangents}};
+    json["max_ratio"] = std::isfinite(s.max_ratio) ? nlohmann::ordered_json(s.max_ratio) : nlohmann::ordered_json(nullptr);
+    json["residual_extent"] = s.residual;
+    return json;
+  };
+  nlohmann::ordered_json json;
+  json["format"] = "skinref-diagnosis";
+  json["version"] = 1;
+  json["base_conventions"] = d.base_settings;
+  json["matches_specification"] = d.matches_specification;
+  json["explained"] = d.explained;
+  json["verdict"] = d.best().settings;
+  json["equally"] = d.equally;
+  nlohmann::ordered_json closer = nlohmann::ordered_json::array();
+  for (const CandidateScore& c : d.closer_fits) closer.push_back({{"settings", c.settings}, {"residual_extent", c.residual}});
+  json["closer_fits"] = closer;
+  json["specification"] = score_json(d.base);
+  nlohmann::ordered_json ranked = nlohmann::ordered_json::array();
+  for (const CandidateScore& s : d.ranked) ranked.push_back(score_json(s));
+  json["ranked"] = ranked;
+  json["no_effect"] = d.no_effect;
+  json["extent"] = d.extent;
+  json["engine_error_extent"] = d.engine_error;
+  nlohmann::ordered_json effects = nlohmann::ordered_json::array();
+  for (const SettingEffect& e : d.effects)
+    effects.push_back({{"setting", e.setting}, {"effect_extent", e.effect}, {"normal_effect", e.normal_effect}});
+  json["effects"] = effects;
+  json["candidates_tried"] = d.candidates_tried;
+  if (!d.explained && !d.matches_specification)
+    json["first_stage"] = {{"stage", pipeline_stage_name(d.first_stage.stage)}, {"dump", d.first_stage_label},
+                           {"values_over", d.first_stage.values_over}, {"location", d.first_stage.location},
+                           {"error", d.first_stage.error}, {"bound", d.first_stage.bound}};
+  return json;
+}
+
+}  // namespace skinref
