@@ -68,4 +68,8 @@ double convention_sample_time(const Animation& animation, double time, const Tim
   return offset + phase;
 }
 
+double convention_sample_time(const Scene& scene, int animation, double time, const TimeConventions& conventions) {
+  return animation < 0 ? time : convention_sample_time(scene.animations[size_t(animation)], time, conventions);
+}
+
 }  // namespace skinref

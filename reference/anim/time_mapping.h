@@ -48,5 +48,7 @@ double normalized_time(const Playback& playback, double duration, double tau);
 double local_time_from_normalized(double normalized, double duration);
 
 double convention_sample_time(const Animation& animation, double time, const TimeConventions& conventions);
+// The same for scene.animations[animation]; `time` itself for the rest pose (animation -1).
+double convention_sample_time(const Scene& scene, int animation, double time, const TimeConventions& conventions);
 
 }  // namespace skinref

@@ -187,10 +187,7 @@ class Diagnoser {
     options.method = settings_.method;
     options = skinning_options_under(options, conventions.skinning);
     const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, options, conventions);
-    const double sample_time = settings_.animation >= 0
-                                   ? convention_sample_time(scene.animations[size_t(settings_.animation)], time,
-                                                            conventions.time)
-                                   : 0.0;
+    const double sample_time = convention_sample_time(scene, settings_.animation, time, conventions.time);
     const PoseErrorBounds pose_bounds = float32_pose_error_bounds(scene, settings_.animation, sample_time);
     const std::vector<PrimitiveErrorBounds> bounds = float32_vertex_error_bounds(scene, pose, options, &pose_bounds);
     const EvaluatedPose* test_pose = observation.pose ? &*observation.pose : nullptr;
@@ -224,10 +221,7 @@ class Diagnoser {
                                                              const SkinningOptions& options) {
     auto found = vertex_bounds_.find(key);
     if (found != vertex_bounds_.end()) return found->second;
-    const double sample_time = settings_.animation >= 0
-                                   ? convention_sample_time(scene.animations[size_t(settings_.animation)], pose.time,
-                                                            conventions.time)
-                                   : 0.0;
+    const double sample_time = convention_sample_time(scene, settings_.animation, pose.time, conventions.time);
     const PoseErrorBounds pose_bounds = float32_pose_error_bounds(scene, settings_.animation, sample_time);
     if (!influences_need_adjusting(conventions.skinning))
       return vertex_bounds_.emplace(key, float32_vertex_error_bounds(scene, pose, options, &pose_bounds)).first->second;

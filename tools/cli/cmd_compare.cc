@@ -259,8 +259,7 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
   const int animation =
       facts.animation && *facts.animation == "rest" ? -1 : resolve_animation(scene, facts.animation);
   const EvaluatedPose pose = evaluate_pose(scene, animation, time, conventions);
-  const double sample_time =
-      animation >= 0 ? convention_sample_time(scene.animations[size_t(animation)], time, conventions.time) : time;
+  const double sample_time = convention_sample_time(scene, animation, time, conventions.time);
   const PoseErrorBounds palette_bounds =
       own_palette ? float32_pose_error_bounds(scene, animation, sample_time) : PoseErrorBounds{};
   const std::vector<PrimitiveErrorBounds> bounds =
