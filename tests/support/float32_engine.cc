@@ -1,0 +1,288 @@
+#include "support/float32_engine.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace skinref::test {
+namespace {
+
+using M4 = std::array<float, 16>;  // row-major: m[r * 4 + c]
+using V3 = std::array<float, 3>;
+
+M4 identity() {
+  M4 m{};
+  m[0] = m[5] = m[10] = m[15] = 1.0f;
+  return m;
+}
+
+// a * b, each entry summed from the last term to the first.
+M4 multiply(const M4& a, const M4& b) {
+  M4 out{};
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) {
+      float sum = 0.0f;
+      for (int k = 3; k >= 0; --k) sum += a[r * 4 + k] * b[k * 4 + c];
+      out[r * 4 + c] = sum;
+    }
+  return out;
+}
+
+M4 from_mat4(const Mat4& m) {
+  M4 out{};
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) out[r * 4 + c] = float(m(r, c));
+  return out;
+}
+
+V3 transform_point(const M4& m, const V3& p) {
+  V3 out{};
+  for (int r = 0; r < 3; ++r) out[r] = m[r * 4 + 3] + m[r * 4 + 2] * p[2] + m[r * 4 + 1] * p[1] + m[r * 4 + 0] * p[0];
+  return out;
+}
+
+V3 normalized(const V3& v) {
+  const float length = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  return length > 0.0f ? V3{v[0] / length, v[1] / length, v[2] / length} : v;
+}
+
+struct Quaternion {
+  float x = 0, y = 0, z = 0, w = 1;
+};
+
+Quaternion normalized(const Quaternion& q) {
+  const float length = std::sqrt(q.w * q.w + q.z * q.z + q.y * q.y + q.x * q.x);
+  return length > 0.0f ? Quaternion{q.x / length, q.y / length, q.z / length, q.w / length} : q;
+}
+
+Quaternion slerp(Quaternion a, Quaternion b, float u) {
+  a = normalized(a);
+  b = normalized(b);
+  float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+  if (d < 0.0f) {
+    b = {-b.x, -b.y, -b.z, -b.w};
+    d = -d;
+  }
+  float wa = 1.0f - u, wb = u;
+  const float theta = std::acos(std::min(d, 1.0f));
+  if (theta > 1e-3f) {
+    const float s = std::sin(theta);
+    wa = std::sin((1.0f - u) * theta) / s;
+    wb = std::sin(u * theta) / s;
+  }
+  return normalized(Quaternion{wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w});
+}
+
+struct Trs {
+  V3 translation{0, 0, 0};
+  Quaternion rotation;
+  V3 scale{1, 1, 1};
+};
+
+M4 local_matrix(const Trs& trs) {
+  M4 t = identity(), r = identity(), s = identity();
+  for (int i = 0; i < 3; ++i) t[i * 4 + 3] = trs.translation[size_t(i)];
+  const Quaternion& q = trs.rotation;
+  r[0] = 1 - 2 * (q.y * q.y + q.z * q.z);
+  r[1] = 2 * (q.x * q.y - q.w * q.z);
+  r[2] = 2 * (q.x * q.z + q.w * q.y);
+  r[4] = 2 * (q.x * q.y + q.w * q.z);
+  r[5] = 1 - 2 * (q.x * q.x + q.z * q.z);
+  r[6] = 2 * (q.y * q.z - q.w * q.x);
+  r[8] = 2 * (q.x * q.z - q.w * q.y);
+  r[9] = 2 * (q.y * q.z + q.w * q.x);
+  r[10] = 1 - 2 * (q.x * q.x + q.y * q.y);
+  s[0] = trs.scale[0];
+  s[5] = trs.scale[1];
+  s[10] = trs.scale[2];
+  return multiply(multiply(t, r), s);
+}
+
+// Sampler `s` at t: `components` floats.
+std::vector<float> sample(const AnimationSampler& s, ChannelPath path, float t) {
+  const size_t c = size_t(s.components), n = s.times.size();
+  const bool cubic = s.interpolation == Interpolation::CubicSpline;
+  auto value = [&](size_t k, size_t i) { return float(s.values[(cubic ? k * 3 + 1 : k) * c + i]); };
+  std::vector<float> out(c);
+  size_t k = 0;
+  if (n == 1 || t <= float(s.times.front())) {
+    for (size_t i = 0; i < c; ++i) out[i] = value(0, i);
+  } else if (t >= float(s.times.back())) {
+    for (size_t i = 0; i < c; ++i) out[i] = value(n - 1, i);
+  } else {
+    while (float(s.times[k + 1]) <= t) ++k;
+    const float t0 = float(s.times[k]), t1 = float(s.times[k + 1]);
+    const float u = (t - t0) / (t1 - t0);
+    if (t == t0 || s.interpolation == Interpolation::Step) {
+      for (size_t i = 0; i < c; ++i) out[i] = value(k, i);
+    } else if (s.interpolation == Interpolation::Linear) {
+      if (path == ChannelPath::Rotation) {
+        const Quaternion q = slerp({value(k, 0), value(k, 1), value(k, 2), value(k, 3)},
+                                   {value(k + 1, 0), value(k + 1, 1), value(k + 1, 2), value(k + 1, 3)}, u);
+        return {q.x, q.y, q.z, q.w};
+      }
+      for (size_t i = 0; i < c; ++i) out[i] = (1.0f - u) * value(k, i) + u * value(k + 1, i);
+    } else {
+      const float d = t1 - t0;
+      // Hermite in Horner form: h00 = (2u - 3)u^2 + 1, h10 = ((u - 2)u + 1)u, h01 = (3 - 2u)u^2, h11 = (u - 1)u^2.
+      const float h00 = (2 * u - 3) * u * u + 1, h10 = ((u - 2) * u + 1) * u;
+      const float h01 = (3 - 2 * u) * u * u, h11 = (u - 1) * u * u;
+      for (size_t i = 0; i < c; ++i) {
+        const float b0 = float(s.values[(k * 3 + 2) * c + i]), a1 = float(s.values[((k + 1) * 3) * c + i]);
+        out[i] = h11 * d * a1 + h01 * value(k + 1, i) + h10 * d * b0 + h00 * value(k, i);
+      }
+    }
+  }
+  if (path == ChannelPath::Rotation) {
+    const Quaternion q = normalized(Quaternion{out[0], out[1], out[2], out[3]});
+    return {q.x, q.y, q.z, q.w};
+  }
+  return out;
+}
+
+void walk(const Scene& scene, int node, const M4& parent, const std::vector<Trs>& locals, std::vector<M4>& globals) {
+  globals[size_t(node)] = multiply(parent, local_matrix(locals[size_t(node)]));
+  for (int child : scene.nodes[size_t(node)].children) walk(scene, child, globals[size_t(node)], locals, globals);
+}
+
+}  // namespace
+
+std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int animation, float time) {
+  // Pose.
+  std::vector<Trs> locals(scene.nodes.size());
+  std::vector<std::vector<float>> morph(scene.nodes.size());
+  for (size_t n = 0; n < scene.nodes.size(); ++n) {
+    const Transform& rest = scene.nodes[n].rest;
+    locals[n].translation = {float(rest.translation.x()), float(rest.translation.y()), float(rest.translation.z())};
+    locals[n].rotation = normalized(Quaternion{float(rest.rotation.x()), float(rest.rotation.y()),
+                                               float(rest.rotation.z()), float(rest.rotation.w())});
+    locals[n].scale = {float(rest.scale.x()), float(rest.scale.y()), float(rest.scale.z())};
+    const Node& node = scene.nodes[n];
+    if (node.mesh >= 0) {
+      const std::vector<double>& defaults =
+          !node.morph_weights.empty() ? node.morph_weights : scene.meshes[size_t(node.mesh)].default_weights;
+      const size_t targets = scene.meshes[size_t(node.mesh)].primitives.empty()
+                                 ? 0
+                                 : scene.meshes[size_t(node.mesh)].primitives[0].targets.size();
+      morph[n].assign(targets, 0.0f);
+      for (size_t t = 0; t < targets && t < defaults.size(); ++t) morph[n][t] = float(defaults[t]);
+    }
+  }
+  if (animation >= 0) {
+    const Animation& clip = scene.animations[size_t(animation)];
+    for (const AnimationChannel& channel : clip.channels) {
+      const std::vector<float> v = sample(clip.samplers[size_t(channel.sampler)], channel.path, time);
+      Trs& local = locals[size_t(channel.node)];
+      switch (channel.path) {
+        case ChannelPath::Translation: local.translation = {v[0], v[1], v[2]}; break;
+        case ChannelPath::Rotation: local.rotation = {v[0], v[1], v[2], v[3]}; break;
+        case ChannelPath::Scale: local.scale = {v[0], v[1], v[2]}; break;
+        case ChannelPath::Weights:
+          for (size_t t = 0; t < v.size() && t < morph[size_t(channel.node)].size(); ++t) morph[size_t(channel.node)][t] = v[t];
+          break;
+      }
+    }
+  }
+  std::vector<M4> globals(scene.nodes.size(), identity());
+  for (int root : scene.roots) walk(scene, root, identity(), locals, globals);
+  for (size_t n = 0; n < scene.nodes.size(); ++n)  // nodes outside the active scene
+    if (scene.nodes[n].parent < 0 && std::find(scene.roots.begin(), scene.roots.end(), int(n)) == scene.roots.end())
+      walk(scene, int(n), identity(), locals, globals);
+
+  std::vector<WorldPrimitive> result;
+  for (int n : drawn_nodes(scene)) {
+    const Node& node = scene.nodes[size_t(n)];
+    std::vector<M4> palette;
+    if (node.skin >= 0) {
+      const Skin& skin = scene.skins[size_t(node.skin)];
+      for (size_t j = 0; j < skin.joints.size(); ++j)
+        palette.push_back(multiply(globals[size_t(skin.joints[j])], from_mat4(skin.inverse_bind[j])));
+    }
+    const Mesh& mesh = scene.meshes[size_t(node.mesh)];
+    for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+      const Primitive& prim = mesh.primitives[p];
+      WorldPrimitive& out = result.emplace_back();
+      out.node = n;
+      out.mesh = node.mesh;
+      out.primitive = int(p);
+      out.skinned = node.skin >= 0;
+      const size_t count = prim.vertex_count();
+      // Morph, targets in reverse order.
+      std::vector<V3> positions(count), normals(prim.normals.size()), tangents(prim.tangents.size());
+      for (size_t v = 0; v < count; ++v)
+        positions[v] = {float(prim.positions[v].x()), float(prim.positions[v].y()), float(prim.positions[v].z())};
+      for (size_t v = 0; v < normals.size(); ++v)
+        normals[v] = {float(prim.normals[v].x()), float(prim.normals[v].y()), float(prim.normals[v].z())};
+      for (size_t v = 0; v < tangents.size(); ++v)
+        tangents[v] = {float(prim.tangents[v].x()), float(prim.tangents[v].y()), float(prim.tangents[v].z())};
+      for (size_t t = prim.targets.size(); t-- > 0;) {
+        const float w = t < morph[size_t(n)].size() ? morph[size_t(n)][t] : 0.0f;
+        if (w == 0.0f) continue;
+        const MorphTarget& target = prim.targets[t];
+        for (size_t v = 0; v < target.position_deltas.size(); ++v)
+          for (int i = 0; i < 3; ++i) positions[v][size_t(i)] += w * float(target.position_deltas[v][i]);
+        for (size_t v = 0; v < target.normal_deltas.size() && v < normals.size(); ++v)
+          for (int i = 0; i < 3; ++i) normals[v][size_t(i)] += w * float(target.normal_deltas[v][i]);
+        for (size_t v = 0; v < target.tangent_deltas.size() && v < tangents.size(); ++v)
+          for (int i = 0; i < 3; ++i) tangents[v][size_t(i)] += w * float(target.tangent_deltas[v][i]);
+      }
+      const size_t k = size_t(prim.influences_per_vertex);
+      SkinnedVertices& sv = out.vertices;
+      sv.positions.resize(count);
+      sv.normals.resize(normals.size());
+      sv.tangents.resize(tangents.size());
+      for (size_t v = 0; v < count; ++v) {
+        M4 blended{};
+        V3 position{0, 0, 0};
+        float sum = 0.0f;
+        if (node.skin < 0) {
+          blended = globals[size_t(n)];
+          position = transform_point(blended, positions[v]);
+          sum = 1.0f;
+        } else {
+          for (size_t i = k; i-- > 0;) {  // influences in reverse order, positions blended
+            const float w = float(prim.weights[v * k + i]);
+            sum += w;
+            if (w == 0.0f) continue;
+            const M4& joint = palette[prim.joints[v * k + i]];
+            const V3 moved = transform_point(joint, positions[v]);
+            for (int e = 0; e < 3; ++e) position[size_t(e)] += w * moved[size_t(e)];
+            for (int e = 0; e < 16; ++e) blended[size_t(e)] += w * joint[size_t(e)];
+          }
+        }
+        if (sum == 0.0f) {  // no influence: the bind attributes
+          sv.positions[v] = Vec3(positions[v][0], positions[v][1], positions[v][2]);
+          if (!normals.empty()) sv.normals[v] = Vec3(normals[v][0], normals[v][1], normals[v][2]);
+          if (!tangents.empty())
+            sv.tangents[v] = Vec4(tangents[v][0], tangents[v][1], tangents[v][2], float(prim.tangents[v].w()));
+          continue;
+        }
+        sv.positions[v] = Vec3(position[0], position[1], position[2]);
+        const float* b = blended.data();
+        if (!normals.empty()) {
+          // The cofactor of the upper 3x3 (row-major), sign-corrected: det * inverse transpose.
+          const float c00 = b[5] * b[10] - b[6] * b[9], c01 = b[6] * b[8] - b[4] * b[10], c02 = b[4] * b[9] - b[5] * b[8];
+          const float c10 = b[2] * b[9] - b[1] * b[10], c11 = b[0] * b[10] - b[2] * b[8], c12 = b[1] * b[8] - b[0] * b[9];
+          const float c20 = b[1] * b[6] - b[2] * b[5], c21 = b[2] * b[4] - b[0] * b[6], c22 = b[0] * b[5] - b[1] * b[4];
+          const float det = b[0] * c00 + b[1] * c01 + b[2] * c02;
+          const V3& m = normals[v];
+          V3 r{c00 * m[0] + c01 * m[1] + c02 * m[2], c10 * m[0] + c11 * m[1] + c12 * m[2],
+               c20 * m[0] + c21 * m[1] + c22 * m[2]};
+          if (det < 0.0f) r = {-r[0], -r[1], -r[2]};
+          r = normalized(r);
+          sv.normals[v] = Vec3(r[0], r[1], r[2]);
+        }
+        if (!tangents.empty()) {
+          const V3& t = tangents[v];
+          V3 r{b[0] * t[0] + b[1] * t[1] + b[2] * t[2], b[4] * t[0] + b[5] * t[1] + b[6] * t[2],
+               b[8] * t[0] + b[9] * t[1] + b[10] * t[2]};
+          r = normalized(r);
+          sv.tangents[v] = Vec4(r[0], r[1], r[2], float(prim.tangents[v].w()));
+        }
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace skinref::test

@@ -1,0 +1,30 @@
+// An independent float32 engine for the bounds tests: the glTF 2.0 pipeline evaluated in float32 in an order
+// different from skinref's at every stage, as another correct engine would (issue 14's "correct engines
+// pass"). It reads skinref's Scene (the loader is not under test here) and shares no evaluation code with
+// reference/.
+//
+// Contract (every value float32; differences from skinref's order in brackets):
+// - Sampling: clamped outside the keys, a key's own value at its time. LINEAR vectors (1 - u) a + u b
+//   [skinref: a + (b - a) u]; rotations by slerp through acos and sin [skinref: atan2 of chords, sincos
+//   tables], short path, the keys normalized first and the result normalized, nlerp below 1e-3 rad;
+//   CUBICSPLINE Hermite in Horner form, tangents times the interval, rotations normalized.
+// - Local T * R * S as three 4x4 products [skinref: one composed matrix]; globals G = G(parent) * L by a
+//   recursive walk from the roots with each dot product summed last term first; joint matrices G * IBM
+//   likewise.
+// - Morph targets in reverse order. LBS blends positions, p' = sum_i w_i (JM_i p) [skinref: blends the
+//   matrices], influences in reverse order; normals by the cofactor of the blended upper 3x3, tangents by
+//   the blended upper 3x3, both normalized; weights as stored; a vertex whose weights sum to 0 keeps its
+//   bind attributes. Rigid mesh nodes by their global matrix.
+// - Output: world primitives in drawn_nodes() order, like evaluate_vertices().
+#pragma once
+
+#include "core/scene.h"
+#include "core/vertices.h"
+
+#include <vector>
+
+namespace skinref::test {
+
+std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int animation, float time);
+
+}  // namespace skinref::test
