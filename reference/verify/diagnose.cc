@@ -154,13 +154,14 @@ class Diagnoser {
       s.values += comparison.values;
       s.over += comparison.over;
       s.unbounded += comparison.unbounded;
+      s.unnormalized += comparison.unnormalized;
       s.over_positions += comparison.over_positions;
       s.over_normals += comparison.over_normals;
       s.over_tangents += comparison.over_tangents;
       s.max_ratio = std::max(s.max_ratio, comparison.max_ratio);
       add_residuals(reference, observations_[o].vertices, extent_, s);
-      if (o == 0 || comparison.over + comparison.unbounded > worst_over) {
-        worst_over = comparison.over + comparison.unbounded;
+      if (o == 0 || comparison.over + comparison.unbounded + comparison.unnormalized > worst_over) {
+        worst_over = comparison.over + comparison.unbounded + comparison.unnormalized;
         s.worst = comparison;
         s.worst_label = observations_[o].label;
       }

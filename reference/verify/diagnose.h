@@ -72,7 +72,7 @@ struct DiagnoseSettings {
 struct CandidateScore {
   std::vector<std::string> settings;  // "NAME=VALUE" added to the base
   Conventions conventions;
-  size_t values = 0, over = 0, unbounded = 0;
+  size_t values = 0, over = 0, unbounded = 0, unnormalized = 0;
   size_t over_positions = 0, over_normals = 0, over_tangents = 0;
   double max_ratio = 0.0;
   // How far the dumps are from this candidate's reference: the largest position distance / extent, and the
@@ -82,7 +82,7 @@ struct CandidateScore {
   size_t search_order = 0;  // when it was evaluated: the last tie-breaker (singles in pipeline order first)
   VertexComparison worst;   // the comparison of the observation with the most values over
   std::string worst_label;
-  size_t failing() const { return over + unbounded; }
+  size_t failing() const { return over + unbounded + unnormalized; }
 };
 struct SettingEffect {
   std::string setting;

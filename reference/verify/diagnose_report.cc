@@ -26,6 +26,7 @@ std::string settings_text(const std::vector<std::string>& settings) {
 std::string counts_text(const CandidateScore& s) {
   std::string text = std::to_string(s.over) + " of " + std::to_string(s.values) + " values over";
   if (s.unbounded) text += ", " + std::to_string(s.unbounded) + " unbounded";
+  if (s.unnormalized) text += ", " + std::to_string(s.unnormalized) + " not unit length";
   return text;
 }
 
@@ -77,6 +78,7 @@ nlohmann::ordered_json diagnosis_json(const Diagnosis& d) {
     json["values"] = s.values;
     json["over"] = s.over;
     json["unbounded"] = s.unbounded;
+    json["unnormalized"] = s.unnormalized;
     json["over_by_attribute"] = {{"positions", s.over_positions}, {"normals", s.over_normals},
                                  {"tangents", s.over_tangents}};
     json["max_ratio"] = std::isfinite(s.max_ratio) ? nlohmann::ordered_json(s.max_ratio) : nlohmann::ordered_json(nullptr);

@@ -31,4 +31,10 @@ inline constexpr double kUnitVectorDifferenceCap = 2.0 + 16.0 * 0x1p-23;
 // dozen double roundings (2^-53 each) along the longest chain.
 inline constexpr double kReferenceRelative = 0x1p-40;
 
+// A normalized float32 vector has a length within 9.5 ulp (about 1.1e-6) of 1 (above). A test normal or
+// tangent whose length is off by more than this, where the reference's is unit, was not normalized: compare
+// reports it as such (verify/vertex_compare.h) rather than as a value over its bound. 1e-4 leaves a margin of
+// about 90 for engines that normalize with a cheaper reciprocal square root.
+inline constexpr double kUnnormalizedLength = 1e-4;
+
 }  // namespace skinref::tol

@@ -164,7 +164,17 @@ VertexComparison compare_vertices(const Scene& scene, const std::vector<WorldPri
         set_worst(i, v, "position", error, b.position[v]);
     }
     const size_t over_before_normals = result.over;
+    // A test vector that is not unit where the reference's is: reported as such, not as a direction error.
+    auto unnormalized = [&](const Vec3& test, const Vec3& reference) {
+      const double length_error = std::abs(test.norm() - 1.0);
+      if (std::abs(reference.norm() - 1.0) > tol::kUnnormalizedLength || !(length_error > tol::kUnnormalizedLength))
+        return false;
+      ++result.unnormalized;
+      result.largest_length_error = std::max(result.largest_length_error, length_error);
+      return true;
+    };
     for (size_t v = 0; v < t.normals.size(); ++v) {
+      if (unnormalized(t.normals[v], r.normals[v])) continue;
       const double error = (t.normals[v] - r.normals[v]).norm();
       if (acc.add(error, b.normal[v], r.normals[v].norm(), false)) set_worst(i, v, "normal", error, b.normal[v]);
     }
@@ -174,6 +184,7 @@ VertexComparison compare_vertices(const Scene& scene, const std::vector<WorldPri
     if (!r.normals.empty() && t.normals.empty()) ++result.primitives_without_test_normals;
     if (!r.tangents.empty() && t.tangents.empty()) ++result.primitives_without_test_tangents;
     for (size_t v = 0; v < t.tangents.size(); ++v) {
+      if (unnormalized(t.tangents[v].head<3>(), r.tangents[v].head<3>())) continue;
       // The handedness is copied, never computed: any difference in w is over the bound.
       const bool handedness_differs = t.tangents[v].w() != r.tangents[v].w();
       const double error = (t.tangents[v] - r.tangents[v]).norm();
@@ -206,6 +217,9 @@ void print_vertex_comparison(const VertexComparison& c, std::ostream& out) {
       << c.unbounded << " without a bound\n";
   out << "  over by attribute: positions " << c.over_positions << ", normals " << c.over_normals << ", tangents "
       << c.over_tangents << "\n";
+  if (c.unnormalized > 0)
+    out << "  not unit length: " << c.unnormalized << " normals and tangents of the test (|length - 1| up to "
+        << number(c.largest_length_error) << "): the engine does not normalize them (convention normalize=no)\n";
   if (c.primitives_without_test_normals + c.primitives_without_test_tangents > 0)
     out << "  not compared: the test has no normals in " << c.primitives_without_test_normals
         << " primitive(s) and no tangents in " << c.primitives_without_test_tangents << " that have them\n";
@@ -231,8 +245,9 @@ void print_vertex_comparison(const VertexComparison& c, std::ostream& out) {
       out << "\n";
     }
   }
-  out << (c.passed() ? "PASS" : "FAIL") << ": " << c.over << " over, " << c.unbounded << " unbounded of " << c.values
-      << " values\n";
+  out << (c.passed() ? "PASS" : "FAIL") << ": " << c.over << " over, " << c.unbounded << " unbounded";
+  if (c.unnormalized > 0) out << ", " << c.unnormalized << " not unit length";
+  out << " of " << c.values << " values\n";
 }
 
 void write_vertex_comparison_json(const VertexComparison& c, std::ostream& out) {
@@ -248,6 +263,8 @@ void write_vertex_comparison_json(const VertexComparison& c, std::ostream& out) 
   json["unbounded"] = c.unbounded;
   json["over_by_attribute"] = {{"positions", c.over_positions}, {"normals", c.over_normals},
                                {"tangents", c.over_tangents}};
+  json["unnormalized"] = c.unnormalized;
+  json["largest_length_error"] = c.largest_length_error;
   json["primitives_without_test_normals"] = c.primitives_without_test_normals;
   json["primitives_without_test_tangents"] = c.primitives_without_test_tangents;
   json["max_ratio"] = finite_or_null(c.max_ratio);

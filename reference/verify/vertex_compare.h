@@ -17,7 +17,11 @@
 //   the worst value (largest error / bound) with its primitive, vertex, attribute, error, bound, and the
 //   vertex's joints (node indices, every influence slot as stored) and weights. A handedness mismatch, or a
 //   NaN in the test, has the ratio infinity. `worst.attribute` is empty when every value is equal.
-// - passed() is true when nothing is over its bound and nothing is unbounded.
+// - A test normal or tangent (xyz) whose length differs from 1 by more than tol::kUnnormalizedLength, where
+//   the reference's is unit, is counted in `unnormalized` (with the largest |length - 1|) and not as over
+//   its bound: the engine did not normalize it (the convention normalize=no), which says more than a
+//   direction error would.
+// - passed() is true when nothing is over its bound, nothing is unbounded and nothing is unnormalized.
 #pragma once
 
 #include "core/vertices.h"
@@ -47,6 +51,8 @@ struct VertexComparison {
   size_t over = 0;          // over their bound
   size_t unbounded = 0;     // with an infinite bound
   size_t over_positions = 0, over_normals = 0, over_tangents = 0;  // `over`, by attribute
+  size_t unnormalized = 0;                      // test normals and tangents that are not unit length
+  double largest_length_error = 0.0;            // the largest |length - 1| among them
   size_t primitives_without_test_normals = 0;   // the reference has normals there, the test none
   size_t primitives_without_test_tangents = 0;
   double max_ratio = 0.0;   // largest error / bound
@@ -55,7 +61,7 @@ struct VertexComparison {
   std::array<size_t, 6> ratio_histogram{};
   WorstVertex worst;
 
-  bool passed() const { return over == 0 && unbounded == 0; }
+  bool passed() const { return over == 0 && unbounded == 0 && unnormalized == 0; }
 };
 
 VertexComparison compare_vertices(const Scene& scene, const std::vector<WorldPrimitive>& reference,

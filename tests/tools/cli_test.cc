@@ -818,6 +818,20 @@ TEST_F(CliTest, SkinRecordsItsConventionsAndCompareHoldsThemToTheRecord) {
   expect_ok({"skin", "builtin:bend", "--backend", "cpu", "--convention", "weights=sum", "--out", work("cpu.skv")});
 }
 
+// An engine that leaves its normals unnormalized: compare names it, and diagnose names the convention.
+TEST_F(CliTest, UnnormalizedNormalsAreNamed) {
+  expect_ok({"skin", "builtin:bend", "--time", "0.35", "--out", work("ref.skv")});
+  expect_ok({"skin", "builtin:bend", "--time", "0.35", "--precision", "f32", "--convention", "normalize=no", "--out",
+             work("engine.skv")});
+  strip_record(work("engine.skv"));
+  const RunResult compared = run({"compare", work("ref.skv"), work("engine.skv")});
+  EXPECT_EQ(compared.exit_code, kExitComparisonFailed) << compared.err;
+  EXPECT_NE(compared.out.find("not unit length:"), std::string::npos) << compared.out;
+  const RunResult diagnosed = run({"diagnose", "builtin:bend", work("engine.skv"), "--time", "0.35"});
+  EXPECT_EQ(diagnosed.exit_code, kExitComparisonFailed) << diagnosed.err;
+  EXPECT_NE(diagnosed.out.find("matches glTF 2.0 with normalize=no: 0 of"), std::string::npos) << diagnosed.out;
+}
+
 TEST_F(CliTest, ConventionsFileAndPoseRecord) {
   write_bytes(work("engine.json"), R"({"rotation": "nlerp", "normals": "blend-normal-matrices"})");
   expect_ok({"skin", "builtin:twist", "--time", "0.6", "--conventions", work("engine.json"), "--out", work("file.skv")});

@@ -110,6 +110,27 @@ TEST(VertexCompareTest, AnEngineDumpWithPositionsOnlyIsComparedOnPositions) {
   EXPECT_NE(message.find("normals absent in the reference, present in the test"), std::string::npos) << message;
 }
 
+// A normal left at the length a blend gave it is reported as not unit length, not as a direction error.
+TEST(VertexCompareTest, AnUnnormalizedNormalIsNamedAsSuch) {
+  const Twist twist;
+  std::vector<WorldPrimitive> test = twist.reference;
+  test[0].vertices.normals[5] *= 0.9;    // |n| - 1 = -0.1
+  test[0].vertices.normals[6] *= 1.002;  // |n| - 1 = 0.002
+  const VertexComparison cmp = compare_vertices(twist.scene, twist.reference, test, uniform_bounds(twist.reference, 1.0));
+  EXPECT_EQ(cmp.unnormalized, 2u);
+  EXPECT_NEAR(cmp.largest_length_error, 0.1, 1e-12);
+  EXPECT_EQ(cmp.over, 0u);  // within a bound of 1, and not counted as over in any case
+  EXPECT_FALSE(cmp.passed());
+  std::ostringstream printed;
+  print_vertex_comparison(cmp, printed);
+  EXPECT_NE(printed.str().find("not unit length: 2 normals and tangents"), std::string::npos) << printed.str();
+  EXPECT_NE(printed.str().find("normalize=no"), std::string::npos) << printed.str();
+  // Within float32 normalization (1e-6 off): an ordinary value.
+  test = twist.reference;
+  test[0].vertices.normals[5] *= 1.0 + 1e-6;
+  EXPECT_EQ(compare_vertices(twist.scene, twist.reference, test, uniform_bounds(twist.reference, 1.0)).unnormalized, 0u);
+}
+
 TEST(VertexCompareTest, CountsOverAndUnboundedAndFindsTheWorstVertex) {
   const Twist twist;
   const SkinnedVertices& r = twist.reference[0].vertices;
@@ -128,10 +149,12 @@ TEST(VertexCompareTest, CountsOverAndUnboundedAndFindsTheWorstVertex) {
   std::vector<WorldPrimitive> test = twist.reference;
   SkinnedVertices& t = test[0].vertices;
   t.positions[a] += Vec3(0.0, 5e-5, 0.0);       // ratio 0.05: within
-  t.normals[b] += Vec3(0.0, 0.0, 5e-4);         // ratio 0.5: within
+  // Normals turned, not stretched (a test normal off unit length is reported apart): builtin:twist's normals
+  // have no x, so adding d along x and renormalizing moves them by d to first order.
+  t.normals[b] = (t.normals[b] + Vec3(5e-4, 0.0, 0.0)).normalized();  // ratio 0.5: within
   t.positions[middle] += Vec3(2e-3, 0.0, 0.0);  // ratio 2: over, the worst
   bounds[0].normal[c] = std::numeric_limits<double>::infinity();
-  t.normals[c] += Vec3(0.1, 0.0, 0.0);  // unbounded: counted as such whatever its error
+  t.normals[c] = (t.normals[c] + Vec3(0.1, 0.0, 0.0)).normalized();  // unbounded: counted as such whatever its error
 
   const VertexComparison cmp = compare_vertices(twist.scene, twist.reference, test, bounds);
   EXPECT_EQ(cmp.values, 2 * n);
@@ -187,7 +210,11 @@ TEST(VertexCompareTest, HistogramBinsByDecade) {
   std::vector<WorldPrimitive> test = twist.reference;
   // One normal per bin (|normal| = 1, so the allowance is kBound + 2^-40): ratios 5e-5, 5e-4, 5e-3, 5e-2, 0.5, 5.
   const double ratios[] = {5e-5, 5e-4, 5e-3, 5e-2, 0.5, 5.0};
-  for (size_t i = 0; i < 6; ++i) test[0].vertices.normals[10 * i] += Vec3(0.0, ratios[i] * kBound, 0.0);
+  // Turned by about ratio * bound (x is perpendicular to builtin:twist's normals), kept unit length.
+  for (size_t i = 0; i < 6; ++i) {
+    Vec3& normal = test[0].vertices.normals[10 * i];
+    normal = (normal + Vec3(ratios[i] * kBound, 0.0, 0.0)).normalized();
+  }
   const VertexComparison c = compare_vertices(twist.scene, twist.reference, test, bounds);
   const size_t values = 2 * twist.reference[0].vertices.positions.size();
   const std::array<size_t, 6> expected{values - 5, 1, 1, 1, 1, 1};
@@ -195,9 +222,11 @@ TEST(VertexCompareTest, HistogramBinsByDecade) {
   EXPECT_EQ(c.over, 1u);
   EXPECT_EQ(c.worst.vertex, 50u);
   EXPECT_EQ(c.worst.attribute, "normal");
-  // Six ratios: the median is the upper middle one (index 3 of 6), 5e-2 (the allowance's 2^-40 and the
-  // rounding of the offsets move it by far less than 1e-9).
-  EXPECT_NEAR(c.median_ratio, 5e-2, 1e-9);
+  // Six ratios: the median is the upper middle one (index 3 of 6). A unit normal turned by adding d
+  // perpendicular to it and renormalizing moves by sqrt(2 - 2 / sqrt(1 + d^2)) exactly, here d = 5e-2 * bound
+  // (the allowance's 2^-40 and the rounding move it by far less than 1e-9).
+  const double d = 5e-2 * kBound;
+  EXPECT_NEAR(c.median_ratio, std::sqrt(2.0 - 2.0 / std::sqrt(1.0 + d * d)) / kBound, 1e-9);
 }
 
 TEST(VertexCompareTest, TangentHandednessMismatchIsOverItsBound) {
