@@ -9,6 +9,7 @@
 
 #include <array>
 #include <charconv>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -180,11 +181,48 @@ struct DumpReader {
   }
 };
 
-nlohmann::json parse_pose_dump(const DumpReader& reader) {
+// The most significant digits any number of the JSON text was printed with: the writer's precision (a
+// writer with %.9g prints at most 9, trimming trailing zeros; skinref prints 17). Strings are skipped.
+int printed_significant_digits(const std::string& text) {
+  int most = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      continue;
+    }
+    if (!(c == '-' || (c >= '0' && c <= '9'))) continue;
+    // A number token: count the digits of its mantissa, leading zeros aside.
+    int digits = 0;
+    bool leading = true;
+    size_t j = c == '-' ? i + 1 : i;
+    for (; j < text.size() && ((text[j] >= '0' && text[j] <= '9') || text[j] == '.'); ++j) {
+      if (text[j] == '.') continue;
+      if (leading && text[j] == '0') continue;
+      leading = false;
+      ++digits;
+    }
+    while (j < text.size() && (text[j] == 'e' || text[j] == 'E' || text[j] == '+' || text[j] == '-' ||
+                               (text[j] >= '0' && text[j] <= '9')))
+      ++j;  // the exponent
+    most = std::max(most, digits);
+    i = j - 1;
+  }
+  return most;
+}
+
+nlohmann::json parse_pose_dump(const DumpReader& reader, int* significant_digits = nullptr) {
   std::ifstream in(reader.file, std::ios::binary);
   if (!in) reader.fail("", "a readable pose dump (the file could not be opened)");
   std::ostringstream text;
   text << in.rdbuf();
+  if (significant_digits) *significant_digits = printed_significant_digits(text.str());
   nlohmann::json root;
   try {
     root = nlohmann::json::parse(text.str());
@@ -207,9 +245,9 @@ std::string read_pose_dump_source(const std::string& path) {
   return parse_pose_dump(reader).at("source").get<std::string>();
 }
 
-EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::string* source) {
+EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::string* source, int* significant_digits) {
   const DumpReader reader{path};
-  const nlohmann::json root = parse_pose_dump(reader);
+  const nlohmann::json root = parse_pose_dump(reader, significant_digits);
   if (source) *source = root.at("source").get<std::string>();
   EvaluatedPose pose;
   const nlohmann::json& animation = reader.member(root, "", "animation");

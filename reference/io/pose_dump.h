@@ -25,8 +25,12 @@ void write_pose_dump(const Scene& scene, const EvaluatedPose& pose, const std::s
 // Reads a pose dump (this format, from skinref or an engine under test) back for `scene`: the node count,
 // each node's morph weight count, the skin count and each skin's joint count must match the scene, and every
 // number must be finite; otherwise InputError naming the file and the JSON path. Returns the pose (normal
-// matrices as written) and, in `source`, the dump's "source" field (the model it was made from).
-EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::string* source = nullptr);
+// matrices as written) and, in `source`, the dump's "source" field (the model it was made from). In
+// `significant_digits`, the most significant digits any of its numbers was printed with: the writer's
+// precision, whose rounding charge_printing_rounding() (verify/pose_error_bounds.h) adds to the bounds when
+// it is under 17 (an engine that prints with %.9g).
+EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::string* source = nullptr,
+                             int* significant_digits = nullptr);
 
 // Just the "source" field of a pose dump (the model it was made from), with the same checks of the file.
 std::string read_pose_dump_source(const std::string& path);

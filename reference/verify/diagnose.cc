@@ -192,8 +192,10 @@ class Diagnoser {
     const PoseErrorBounds pose_bounds = float32_pose_error_bounds(scene, settings_.animation, sample_time);
     const std::vector<PrimitiveErrorBounds> bounds = float32_vertex_error_bounds(scene, pose, options, &pose_bounds);
     const EvaluatedPose* test_pose = observation.pose ? &*observation.pose : nullptr;
-    return bisect_stages(scene, pose, test_pose, test_pose ? &pose_bounds : nullptr, reference, observation.vertices,
-                         bounds);
+    PoseErrorBounds printed_pose_bounds = pose_bounds;
+    if (test_pose) charge_printing_rounding(printed_pose_bounds, *test_pose, observation.pose_significant_digits);
+    return bisect_stages(scene, pose, test_pose, test_pose ? &printed_pose_bounds : nullptr, reference,
+                         observation.vertices, bounds);
   }
 
  private:

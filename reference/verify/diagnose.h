@@ -55,12 +55,17 @@ inline constexpr double kNoiseFloor = 1e-6;
 
 struct DiagnoseObservation {
   DiagnoseObservation(std::string label_, double time_, std::vector<WorldPrimitive> vertices_,
-                      std::optional<EvaluatedPose> pose_ = std::nullopt)
-      : label(std::move(label_)), time(time_), vertices(std::move(vertices_)), pose(std::move(pose_)) {}
+                      std::optional<EvaluatedPose> pose_ = std::nullopt, int pose_digits_ = 17)
+      : label(std::move(label_)),
+        time(time_),
+        vertices(std::move(vertices_)),
+        pose(std::move(pose_)),
+        pose_significant_digits(pose_digits_) {}
   std::string label;  // e.g. the dump's file name
   double time = 0.0;
   std::vector<WorldPrimitive> vertices;
   std::optional<EvaluatedPose> pose;  // the engine's pose dump at that time, when it wrote one
+  int pose_significant_digits = 17;   // its printing precision (read_pose_dump(), io/pose_dump.h)
 };
 struct DiagnoseSettings {
   int animation = -1;

@@ -268,4 +268,27 @@ bool within_bound(double actual, double reference, double bound) {
   return std::abs(actual - reference) <= bound + tol::kReferenceRelative * std::abs(reference);
 }
 
+void charge_printing_rounding(PoseErrorBounds& bounds, const EvaluatedPose& printed, int significant_digits) {
+  if (significant_digits >= 17) return;
+  const double relative = 0.5 * std::pow(10.0, 1 - std::max(significant_digits, 1));
+  for (size_t n = 0; n < bounds.local.size() && n < printed.local.local.size(); ++n) {
+    const Transform& local = printed.local.local[n];
+    const std::array<double, 10> values{local.translation.x(), local.translation.y(), local.translation.z(),
+                                        local.rotation.x(),    local.rotation.y(),    local.rotation.z(),
+                                        local.rotation.w(),    local.scale.x(),       local.scale.y(),
+                                        local.scale.z()};
+    for (size_t k = 0; k < values.size(); ++k) bounds.local[n][k] += relative * std::abs(values[k]);
+    for (size_t k = 0; k < bounds.morph_weights[n].size() && k < printed.local.morph_weights[n].size(); ++k)
+      bounds.morph_weights[n][k] += relative * std::abs(printed.local.morph_weights[n][k]);
+    for (size_t k = 0; k < 16; ++k) bounds.global[n][k] += relative * std::abs(printed.model.global[n].data()[k]);
+  }
+  for (size_t s = 0; s < bounds.palettes.size() && s < printed.palettes.size(); ++s)
+    for (size_t j = 0; j < bounds.palettes[s].skinning.size() && j < printed.palettes[s].skinning.size(); ++j) {
+      for (size_t k = 0; k < 16; ++k)
+        bounds.palettes[s].skinning[j][k] += relative * std::abs(printed.palettes[s].skinning[j].data()[k]);
+      for (size_t k = 0; k < 9; ++k)
+        bounds.palettes[s].normal[j][k] += relative * std::abs(printed.palettes[s].normal[j].data()[k]);
+    }
+}
+
 }  // namespace skinref

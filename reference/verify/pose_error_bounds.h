@@ -18,6 +18,7 @@
 //   rather than a wrong one.
 #pragma once
 
+#include "core/pose.h"
 #include "core/scene.h"
 
 #include <array>
@@ -41,5 +42,10 @@ PoseErrorBounds float32_pose_error_bounds(const Scene& scene, int animation, dou
 
 // True when |actual - reference| <= bound + tol::kReferenceRelative * |reference|.
 bool within_bound(double actual, double reference, double bound);
+
+// A pose dump printed with D < 17 significant digits moved each value v by up to half a unit of its D-th
+// digit, at most 0.5 * 10^(1 - D) * |v|: adds that to every bound of `bounds` (indexed like `printed`). D >= 17
+// (skinref's dumps round-trip) adds nothing.
+void charge_printing_rounding(PoseErrorBounds& bounds, const EvaluatedPose& printed, int significant_digits);
 
 }  // namespace skinref

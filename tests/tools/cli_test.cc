@@ -832,6 +832,46 @@ TEST_F(CliTest, UnnormalizedNormalsAreNamed) {
   EXPECT_NE(diagnosed.out.find("matches glTF 2.0 with normalize=no: 0 of"), std::string::npos) << diagnosed.out;
 }
 
+// Rewrites every number of a JSON text with %.9g, as an engine that prints floats with 9 digits would.
+std::string with_nine_digits(const std::string& json) {
+  std::string out;
+  for (size_t i = 0; i < json.size();) {
+    const char c = json[i];
+    const bool starts_number = (c == '-' || (c >= '0' && c <= '9')) && (i == 0 || std::string(":,[ \n").find(json[i - 1]) != std::string::npos);
+    if (!starts_number) {
+      out += c;
+      ++i;
+      continue;
+    }
+    size_t length = 0;
+    const double value = std::stod(json.substr(i), &length);
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", value);
+    out += text;
+    i += length;
+  }
+  return out;
+}
+
+// A pose dump printed with 9 significant digits (a float's own precision) is not a failure for its printing
+// rounding: compare and bisect charge it to the bounds. A real difference is still caught.
+TEST_F(CliTest, PoseDumpsPrintedWithNineDigitsAreChargedTheirRounding) {
+  // builtin:chain64's unanimated rest values are float32 values with more than 9 digits (bound: exact), so
+  // without the charge 63 of them were over.
+  expect_ok({"pose", "builtin:chain64", "--time", "0.25", "--out", work("ref.json")});
+  write_bytes(work("nine.json"), with_nine_digits(read_bytes(work("ref.json"))));
+  RunResult result;
+  expect_ok({"compare", work("ref.json"), work("nine.json")}, &result);
+  EXPECT_NE(result.out.find("within their derived float32 bounds"), std::string::npos) << result.out;
+  expect_ok({"skin", "builtin:chain64", "--time", "0.25", "--out", work("ref.skv")});
+  expect_ok({"bisect", work("ref.json"), work("nine.json"), work("ref.skv"), work("ref.skv")});
+  // A joint's rotation off by 1e-3: caught through the printing charge (about 5e-9 of each value).
+  nlohmann::json off = nlohmann::json::parse(read_bytes(work("ref.json")));
+  off["nodes"][1]["rotation"][0] = off["nodes"][1]["rotation"][0].get<double>() + 1e-3;
+  write_bytes(work("off.json"), with_nine_digits(off.dump()));
+  EXPECT_EQ(run({"compare", work("ref.json"), work("off.json")}).exit_code, kExitComparisonFailed);
+}
+
 TEST_F(CliTest, ConventionsFileAndPoseRecord) {
   write_bytes(work("engine.json"), R"({"rotation": "nlerp", "normals": "blend-normal-matrices"})");
   expect_ok({"skin", "builtin:twist", "--time", "0.6", "--conventions", work("engine.json"), "--out", work("file.skv")});

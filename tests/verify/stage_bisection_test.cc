@@ -13,6 +13,7 @@
 #include "verify/stage_bisection.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <fstream>
@@ -151,6 +152,34 @@ TEST(FirstDifferingStageTest, ExactComparisonNamesTheFirstDifferingComponent) {
 }
 
 // ---- pose dump reader ------------------------------------------------------------------------------------------
+
+// The reader reports the precision a dump was printed with, and charge_printing_rounding() adds half a unit of
+// the last printed digit, at most 0.5 * 10^(1 - D) of each value, to its bound.
+TEST(PoseDumpReadTest, PrintingPrecisionIsReadAndCharged) {
+  const test::TempDir dir;
+  const Scene scene = make_builtin_scene("twist");
+  const EvaluatedPose pose = evaluate_pose(scene, 0, 0.37);
+  write_pose_dump(scene, pose, dir.file("pose.json"));
+  int digits = 0;
+  read_pose_dump(dir.file("pose.json"), scene, nullptr, &digits);
+  EXPECT_EQ(digits, 17);
+  // The same document with every number printed with at most 5 digits; strings with digits do not count.
+  nlohmann::json short_numbers = nlohmann::json::parse(test::read_bytes(dir.file("pose.json")));
+  short_numbers["source"] = "builtin:twist 1234567890123456789";
+  short_numbers["time"] = 0.375;
+  short_numbers["nodes"][0]["translation"] = {0.12345, -1.5, 2.0};
+  std::string text = short_numbers.dump();
+  test::write_bytes(dir.file("short.json"), text);
+  read_pose_dump(dir.file("short.json"), scene, nullptr, &digits);
+  EXPECT_EQ(digits, 17) << "the other numbers are still printed in full";
+  PoseErrorBounds bounds = float32_pose_error_bounds(scene, 0, 0.37);
+  const double before = bounds.local[0][0];
+  charge_printing_rounding(bounds, pose, 9);
+  EXPECT_DOUBLE_EQ(bounds.local[0][0], before + 0.5e-8 * std::abs(pose.local.local[0].translation.x()));
+  const PoseErrorBounds unchanged = bounds;
+  charge_printing_rounding(bounds, pose, 17);
+  EXPECT_EQ(bounds.global, unchanged.global);
+}
 
 TEST(PoseDumpReadTest, RoundTripIsBitIdentical) {
   const test::TempDir dir;

@@ -86,8 +86,9 @@ int run_bisect(std::span<const std::string> args) {
   const Conventions conventions = facts.conventions.value_or(Conventions{});
   options = skinning_options_under(options, conventions.skinning);
   const Scene scene = load_model_under(model, conventions);
-  const EvaluatedPose reference_pose = read_pose_dump(ref_pose_path, scene);
-  const EvaluatedPose test_pose = read_pose_dump(test_pose_path, scene);
+  int reference_digits = 17, test_digits = 17;
+  const EvaluatedPose reference_pose = read_pose_dump(ref_pose_path, scene, nullptr, &reference_digits);
+  const EvaluatedPose test_pose = read_pose_dump(test_pose_path, scene, nullptr, &test_digits);
   if (reference_pose.animation != test_pose.animation)
     throw InputError(test_pose_path, "/animation", "the reference's animation (" +
                                                        std::to_string(reference_pose.animation) +
@@ -109,7 +110,12 @@ int run_bisect(std::span<const std::string> args) {
   const PoseErrorBounds pose_bounds = float32_pose_error_bounds(scene, test_pose.animation, test_pose.time);
   const std::vector<PrimitiveErrorBounds> vertex_bounds =
       float32_vertex_error_bounds(scene, reference_pose, options, &pose_bounds);
-  const StageDivergence divergence = bisect_stages(scene, reference_pose, &test_pose, &pose_bounds,
+  // The pose dumps' own printing rounding, when they were printed with fewer than 17 digits, is part of the
+  // difference of their values (not of the vertices, which the .skv dumps hold in binary).
+  PoseErrorBounds printed_pose_bounds = pose_bounds;
+  charge_printing_rounding(printed_pose_bounds, test_pose, test_digits);
+  charge_printing_rounding(printed_pose_bounds, reference_pose, reference_digits);
+  const StageDivergence divergence = bisect_stages(scene, reference_pose, &test_pose, &printed_pose_bounds,
                                                    reference_vertices.primitives, test_vertices.primitives,
                                                    vertex_bounds);
 

@@ -316,14 +316,18 @@ int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_pa
   if (report_dir && report_dir->empty()) throw UsageError("compare: option --report needs a non-empty value");
   const std::string model = parsed.value("--model").value_or(read_pose_dump_source(reference_path));
   const Scene scene = load_model(model);
-  const EvaluatedPose reference = read_pose_dump(reference_path, scene);
-  const EvaluatedPose test = read_pose_dump(test_path, scene);
+  int reference_digits = 17, test_digits = 17;
+  const EvaluatedPose reference = read_pose_dump(reference_path, scene, nullptr, &reference_digits);
+  const EvaluatedPose test = read_pose_dump(test_path, scene, nullptr, &test_digits);
   if (reference.animation != test.animation || reference.time != test.time)
     throw InputError(test_path, "/time",
                      "the reference's animation and time (" + std::to_string(reference.animation) + ", " +
                          format_double("%.17g", reference.time) + " s; this dump: " +
                          std::to_string(test.animation) + ", " + format_double("%.17g", test.time) + " s)");
-  const PoseErrorBounds bounds = float32_pose_error_bounds(scene, test.animation, test.time);
+  PoseErrorBounds bounds = float32_pose_error_bounds(scene, test.animation, test.time);
+  // Dumps printed with fewer than 17 digits: their printing rounding is part of the difference.
+  charge_printing_rounding(bounds, test, test_digits);
+  charge_printing_rounding(bounds, reference, reference_digits);
   const StageDivergence divergence = bisect_stages(scene, reference, &test, &bounds, {}, {}, {});
 
   std::cout << "compare " << reference_path << " " << test_path << ": " << scene.source << ", "
@@ -398,7 +402,8 @@ std::string compare_usage() {
          "  every local TRS value, morph weight, global matrix, palette and normal matrix entry of TEST is held\n"
          "  to its derived float32 bound at TEST's time (the two dumps must agree on animation and time), and\n"
          "  the first stage with a value over its bound is named with the node or joint. The model is the\n"
-         "  dump's \"source\" unless --model is given; --report DIR writes pose.json.\n";
+         "  dump's \"source\" unless --model is given; --report DIR writes pose.json. A dump printed with fewer\n"
+         "  than 17 significant digits (%.9g) has its printing rounding added to every bound.\n";
 }
 
 int run_compare(std::span<const std::string> args) {

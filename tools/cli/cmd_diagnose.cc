@@ -148,8 +148,9 @@ int run_diagnose(std::span<const std::string> args) {
   std::vector<DiagnoseObservation> observations;
   for (size_t i = 0; i < dumps.size(); ++i) {
     std::optional<EvaluatedPose> pose;
+    int pose_digits = 17;
     if (i < pose_paths.size()) {
-      pose = read_pose_dump(pose_paths[i], scene);
+      pose = read_pose_dump(pose_paths[i], scene, nullptr, &pose_digits);
       if (pose->animation != settings.animation)
         throw InputError(pose_paths[i], "/animation", "animation " + std::to_string(settings.animation) +
                                                           ", the one the vertex dumps played");
@@ -157,7 +158,8 @@ int run_diagnose(std::span<const std::string> args) {
         throw InputError(pose_paths[i], "/time", "the time of " + dump_paths[i] + " (" +
                                                      std::to_string(*facts[i].time) + " s)");
     }
-    observations.emplace_back(dump_paths[i], *facts[i].time, std::move(dumps[i].primitives), std::move(pose));
+    observations.emplace_back(dump_paths[i], *facts[i].time, std::move(dumps[i].primitives), std::move(pose),
+                              pose_digits);
   }
 
   Diagnosis diagnosis;
