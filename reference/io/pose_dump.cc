@@ -238,6 +238,52 @@ nlohmann::json parse_pose_dump(const DumpReader& reader, int* significant_digits
   return root;
 }
 
+std::vector<std::string> scene_node_names(const Scene& scene) {
+  std::vector<std::string> names;
+  for (const Node& node : scene.nodes) names.push_back(node.name);
+  return names;
+}
+
+// The index in `names` of each of `list`'s entries (strings), matched by name; every name must be known and
+// appear once. Used for "joint_names".
+std::vector<size_t> rows_by_name(const DumpReader& reader, const nlohmann::json& list, const std::string& path,
+                                 const std::vector<std::string>& names) {
+  std::vector<size_t> index(list.size());
+  std::vector<bool> taken(names.size(), false);
+  for (size_t e = 0; e < list.size(); ++e) {
+    const std::string at = path + "/" + std::to_string(e);
+    if (!list[e].is_string()) reader.fail(at, "a name");
+    const std::string& name = list[e].get_ref<const std::string&>();
+    const auto found = std::find(names.begin(), names.end(), name);
+    if (found == names.end()) reader.fail(at, "the name of one of the model's joints, got '" + name + "'");
+    const size_t i = size_t(found - names.begin());
+    if (std::find(found + 1, names.end(), name) != names.end())
+      reader.fail(at, "a name the model gives one joint only, but '" + name + "' names several");
+    if (taken[i]) reader.fail(at, "each joint once, but '" + name + "' comes twice");
+    taken[i] = true;
+    index[e] = i;
+  }
+  return index;
+}
+
+// Node entries matched by their "name" when every entry has one and the model's names are unique; otherwise
+// entry n is node n.
+std::vector<size_t> entries_by_name(const DumpReader& reader, const nlohmann::json& entries, const std::string& path,
+                                    const std::vector<std::string>& names) {
+  std::vector<size_t> index(entries.size());
+  for (size_t e = 0; e < entries.size(); ++e) index[e] = e;
+  std::vector<std::string> sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  const bool unique = std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
+  nlohmann::json listed = nlohmann::json::array();
+  for (const nlohmann::json& entry : entries) {
+    if (!entry.is_object() || !entry.contains("name") || !entry["name"].is_string()) return index;
+    listed.push_back(entry["name"]);
+  }
+  if (!unique) return index;
+  return rows_by_name(reader, listed, path, names);
+}
+
 }  // namespace
 
 std::string read_pose_dump_source(const std::string& path) {
@@ -261,15 +307,30 @@ EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::s
   }
   pose.time = reader.number(reader.member(root, "", "time"), "/time");
 
+  // Matrices are column-major unless the dump declares "matrix_order": "row-major".
+  bool row_major = false;
+  if (const auto order = root.find("matrix_order"); order != root.end()) {
+    if (*order == "row-major") row_major = true;
+    else if (*order != "column-major") reader.fail("/matrix_order", "\"column-major\" or \"row-major\"");
+  }
+  auto read_matrix = [&](const nlohmann::json& object, const std::string& at, const char* key, auto& out) {
+    reader.matrix(object, at, key, out);
+    if (row_major) out.transposeInPlace();
+  };
+
   const size_t node_count = scene.nodes.size();
   const nlohmann::json& nodes = reader.array(root, "", "nodes", node_count);
+  // Entries name their node when every one has a "name" and the model's names are unique: an engine may list
+  // its nodes in its own order. Otherwise entry n is node n.
+  const std::vector<size_t> node_of = entries_by_name(reader, nodes, "/nodes", scene_node_names(scene));
   const LocalPose rest = rest_pose(scene);
   pose.local.local.resize(node_count);
   pose.local.morph_weights.resize(node_count);
   pose.model.global.resize(node_count);
-  for (size_t n = 0; n < node_count; ++n) {
-    const std::string at = "/nodes/" + std::to_string(n);
-    const nlohmann::json& node = nodes[n];
+  for (size_t e = 0; e < node_count; ++e) {
+    const size_t n = node_of[e];
+    const std::string at = "/nodes/" + std::to_string(e);
+    const nlohmann::json& node = nodes[e];
     Vec3 translation, scale;
     Eigen::Vector4d xyzw;
     reader.matrix(node, at, "translation", translation);
@@ -278,7 +339,7 @@ EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::s
     pose.local.local[n].translation = translation;
     pose.local.local[n].rotation = quat_from_xyzw(xyzw[0], xyzw[1], xyzw[2], xyzw[3]);
     pose.local.local[n].scale = scale;
-    reader.matrix(node, at, "global", pose.model.global[n]);
+    read_matrix(node, at, "global", pose.model.global[n]);
     const nlohmann::json& weights = reader.array(node, at, "morph_weights", rest.morph_weights[n].size());
     for (size_t i = 0; i < weights.size(); ++i)
       pose.local.morph_weights[n].push_back(reader.number(weights[i], at + "/morph_weights/" + std::to_string(i)));
@@ -289,20 +350,38 @@ EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::s
     const std::string at = "/skins/" + std::to_string(s);
     const size_t joints = scene.skins[s].joints.size();
     const nlohmann::json& palette = reader.array(skins[s], at, "palette", joints);
-    const nlohmann::json& normals = reader.array(skins[s], at, "normal_matrices", joints);
+    // "joint_names": the palette's rows by joint node name, in the engine's order.
+    std::vector<size_t> joint_of(joints);
+    for (size_t j = 0; j < joints; ++j) joint_of[j] = j;
+    if (skins[s].contains("joint_names")) {
+      std::vector<std::string> skin_names;
+      for (int node : scene.skins[s].joints) skin_names.push_back(scene.nodes[size_t(node)].name);
+      const nlohmann::json& names = reader.array(skins[s], at, "joint_names", joints);
+      joint_of = rows_by_name(reader, names, at + "/joint_names", skin_names);
+    }
+    // Normal matrices may be left out: they are then derived from the dump's own palette.
+    const bool has_normals = skins[s].contains("normal_matrices");
+    const nlohmann::json* normals = has_normals ? &reader.array(skins[s], at, "normal_matrices", joints) : nullptr;
     pose.palettes[s].skinning.resize(joints);
     pose.palettes[s].normal.resize(joints);
-    for (size_t j = 0; j < joints; ++j) {
-      const std::string entry = std::to_string(j);
-      const nlohmann::json& jm = palette[j];
+    for (size_t e = 0; e < joints; ++e) {
+      const size_t j = joint_of[e];
+      const std::string entry = std::to_string(e);
+      const nlohmann::json& jm = palette[e];
       if (!jm.is_array() || jm.size() != 16) reader.fail(at + "/palette/" + entry, "an array of 16 numbers");
       for (size_t i = 0; i < 16; ++i)
         pose.palettes[s].skinning[j].data()[i] = reader.number(jm[i], at + "/palette/" + entry + "/" + std::to_string(i));
-      const nlohmann::json& nm = normals[j];
+      if (row_major) pose.palettes[s].skinning[j].transposeInPlace();
+      if (!normals) {
+        pose.palettes[s].normal[j] = normal_matrix(pose.palettes[s].skinning[j].topLeftCorner<3, 3>());
+        continue;
+      }
+      const nlohmann::json& nm = (*normals)[e];
       if (!nm.is_array() || nm.size() != 9) reader.fail(at + "/normal_matrices/" + entry, "an array of 9 numbers");
       for (size_t i = 0; i < 9; ++i)
         pose.palettes[s].normal[j].data()[i] =
             reader.number(nm[i], at + "/normal_matrices/" + entry + "/" + std::to_string(i));
+      if (row_major) pose.palettes[s].normal[j].transposeInPlace();
     }
   }
   return pose;

@@ -22,6 +22,14 @@ void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream
 void write_pose_dump(const Scene& scene, const EvaluatedPose& pose, const std::string& path,
                      const Conventions* conventions = nullptr);
 
+// An engine's dump may differ from skinref's in three ways, all read back to the same pose:
+// - Node order. Node entries are matched to the model's nodes by "name" when every entry has one and the
+//   model's node names are unique; otherwise entry n is node n.
+// - Joint order. A skin entry's optional "joint_names" lists its palette rows by joint node name, in the
+//   engine's order.
+// - Matrix layout and normal matrices. Matrices are read column-major unless the dump declares
+//   "matrix_order": "row-major". A skin without "normal_matrices" gets them derived from its palette
+//   (normal_matrix()).
 // Reads a pose dump (this format, from skinref or an engine under test) back for `scene`: the node count,
 // each node's morph weight count, the skin count and each skin's joint count must match the scene, and every
 // number must be finite; otherwise InputError naming the file and the JSON path. Returns the pose (normal

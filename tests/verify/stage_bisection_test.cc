@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <string>
@@ -179,6 +180,60 @@ TEST(PoseDumpReadTest, PrintingPrecisionIsReadAndCharged) {
   const PoseErrorBounds unchanged = bounds;
   charge_printing_rounding(bounds, pose, 17);
   EXPECT_EQ(bounds.global, unchanged.global);
+}
+
+// An engine's dump: nodes in its own order (matched by name), palette rows in its joint order
+// ("joint_names"), row-major matrices, no normal matrices. It reads back to the same pose, bit for bit.
+TEST(PoseDumpReadTest, AnEnginesOrderAndLayoutReadBackToTheSamePose) {
+  const test::TempDir dir;
+  const Scene scene = make_builtin_scene("chain64");
+  const EvaluatedPose pose = evaluate_pose(scene, 0, 0.37);
+  write_pose_dump(scene, pose, dir.file("pose.json"));
+  nlohmann::json dump = nlohmann::json::parse(test::read_bytes(dir.file("pose.json")));
+  auto transpose = [](nlohmann::json& matrix, int size) {
+    const nlohmann::json copy = matrix;
+    for (int r = 0; r < size; ++r)
+      for (int c = 0; c < size; ++c) matrix[size_t(r * size + c)] = copy[size_t(c * size + r)];
+  };
+  dump["matrix_order"] = "row-major";
+  for (nlohmann::json& node : dump["nodes"]) transpose(node["global"], 4);
+  std::reverse(dump["nodes"].begin(), dump["nodes"].end());
+  nlohmann::json& skin = dump["skins"][0];
+  skin.erase("normal_matrices");
+  nlohmann::json names = nlohmann::json::array(), rows = nlohmann::json::array();
+  for (size_t j = skin["palette"].size(); j-- > 0;) {  // the engine's joint order: reversed
+    names.push_back(scene.nodes[size_t(scene.skins[0].joints[j])].name);
+    nlohmann::json row = skin["palette"][j];
+    transpose(row, 4);
+    rows.push_back(row);
+  }
+  skin["joint_names"] = names;
+  skin["palette"] = rows;
+  test::write_bytes(dir.file("engine.json"), dump.dump());
+  const EvaluatedPose back = read_pose_dump(dir.file("engine.json"), scene);
+  for (size_t n = 0; n < scene.nodes.size(); ++n) {
+    EXPECT_EQ(back.model.global[n], pose.model.global[n]) << n;
+    EXPECT_EQ(back.local.local[n].rotation.coeffs(), pose.local.local[n].rotation.coeffs()) << n;
+  }
+  for (size_t j = 0; j < pose.palettes[0].skinning.size(); ++j) {
+    EXPECT_EQ(back.palettes[0].skinning[j], pose.palettes[0].skinning[j]) << j;
+    EXPECT_EQ(back.palettes[0].normal[j], pose.palettes[0].normal[j]) << j;  // derived as compute_palette does
+  }
+  // A joint name the model lacks, or one given twice, is refused at its JSON path.
+  skin["joint_names"][0] = "no such joint";
+  test::write_bytes(dir.file("bad.json"), dump.dump());
+  try {
+    read_pose_dump(dir.file("bad.json"), scene);
+    ADD_FAILURE() << "an unknown joint name was accepted";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.json_path(), "/skins/0/joint_names/0");
+  }
+  skin["joint_names"][0] = skin["joint_names"][1];
+  test::write_bytes(dir.file("bad.json"), dump.dump());
+  EXPECT_THROW(read_pose_dump(dir.file("bad.json"), scene), InputError);
+  dump["matrix_order"] = "diagonal";
+  test::write_bytes(dir.file("bad.json"), dump.dump());
+  EXPECT_THROW(read_pose_dump(dir.file("bad.json"), scene), InputError);
 }
 
 TEST(PoseDumpReadTest, RoundTripIsBitIdentical) {
