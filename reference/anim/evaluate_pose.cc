@@ -37,10 +37,8 @@ EvaluatedPose evaluate_pose(const Scene& scene, int animation, double time, cons
   pose.local = rest_pose(scene);
   if (conventions.morph.defaults == MorphDefaults::Ignored)
     for (std::vector<double>& weights : pose.local.morph_weights) std::fill(weights.begin(), weights.end(), 0.0);
-  if (animation >= 0) {
-    const double sample_time = convention_sample_time(scene.animations[size_t(animation)], time, conventions.time);
-    sample_animation(scene, animation, sample_time, pose.local, conventions.sampling);
-  }
+  pose.clip_time = convention_sample_time(scene, animation, time, conventions.time);
+  if (animation >= 0) sample_animation(scene, animation, pose.clip_time, pose.local, conventions.sampling);
   if (conventions.morph.max_targets > 0) keep_largest_morph_weights(pose.local, conventions.morph.max_targets);
   pose.model = local_to_model(scene, pose.local);
   pose.palettes.reserve(scene.skins.size());

@@ -8,10 +8,13 @@
 //   local_to_model() (anim/local_to_model.h).
 // - JointPalette: per joint of one skin, JM_i = G(joint_i) * IBM_i and its normal matrix; produced by
 //   compute_palette() (anim/palette.h), which states the glTF rule.
-// - EvaluatedPose: all three for one clip (or -1, the rest pose) at one time, palettes per skin.
+// - EvaluatedPose: all three for one clip (or -1, the rest pose) at one time, palettes per skin, and the clip
+//   time that time mapped to, when known.
 #pragma once
 
 #include "core/scene.h"
+
+#include <limits>
 
 #include <vector>
 
@@ -34,6 +37,9 @@ struct JointPalette {
 struct EvaluatedPose {
   int animation = -1;
   double time = 0.0;
+  // The clip time sampled at `time` (time mapping: anim/time_mapping.h), when known; NaN otherwise (recipes
+  // map time per layer, and a dump may not say).
+  double clip_time = std::numeric_limits<double>::quiet_NaN();
   LocalPose local;
   ModelPose model;
   std::vector<JointPalette> palettes;  // per skin

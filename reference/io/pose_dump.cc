@@ -84,7 +84,14 @@ void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream
   text += pose.animation < 0 ? std::string("null") : std::to_string(pose.animation);
   text += ",\"time\":";
   append_number(text, pose.time, "the time");
-  if (conventions) text += ",\"conventions\":" + conventions_to_json(*conventions).dump();
+  // The record of how the pose was made: the conventions and the clip time they mapped the time to.
+  if (conventions) {
+    text += ",\"conventions\":" + conventions_to_json(*conventions).dump();
+    if (std::isfinite(pose.clip_time)) {
+      text += ",\"clip_time\":";
+      append_number(text, pose.clip_time, "the clip time");
+    }
+  }
 
   text += ",\n\"nodes\":[";
   for (size_t i = 0; i < scene.nodes.size(); ++i) {
@@ -306,6 +313,7 @@ EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::s
     reader.fail("/animation", "null or an animation index below " + std::to_string(scene.animations.size()));
   }
   pose.time = reader.number(reader.member(root, "", "time"), "/time");
+  if (root.contains("clip_time")) pose.clip_time = reader.number(root["clip_time"], "/clip_time");
 
   // Matrices are column-major unless the dump declares "matrix_order": "row-major".
   bool row_major = false;

@@ -1,6 +1,7 @@
 // Dump of an evaluated pose: local TRS, global (model) matrices and joint palettes, as JSON.
 //
 // Format: {"format":"skinref-pose","version":1,"source":...,"animation":INDEX|null,"time":T,
+//          "clip_time":T' (optional, written with the conventions: the clip time `time` mapped to),
 //          "conventions":{"NAME":"VALUE",...} (optional: the engine conventions the pose was evaluated under),
 //          "nodes":[{"index","name","parent","translation":[3],"rotation":[x,y,z,w],"scale":[3],
 //                    "global":[16, column-major],"morph_weights":[...]}],

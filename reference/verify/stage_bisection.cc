@@ -79,9 +79,11 @@ double trs_value(const Transform& trs, int i) {
 
 const char* pipeline_stage_name(PipelineStage stage) {
   switch (stage) {
+    case PipelineStage::TimeMapping: return "time-mapping";
     case PipelineStage::Sampling: return "sampling";
     case PipelineStage::LocalToModel: return "local-to-model";
     case PipelineStage::Palette: return "palette";
+    case PipelineStage::Morph: return "morph";
     case PipelineStage::Skinning: return "skinning";
     case PipelineStage::None: return "none";
   }
@@ -113,7 +115,18 @@ StageDivergence walk_stages(const Scene& scene, const EvaluatedPose& reference_p
             scene, "node counts");
     // A value's bound (0 when comparing bits).
     auto bound_of = [&](auto&& get) { return exact ? 0.0 : get(); };
-    // Sampling: local TRS and morph weights of every node.
+    // Time mapping: the clip time, where both poses record it.
+    if (std::isfinite(test_pose->clip_time) && std::isfinite(reference_pose.clip_time)) {
+      StageScan time_mapping{exact};
+      const double bound = 4.0 * 0x1p-24 * (std::abs(reference_pose.time) + std::abs(reference_pose.clip_time));
+      time_mapping.add(test_pose->clip_time, reference_pose.clip_time, bound, [&](StageDivergence& d) {
+        d.location = "clip time (playback time " + std::to_string(reference_pose.time) + " s)";
+      });
+      if (time_mapping.over > 0) return finish(time_mapping, PipelineStage::TimeMapping);
+      checked += time_mapping.checked;
+    }
+
+    // Sampling: the local TRS of every node.
     StageScan sampling{exact};
     for (size_t n = 0; n < node_count; ++n) {
       for (int i = 0; i < 10; ++i)
@@ -122,15 +135,6 @@ StageDivergence walk_stages(const Scene& scene, const EvaluatedPose& reference_p
                        d.node = int(n);
                        d.location = node_label(scene, int(n)) + " " + kTrsComponent[i];
                      });
-      const std::vector<double>& test_weights = test_pose->local.morph_weights[n];
-      const std::vector<double>& ref_weights = reference_pose.local.morph_weights[n];
-      require(test_weights.size() == ref_weights.size(), scene, "morph weight counts of node " + std::to_string(n));
-      for (size_t i = 0; i < ref_weights.size(); ++i)
-        sampling.add(test_weights[i], ref_weights[i], bound_of([&] { return pose_bounds->morph_weights[n][i]; }),
-                     [&](StageDivergence& d) {
-          d.node = int(n);
-          d.location = node_label(scene, int(n)) + " morph weight " + std::to_string(i);
-        });
     }
     if (sampling.over > 0) return finish(sampling, PipelineStage::Sampling);
     checked += sampling.checked;
@@ -178,6 +182,22 @@ StageDivergence walk_stages(const Scene& scene, const EvaluatedPose& reference_p
     }
     if (palettes.over > 0) return finish(palettes, PipelineStage::Palette);
     checked += palettes.checked;
+
+    // Morph: the weights of every node's targets, which the skinning's input depends on.
+    StageScan morph{exact};
+    for (size_t n = 0; n < node_count; ++n) {
+      const std::vector<double>& test_weights = test_pose->local.morph_weights[n];
+      const std::vector<double>& ref_weights = reference_pose.local.morph_weights[n];
+      require(test_weights.size() == ref_weights.size(), scene, "morph weight counts of node " + std::to_string(n));
+      for (size_t i = 0; i < ref_weights.size(); ++i)
+        morph.add(test_weights[i], ref_weights[i], bound_of([&] { return pose_bounds->morph_weights[n][i]; }),
+                  [&](StageDivergence& d) {
+                    d.node = int(n);
+                    d.location = node_label(scene, int(n)) + " morph weight " + std::to_string(i);
+                  });
+    }
+    if (morph.over > 0) return finish(morph, PipelineStage::Morph);
+    checked += morph.checked;
   }
 
   // Skinning: per vertex, the Euclidean norm of each attribute's difference against its bound; bit by bit

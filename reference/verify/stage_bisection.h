@@ -2,8 +2,11 @@
 // reference, stage by stage, each against its derived bound (pose_error_bounds.h, vertex_error_bounds.h).
 //
 // Contract:
-// - Stages, in pipeline order: sampling (each node's local TRS and morph weights), local to model (global
-//   matrices), palette (each skin joint's JM and normal matrix), skinning (positions, normals, tangents).
+// - Stages, in pipeline order: time mapping (the clip time the playback time mapped to, when both poses
+//   know it: EvaluatedPose::clip_time; bound: 4 float32 roundings of |time| + |clip time|, a fmod and an
+//   add), sampling (each node's local TRS), local to model (global matrices), palette (each skin joint's JM
+//   and normal matrix), morph (each node's morph weights: named here, just before the skinning they feed,
+//   rather than with the TRS), skinning (positions, normals, tangents).
 // - Inputs: the scene; the reference pose (evaluate_pose at the float run's time) and the float run's pose
 //   (gpu_evaluate_pose, or read_pose_dump of an engine's dump) with the pose bounds; the reference vertices
 //   and the float run's with the vertex bounds. `test_pose` may be null (the float run used the reference's
@@ -25,9 +28,10 @@
 
 namespace skinref {
 
-enum class PipelineStage { Sampling, LocalToModel, Palette, Skinning, None };
+enum class PipelineStage { TimeMapping, Sampling, LocalToModel, Palette, Morph, Skinning, None };
 
-const char* pipeline_stage_name(PipelineStage stage);  // "sampling", "local-to-model", "palette", "skinning", "none"
+// "time-mapping", "sampling", "local-to-model", "palette", "morph", "skinning", "none"
+const char* pipeline_stage_name(PipelineStage stage);
 
 struct StageDivergence {
   PipelineStage stage = PipelineStage::None;

@@ -9,6 +9,7 @@
 #include "io/builtin_scenes.h"
 #include "io/pose_dump.h"
 #include "skin/evaluate_vertices.h"
+#include "support/skinning_cases.h"
 #include "support/temp_dir.h"
 #include "verify/stage_bisection.h"
 
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -54,6 +56,54 @@ TEST(StageBisectionTest, IdenticalRunsDivergeNowhere) {
   EXPECT_EQ(d.values_over, 0u);
   EXPECT_GT(d.values_checked, 0u);
   EXPECT_STREQ(pipeline_stage_name(d.stage), "none");
+}
+
+// A clip time an engine mapped wrongly (it started the clip at its first key, say) is named at the time
+// mapping, before the sampling it throws off; within a few float32 roundings it passes.
+TEST(StageBisectionTest, AWrongClipTimeIsTimeMapping) {
+  const Fixture f;
+  ASSERT_EQ(f.reference.clip_time, 0.25);
+  EvaluatedPose test = f.reference;
+  test.clip_time = 0.25 + 0x1p-24;  // one float32 rounding of 0.25 + 0.25: within
+  EXPECT_EQ(f.bisect(test, f.vertices).stage, PipelineStage::None);
+  test.clip_time = 0.75;
+  test.local.local[1].rotation.coeffs()[2] += 1e-3;  // what sampling at the wrong time gives: reported later
+  const StageDivergence d = f.bisect(test, f.vertices);
+  EXPECT_EQ(d.stage, PipelineStage::TimeMapping);
+  EXPECT_STREQ(pipeline_stage_name(d.stage), "time-mapping");
+  EXPECT_NEAR(d.error, 0.5, 1e-15);
+  EXPECT_NE(d.location.find("clip time"), std::string::npos) << d.location;
+  // A dump that does not state its clip time skips the stage.
+  test.clip_time = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(f.bisect(test, f.vertices).stage, PipelineStage::Sampling);
+}
+
+// A morph weight off is named at the morph stage, after the palettes it does not touch and before the
+// skinning it feeds.
+TEST(StageBisectionTest, AWrongMorphWeightIsMorph) {
+  Fixture f;
+  f.scene = test::decorated_bend();
+  f.reference = evaluate_pose(f.scene, 0, 0.25);
+  f.pose_bounds = float32_pose_error_bounds(f.scene, 0, 0.25);
+  f.vertices = evaluate_vertices(f.scene, f.reference, SkinningOptions{});
+  f.vertex_bounds.clear();
+  for (const WorldPrimitive& prim : f.vertices) {
+    PrimitiveErrorBounds b;
+    b.position.assign(prim.vertices.positions.size(), 1e-6);
+    b.normal.assign(prim.vertices.normals.size(), 1e-6);
+    b.tangent.assign(prim.vertices.tangents.size(), 1e-6);
+    f.vertex_bounds.push_back(b);
+  }
+  EvaluatedPose test = f.reference;
+  size_t node = 0;
+  while (node < test.local.morph_weights.size() && test.local.morph_weights[node].empty()) ++node;
+  ASSERT_LT(node, test.local.morph_weights.size()) << "decorated_bend has morph targets";
+  test.local.morph_weights[node][0] += 0.1;
+  const StageDivergence d = f.bisect(test, f.vertices);
+  EXPECT_EQ(d.stage, PipelineStage::Morph);
+  EXPECT_STREQ(pipeline_stage_name(d.stage), "morph");
+  EXPECT_EQ(d.node, int(node));
+  EXPECT_NE(d.location.find("morph weight 0"), std::string::npos) << d.location;
 }
 
 TEST(StageBisectionTest, WrongLocalRotationIsSampling) {

@@ -1,7 +1,7 @@
 // `skinref bisect REF_POSE.json TEST_POSE.json REF.skv TEST.skv`: where a float32 run of the pipeline first
 // left the reference. The two pose dumps (pose_dump.h; `skinref pose`, `skinref pose --backend vulkan`, or an
-// engine's) and vertex dumps (.skv; `skinref skin`) are compared stage by stage, sampling -> local to model
-// -> palette -> skinning, each value against its derived float32 bound (stage_bisection.h), and the first
+// engine's) and vertex dumps (.skv; `skinref skin`) are compared stage by stage, time mapping -> sampling -> local to model
+// -> palette -> morph -> skinning, each value against its derived float32 bound (stage_bisection.h), and the first
 // stage over its bound is named with the node, joint or vertex responsible. The model is the pose dump's
 // "source" unless --model is given; its time and animation come from the dumps, which must agree.
 // Exit 0 when no stage diverges, 1 when one does, 2 for unreadable or mismatched inputs.
@@ -34,8 +34,9 @@ std::string bisect_usage() {
          "  Finds the first pipeline stage where a float32 run (TEST: the Vulkan path with `--palette gpu`, or an\n"
          "  engine's dumps in skinref's formats) leaves the reference (REF: `skinref pose` and `skinref skin`\n"
          "  at the same time), each value against its derived bound (docs/error_bounds.md):\n"
-         "    sampling (local TRS, morph weights) -> local-to-model (global matrices) -> palette (joint\n"
-         "    matrices, normal matrices) -> skinning (positions, normals, tangents)\n"
+         "    time-mapping (the clip time, when both pose dumps record it) -> sampling (local TRS) ->\n"
+         "    local-to-model (global matrices) -> palette (joint matrices, normal matrices) -> morph (morph\n"
+         "    weights) -> skinning (positions, normals, tangents)\n"
          "  and names the node, joint or vertex with the largest error / bound there.\n"
          "  --model MODEL   the model both runs used; default: the pose dump's \"source\"\n"
          "  --method, --convention, --conventions, --weights, --normals   what both runs used (as for skinref\n"

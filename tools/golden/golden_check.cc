@@ -1,6 +1,6 @@
 // `skinref golden check`: every output of every selected case is computed by the chosen backend and compared
 // with its golden files. reference: bit for bit (the image's pixels, the .skv and .pose.json bytes); on a
-// difference, the first stage that differs (sampling, local-to-model, palette, skinning, then render) and
+// difference, the first stage that differs (sampling, local-to-model, palette, morph, skinning, then render) and
 // where. vulkan: the whole GPU pipeline (animation pass, compute skinning, graphics pipeline; recipe cases
 // take the reference's pose, since the GPU animation pass plays one clip), the image within the case's image
 // tolerance, the pose and vertices within their derived float32 bounds (pose_error_bounds.h,

@@ -125,7 +125,7 @@ void write_golden_report(const std::string& dir, const GoldenReport& report) {
         << "</code>. Command: <code>" << escape_html(report.command) << "</code></p>\n";
     out << "<p class=\"small\">Difference images: dark grey where the pixel is within the threshold, magenta where "
            "only one image covers the pixel, else a log ramp of the largest channel difference d: blue (1), "
-           "cyan (4), green (16), yellow (64), red (256). Stages: sampling, local-to-model, palette, skinning "
+           "cyan (4), green (16), yellow (64), red (256). Stages: time-mapping, sampling, local-to-model, palette, morph, skinning "
            "(each against its derived bound on the GPU, exactly on the reference), then render (the image).</p>\n";
     out << "<table>\n<tr><th>case</th><th>output</th><th>backend</th><th>status</th><th>image</th>"
            "<th>vertices</th><th>first diverging stage</th><th>golden</th><th>actual</th><th>difference</th></tr>\n";
