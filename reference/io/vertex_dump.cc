@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -164,6 +165,14 @@ nlohmann::ordered_json dump_record_json(const DumpRecord& record) {
   json["method"] = record.method;
   json["palette"] = record.palette;
   if (record.conventions) json["conventions"] = conventions_to_json(*record.conventions);
+  if (!record.model_hash.empty()) json["model_hash"] = record.model_hash;
+  if (!record.ranges.empty()) {
+    nlohmann::ordered_json ranges = nlohmann::ordered_json::array();
+    for (const VertexRange& r : record.ranges)
+      ranges.push_back({{"node", r.node}, {"mesh", r.mesh}, {"primitive", r.primitive}, {"first", r.first},
+                        {"count", r.count}, {"skinned", r.skinned}});
+    json["ranges"] = ranges;
+  }
   return json;
 }
 
@@ -187,6 +196,33 @@ DumpRecord dump_record_from_json(const nlohmann::ordered_json& json) {
     if (!std::isfinite(*record.time)) throw std::invalid_argument("\"time\" is not finite");
   }
   if (json.contains("conventions")) record.conventions = conventions_from_json(json["conventions"]);
+  text("model_hash", record.model_hash);
+  if (json.contains("ranges")) {
+    const nlohmann::ordered_json& ranges = json["ranges"];
+    if (!ranges.is_array() || ranges.empty()) throw std::invalid_argument("\"ranges\" is not a non-empty array");
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      const nlohmann::ordered_json& r = ranges[i];
+      const std::string at = "\"ranges\"[" + std::to_string(i) + "]";
+      auto integer = [&](const char* key, long long low, long long high) {
+        if (!r.is_object() || !r.contains(key) || !r[key].is_number_integer() || r[key].get<long long>() < low ||
+            r[key].get<long long>() > high)
+          throw std::invalid_argument(at + "." + key + " is not an integer from " + std::to_string(low) + " to " +
+                                      std::to_string(high));
+        return r[key].get<long long>();
+      };
+      VertexRange range;
+      range.node = int(integer("node", 0, INT32_MAX));
+      range.mesh = int(integer("mesh", 0, INT32_MAX));
+      range.primitive = int(integer("primitive", 0, INT32_MAX));
+      range.first = uint64_t(integer("first", 0, INT64_MAX));
+      range.count = uint64_t(integer("count", 0, INT64_MAX));
+      if (r.contains("skinned")) {
+        if (!r["skinned"].is_boolean()) throw std::invalid_argument(at + ".skinned is not true or false");
+        range.skinned = r["skinned"].get<bool>();
+      }
+      record.ranges.push_back(range);
+    }
+  }
   if (!record.palette.empty() && record.palette != "reference" && record.palette != "own")
     throw std::invalid_argument("\"palette\" is neither \"reference\" nor \"own\"");
   return record;
@@ -358,6 +394,40 @@ void write_vertex_dump(const Scene& scene, const VertexDump& dump, const std::st
   }
 }
 
+namespace {
+
+// The primitives of a merged buffer (DumpRecord::ranges): each range's vertices, copied out of the one .skv
+// primitive.
+std::vector<WorldPrimitive> split_merged_buffer(const std::string& path, const VertexDump& dump) {
+  if (dump.primitives.size() != 1)
+    throw InputError(path, "", "one merged primitive under a record with \"ranges\", found " +
+                                   std::to_string(dump.primitives.size()));
+  const SkinnedVertices& merged = dump.primitives[0].vertices;
+  const uint64_t total = merged.positions.size();
+  std::vector<WorldPrimitive> split;
+  for (size_t i = 0; i < dump.record.ranges.size(); ++i) {
+    const VertexRange& r = dump.record.ranges[i];
+    if (r.first > total || r.count > total - r.first)
+      throw InputError(path, "", "range " + std::to_string(i) + " (first " + std::to_string(r.first) + ", count " +
+                                     std::to_string(r.count) + ") within the merged buffer's " +
+                                     std::to_string(total) + " vertices");
+    WorldPrimitive& p = split.emplace_back();
+    p.node = r.node;
+    p.mesh = r.mesh;
+    p.primitive = r.primitive;
+    p.skinned = r.skinned;
+    const auto first = std::ptrdiff_t(r.first), end = std::ptrdiff_t(r.first + r.count);
+    p.vertices.positions.assign(merged.positions.begin() + first, merged.positions.begin() + end);
+    if (!merged.normals.empty())
+      p.vertices.normals.assign(merged.normals.begin() + first, merged.normals.begin() + end);
+    if (!merged.tangents.empty())
+      p.vertices.tangents.assign(merged.tangents.begin() + first, merged.tangents.begin() + end);
+  }
+  return split;
+}
+
+}  // namespace
+
 VertexDump read_vertices_skv(const std::string& path) {
   errno = 0;
   std::ifstream in(path, std::ios::binary);
@@ -484,7 +554,27 @@ VertexDump read_vertices_skv(const std::string& path) {
     throw fail(offset, "the end of the file after the last primitive, but " + std::to_string(size - offset) +
                            " more bytes follow");
   }
+  if (!dump.record.ranges.empty()) dump.primitives = split_merged_buffer(path, dump);
   return dump;
+}
+
+std::string model_content_hash(const std::string& spec) {
+  if (spec.rfind("builtin:", 0) == 0) return "";
+  std::ifstream in(spec, std::ios::binary);
+  if (!in) return "";
+  uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits
+  char buffer[65536];
+  while (in) {
+    in.read(buffer, sizeof buffer);
+    for (std::streamsize i = 0; i < in.gcount(); ++i) {
+      hash ^= uint8_t(buffer[i]);
+      hash *= 0x100000001b3ull;
+    }
+  }
+  if (in.bad()) return "";
+  char text[32];
+  std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(hash));
+  return text;
 }
 
 }  // namespace skinref

@@ -33,14 +33,25 @@ enum class DumpPrecision { F32 = 4, F64 = 8 };
 
 // What a dump says about how it was made, so that compare, bisect and diagnose check against the same
 // moment and rules: {"writer": "skinref", "model": "...", "animation": "0", "time": 0.5, "method": "lbs",
-// "palette": "reference"|"own", "conventions": {"NAME": "VALUE", ...}}. Every key is optional; an engine's
+// "palette": "reference"|"own", "conventions": {"NAME": "VALUE", ...}, "model_hash": "fnv1a64:...",
+// "ranges": [...]}. Every key is optional; an engine's
 // writer may fill in what it knows. `palette` "reference": the skinning used the reference's palettes
 // (rounded to float32); "own": the writer computed its own animation and palette.
+// A merged vertex buffer: an engine that keeps several primitives in one buffer writes it as one .skv
+// primitive, and its record's "ranges" say which vertices belong to which primitive:
+// [{"node": N, "mesh": M, "primitive": P, "first": F, "count": C, "skinned": true}, ...].
+struct VertexRange {
+  int node = -1, mesh = -1, primitive = -1;
+  uint64_t first = 0, count = 0;
+  bool skinned = true;
+};
 struct DumpRecord {
   bool present = false;
   std::string writer, model, animation, method, palette;
+  std::string model_hash;  // "fnv1a64:" + 16 hex digits of the model file's bytes (model_content_hash())
   std::optional<double> time;
   std::optional<Conventions> conventions;
+  std::vector<VertexRange> ranges;  // a merged buffer's primitives; empty: one .skv primitive each
 };
 nlohmann::ordered_json dump_record_json(const DumpRecord& record);
 // Throws std::invalid_argument naming the key that is wrong.
@@ -59,7 +70,13 @@ void write_vertices_json(const VertexDump& dump, std::ostream& out);
 void write_vertices_skv(const VertexDump& dump, std::ostream& out);
 void write_vertices_ply(const Scene& scene, const VertexDump& dump, std::ostream& out);
 
-// Reads a .skv file back (f32 data widened to double); throws InputError on any malformed header or size.
+// Reads a .skv file back (f32 data widened to double); throws InputError on any malformed header or size. A
+// merged buffer (a record with "ranges", over exactly one .skv primitive) is split into its primitives; a range
+// outside the buffer is refused.
 VertexDump read_vertices_skv(const std::string& path);
+
+// The identity of a model file's bytes, "fnv1a64:" + 16 hex digits (FNV-1a, 64 bits), for records; "" for a
+// builtin:NAME (the name is exact) and for a file that cannot be read.
+std::string model_content_hash(const std::string& spec);
 
 }  // namespace skinref

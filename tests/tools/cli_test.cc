@@ -872,6 +872,38 @@ TEST_F(CliTest, PoseDumpsPrintedWithNineDigitsAreChargedTheirRounding) {
   EXPECT_EQ(run({"compare", work("ref.json"), work("off.json")}).exit_code, kExitComparisonFailed);
 }
 
+// A dump records its model file's content: the same file edited since is refused. An engine's merged
+// vertex buffer (one .skv primitive with a range table) is split back into its primitives.
+TEST_F(CliTest, ModelHashAndMergedBuffers) {
+  expect_ok({"export", "builtin:twist", "--out", work("twist.gltf")});
+  expect_ok({"skin", work("twist.gltf"), "--time", "0.3", "--out", work("ref.skv")});
+  const VertexDump ref = read_vertices_skv(work("ref.skv"));
+  EXPECT_EQ(ref.record.model_hash.rfind("fnv1a64:", 0), 0u) << ref.record.model_hash;
+  EXPECT_EQ(ref.record.model_hash, model_content_hash(work("twist.gltf")));
+  expect_ok({"compare", work("ref.skv"), work("ref.skv")});
+  // The engine keeps its vertices in one buffer: the one primitive, with a range for it.
+  VertexDump merged = ref;
+  merged.record = DumpRecord{};
+  merged.record.present = true;
+  merged.record.ranges.push_back({ref.primitives[0].node, ref.primitives[0].mesh, ref.primitives[0].primitive, 0,
+                                  ref.primitives[0].vertices.positions.size(), true});
+  write_vertex_dump(Scene{}, merged, work("merged.skv"));
+  const VertexDump back = read_vertices_skv(work("merged.skv"));
+  test::expect_same_primitives(back.primitives, ref.primitives);
+  expect_ok({"compare", work("ref.skv"), work("merged.skv")});
+  // A range past the buffer's end is refused.
+  merged.record.ranges[0].count += 1;
+  write_vertex_dump(Scene{}, merged, work("bad.skv"));
+  EXPECT_EQ(run({"compare", work("ref.skv"), work("bad.skv")}).exit_code, kExitBadInput);
+  fs::remove(work("bad.skv"));
+  // The model file edited after the dump: refused, naming both hashes.
+  std::string text = read_bytes(work("twist.gltf"));
+  text += "\n";
+  write_bytes(work("twist.gltf"), text);
+  expect_bad_input({"compare", work("ref.skv"), work("merged.skv")}, {"ref.skv", "the file changed"},
+                   {"merged.skv", "ref.skv", "twist.gltf"});
+}
+
 TEST_F(CliTest, ConventionsFileAndPoseRecord) {
   write_bytes(work("engine.json"), R"({"rotation": "nlerp", "normals": "blend-normal-matrices"})");
   expect_ok({"skin", "builtin:twist", "--time", "0.6", "--conventions", work("engine.json"), "--out", work("file.skv")});

@@ -76,6 +76,7 @@ DumpRecord dump_record_of(const std::string& model, const PoseSelection& selecti
   record.present = true;
   record.writer = std::string("skinref ") + backend_name(backend.kind);
   record.model = model;
+  record.model_hash = model_content_hash(model);
   record.animation = selection.recipe ? "recipe:" + *selection.recipe
                                       : (pose.animation < 0 ? std::string("rest") : std::to_string(pose.animation));
   record.time = pose.time;

@@ -83,6 +83,8 @@ int run_bisect(std::span<const std::string> args) {
     record.palette.clear();
     merge_record(facts, record, path, "bisect");
   }
+  check_model_hash(model, test_vertices.record, parsed.positionals[3]);
+  check_model_hash(model, reference_vertices.record, parsed.positionals[2]);
   if (facts.method) options.method = parse_skinning_method(*facts.method).value_or(options.method);
   const Conventions conventions = facts.conventions.value_or(Conventions{});
   options = skinning_options_under(options, conventions.skinning);

@@ -241,6 +241,8 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
     throw UsageError("compare: comparing .skv vertex dumps needs --model MODEL (the dumps do not record it): each "
                      "vertex's bound is computed from the model's data (its joints, weights and attributes) at the "
                      "pose of the runs");
+  check_model_hash(*facts.model, test.record, test_path);
+  check_model_hash(*facts.model, reference.record, reference_path);
   SkinningOptions options;
   if (facts.method) {
     const std::optional<SkinningMethod> method = parse_skinning_method(*facts.method);

@@ -120,6 +120,7 @@ int run_diagnose(std::span<const std::string> args) {
   if (const std::optional<std::string> method = parsed.value("--method")) shared.method = method;
   for (size_t i = 0; i < dump_paths.size(); ++i) {
     dumps.push_back(read_vertices_skv(dump_paths[i]));
+    check_model_hash(model, dumps.back().record, dump_paths[i]);
     if (!time_texts.empty()) facts[i].time = parse_finite_double(time_texts[i], "--time");
     // The clip and method must be one for all dumps; the conventions a record states are the engine's claim,
     // which diagnose tests rather than assumes, so they are not merged.

@@ -1,5 +1,7 @@
 #include "cli/dump_records.h"
 
+#include "core/input_error.h"
+
 #include <cstdio>
 
 namespace skinref::cli {
@@ -50,6 +52,15 @@ void merge_record(RunFacts& facts, const DumpRecord& record, const std::string& 
              "palette " + record.palette);
     facts.palette = record.palette;
   }
+}
+
+void check_model_hash(const std::string& model, const DumpRecord& record, const std::string& dump_path) {
+  if (record.model_hash.empty()) return;
+  const std::string hash = model_content_hash(model);
+  if (!hash.empty() && hash != record.model_hash)
+    throw InputError(dump_path, "", "a dump of " + model + " as it is now (" + hash + "), but it records the model " +
+                                        (record.model.empty() ? std::string("file") : record.model) + " with " +
+                                        record.model_hash + ": the file changed since the dump was written");
 }
 
 }  // namespace skinref::cli

@@ -22,4 +22,8 @@ struct RunFacts {
   std::optional<std::string> palette;    // "reference" or "own"
 };
 void merge_record(RunFacts& facts, const DumpRecord& record, const std::string& dump_path, const std::string& command);
+
+// A dump that records its model file's content hash was made from `model` as it is now: otherwise an
+// InputError (exit 2) naming both, since its bounds and vertices would belong to another version of the file.
+void check_model_hash(const std::string& model, const DumpRecord& record, const std::string& dump_path);
 }  // namespace skinref::cli
