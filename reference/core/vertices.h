@@ -10,6 +10,7 @@
 
 #include "core/math_types.h"
 
+#include <limits>
 #include <vector>
 
 namespace skinref {
@@ -27,5 +28,18 @@ struct WorldPrimitive {
   bool skinned = false;
   SkinnedVertices vertices;
 };
+
+// The size of a set of world primitives: the diagonal of their positions' bounding box (0 when empty). The
+// unit diagnose and the bounds tests state errors in ("of the extent").
+inline double positions_extent(const std::vector<WorldPrimitive>& primitives) {
+  Vec3 low = Vec3::Constant(std::numeric_limits<double>::infinity());
+  Vec3 high = -low;
+  for (const WorldPrimitive& p : primitives)
+    for (const Vec3& position : p.vertices.positions) {
+      low = low.cwiseMin(position);
+      high = high.cwiseMax(position);
+    }
+  return low.x() <= high.x() ? (high - low).norm() : 0.0;
+}
 
 }  // namespace skinref

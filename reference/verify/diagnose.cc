@@ -312,16 +312,6 @@ bool nearly_same_references(const std::vector<std::vector<WorldPrimitive>>& a,
   return true;
 }
 
-double extent_of(const std::vector<WorldPrimitive>& primitives) {
-  Vec3 low = Vec3::Constant(INFINITY), high = Vec3::Constant(-INFINITY);
-  for (const WorldPrimitive& p : primitives)
-    for (const Vec3& position : p.vertices.positions) {
-      low = low.cwiseMin(position);
-      high = high.cwiseMax(position);
-    }
-  return low.x() <= high.x() ? (high - low).norm() : 0.0;
-}
-
 std::set<std::string> names_of(const std::vector<std::string>& assignments) {
   std::set<std::string> names;
   for (const std::string& assignment : assignments) names.insert(assignment.substr(0, assignment.find('=')));
@@ -393,7 +383,7 @@ class Search {
   Search(const Scene& scene, const std::vector<DiagnoseObservation>& observations, const DiagnoseSettings& settings)
       : observations_(observations),
         settings_(settings),
-        extent_(observations.empty() ? 0.0 : extent_of(observations.front().vertices)),
+        extent_(observations.empty() ? 0.0 : positions_extent(observations.front().vertices)),
         diagnoser_(scene, observations, settings, extent_),
         base_(diagnoser_.evaluate({})) {
     diagnosis_.extent = extent_;

@@ -7,6 +7,7 @@
 #include "io/builtin_scenes.h"
 #include "io/gltf_load.h"
 #include "support/corpus_models.h"
+#include "support/skinning_cases.h"
 #include "support/planted_engine.h"
 
 #include <gtest/gtest.h>
@@ -87,20 +88,8 @@ TEST_P(DiagnoseBuiltinAccuracy, NamesOnlyThePlantedConvention) {
   check_model("builtin:" + GetParam(), make_builtin_scene(GetParam()));
 }
 
-std::vector<std::string> small_builtins() {
-  std::vector<std::string> names;
-  for (const std::string& name : builtin_scene_names())
-    if (name != "million") names.push_back(name);  // a million vertices: minutes per convention
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(All, DiagnoseBuiltinAccuracy, ::testing::ValuesIn(small_builtins()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
-                           for (char& c : name)
-                             if (c == '-') c = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(All, DiagnoseBuiltinAccuracy, ::testing::ValuesIn(test::small_builtin_scene_names()),
+                         test::builtin_test_name);
 
 class DiagnoseCorpusAccuracy : public ::testing::TestWithParam<test::CorpusModel> {};
 

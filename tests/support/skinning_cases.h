@@ -111,4 +111,20 @@ inline Scene decorated_bend() {
   return scene;
 }
 
+// Every built-in scene but builtin:million (a million vertices: the other scenes cover its code paths), and
+// a gtest name for each ("eight-influences" -> "eight_influences").
+inline std::vector<std::string> small_builtin_scene_names() {
+  std::vector<std::string> names;
+  for (const std::string& name : builtin_scene_names())
+    if (name != "million") names.push_back(name);
+  return names;
+}
+
+inline std::string builtin_test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
 }  // namespace skinref::test

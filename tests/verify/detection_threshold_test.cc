@@ -13,6 +13,7 @@
 #include "io/gltf_load.h"
 #include "skin/evaluate_vertices.h"
 #include "support/corpus_models.h"
+#include "support/skinning_cases.h"
 #include "verify/pose_error_bounds.h"
 #include "verify/vertex_compare.h"
 #include "verify/vertex_error_bounds.h"
@@ -27,16 +28,6 @@ namespace skinref {
 namespace {
 
 constexpr double kRequiredDetection = 1e-3;  // of the extent
-
-double extent_of(const std::vector<WorldPrimitive>& primitives) {
-  Vec3 low = Vec3::Constant(INFINITY), high = Vec3::Constant(-INFINITY);
-  for (const WorldPrimitive& p : primitives)
-    for (const Vec3& position : p.vertices.positions) {
-      low = low.cwiseMin(position);
-      high = high.cwiseMax(position);
-    }
-  return low.x() <= high.x() ? (high - low).norm() : 0.0;
-}
 
 std::vector<WorldPrimitive> rounded(std::vector<WorldPrimitive> vertices) {
   auto f32 = [](double v) { return double(float(v)); };
@@ -75,7 +66,7 @@ void check_model(const std::string& label, const Scene& scene) {
   const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, {});
   const PoseErrorBounds pose_bounds = float32_pose_error_bounds(scene, 0, time);
   const std::vector<PrimitiveErrorBounds> bounds = float32_vertex_error_bounds(scene, pose, {}, &pose_bounds);
-  const double extent = extent_of(reference);
+  const double extent = positions_extent(reference);
   ASSERT_GT(extent, 0.0);
   auto caught = [&](const std::vector<WorldPrimitive>& test) {
     return !compare_vertices(scene, reference, rounded(test), bounds).passed();
@@ -164,13 +155,7 @@ TEST_P(DetectionBuiltin, DefectsOfAThousandthOfTheExtentAreCaught) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, DetectionBuiltin,
-                         ::testing::Values("twist", "bend", "chain64", "eight-influences", "node-transforms"),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
-                           for (char& c : name)
-                             if (c == '-') c = '_';
-                           return name;
-                         });
+                         ::testing::ValuesIn(test::small_builtin_scene_names()), test::builtin_test_name);
 
 class DetectionCorpus : public ::testing::TestWithParam<test::CorpusModel> {};
 

@@ -9,6 +9,7 @@
 #include "io/gltf_load.h"
 #include "skin/evaluate_vertices.h"
 #include "support/corpus_models.h"
+#include "support/skinning_cases.h"
 #include "support/float32_engine.h"
 #include "verify/pose_error_bounds.h"
 #include "verify/vertex_compare.h"
@@ -24,16 +25,6 @@ namespace {
 
 constexpr double kFloat32EngineAccuracy = 1e-5;  // of the extent: float32 resolves about 6e-8
 
-double extent_of(const std::vector<WorldPrimitive>& primitives) {
-  Vec3 low = Vec3::Constant(INFINITY), high = Vec3::Constant(-INFINITY);
-  for (const WorldPrimitive& p : primitives)
-    for (const Vec3& position : p.vertices.positions) {
-      low = low.cwiseMin(position);
-      high = high.cwiseMax(position);
-    }
-  return low.x() <= high.x() ? (high - low).norm() : 0.0;
-}
-
 void check_model(const std::string& label, const Scene& scene) {
   if (scene.animations.empty() || drawn_nodes(scene).empty()) GTEST_SKIP() << label << " has no clip or nothing drawn";
   const Animation& clip = scene.animations[0];
@@ -46,7 +37,7 @@ void check_model(const std::string& label, const Scene& scene) {
     const EvaluatedPose pose = evaluate_pose(scene, 0, double(time));
     const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, {});
     const std::vector<WorldPrimitive> engine = test::float32_engine_vertices(scene, 0, time);
-    const double extent = extent_of(reference);
+    const double extent = positions_extent(reference);
     ASSERT_GT(extent, 0.0);
     double error = 0.0;
     for (size_t p = 0; p < reference.size(); ++p)
@@ -77,20 +68,8 @@ TEST_P(IndependentEngineBuiltin, AgreesToFloat32Accuracy) {
   check_model("builtin:" + GetParam(), make_builtin_scene(GetParam()));
 }
 
-std::vector<std::string> small_builtins() {
-  std::vector<std::string> names;
-  for (const std::string& name : builtin_scene_names())
-    if (name != "million") names.push_back(name);
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(All, IndependentEngineBuiltin, ::testing::ValuesIn(small_builtins()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
-                           for (char& c : name)
-                             if (c == '-') c = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(All, IndependentEngineBuiltin, ::testing::ValuesIn(test::small_builtin_scene_names()),
+                         test::builtin_test_name);
 
 class IndependentEngineCorpus : public ::testing::TestWithParam<test::CorpusModel> {};
 
