@@ -76,9 +76,16 @@ void check_sizes(const Scene& scene, const EvaluatedPose& pose) {
 
 }  // namespace
 
-void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream& out, const Conventions* conventions) {
+void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream& out, const Conventions* conventions,
+                     const std::string& writer) {
   check_sizes(scene, pose);
-  std::string text = "{\"format\":\"skinref-pose\",\"version\":1,\"source\":";
+  std::string text = "{\"format\":\"skinref-pose\",\"version\":1,";
+  if (!writer.empty()) {
+    text += "\"writer\":";
+    append_string(text, writer);
+    text += ",";
+  }
+  text += "\"source\":";
   append_string(text, scene.source);
   text += ",\"animation\":";
   text += pose.animation < 0 ? std::string("null") : std::to_string(pose.animation);
@@ -148,8 +155,8 @@ void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream
 }
 
 void write_pose_dump(const Scene& scene, const EvaluatedPose& pose, const std::string& path,
-                     const Conventions* conventions) {
-  write_file_atomically(path, [&](std::ostream& out) { write_pose_json(scene, pose, out, conventions); });
+                     const Conventions* conventions, const std::string& writer) {
+  write_file_atomically(path, [&](std::ostream& out) { write_pose_json(scene, pose, out, conventions, writer); });
 }
 
 namespace {
@@ -296,6 +303,15 @@ std::vector<size_t> entries_by_name(const DumpReader& reader, const nlohmann::js
 std::string read_pose_dump_source(const std::string& path) {
   const DumpReader reader{path};
   return parse_pose_dump(reader).at("source").get<std::string>();
+}
+
+std::string read_pose_dump_writer(const std::string& path) {
+  const DumpReader reader{path};
+  const nlohmann::json root = parse_pose_dump(reader);
+  const auto writer = root.find("writer");
+  if (writer == root.end()) return "";
+  if (!writer->is_string()) reader.fail("/writer", "a string");
+  return writer->get<std::string>();
 }
 
 EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::string* source, int* significant_digits) {

@@ -1,6 +1,7 @@
 // Dump of an evaluated pose: local TRS, global (model) matrices and joint palettes, as JSON.
 //
-// Format: {"format":"skinref-pose","version":1,"source":...,"animation":INDEX|null,"time":T,
+// Format: {"format":"skinref-pose","version":1,"writer":"skinref reference" (optional: what wrote it),
+//          "source":...,"animation":INDEX|null,"time":T,
 //          "clip_time":T' (optional, written with the conventions: the clip time `time` mapped to),
 //          "conventions":{"NAME":"VALUE",...} (optional: the engine conventions the pose was evaluated under),
 //          "nodes":[{"index","name","parent","translation":[3],"rotation":[x,y,z,w],"scale":[3],
@@ -19,9 +20,9 @@
 namespace skinref {
 
 void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream& out,
-                     const Conventions* conventions = nullptr);
+                     const Conventions* conventions = nullptr, const std::string& writer = "");
 void write_pose_dump(const Scene& scene, const EvaluatedPose& pose, const std::string& path,
-                     const Conventions* conventions = nullptr);
+                     const Conventions* conventions = nullptr, const std::string& writer = "");
 
 // An engine's dump may differ from skinref's in three ways, all read back to the same pose:
 // - Node order. Node entries are matched to the model's nodes by "name" when every entry has one and the
@@ -43,5 +44,7 @@ EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::s
 
 // Just the "source" field of a pose dump (the model it was made from), with the same checks of the file.
 std::string read_pose_dump_source(const std::string& path);
+// Just the "writer" field ("" when the dump does not say; skinref writes "skinref BACKEND").
+std::string read_pose_dump_writer(const std::string& path);
 
 }  // namespace skinref

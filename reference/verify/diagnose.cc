@@ -189,8 +189,8 @@ class Diagnoser {
     options = skinning_options_under(options, conventions.skinning);
     const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, options, conventions);
     const double sample_time = convention_sample_time(scene, settings_.animation, time, conventions.time);
-    const PoseErrorBounds pose_bounds = float32_pose_error_bounds(scene, settings_.animation, sample_time);
-    const std::vector<PrimitiveErrorBounds> bounds = float32_vertex_error_bounds(scene, pose, options, &pose_bounds);
+    const PoseErrorBounds pose_bounds = pose_error_bounds(settings_.bounds, scene, settings_.animation, sample_time);
+    const std::vector<PrimitiveErrorBounds> bounds = vertex_error_bounds(settings_.bounds, scene, pose, options, &pose_bounds);
     const EvaluatedPose* test_pose = observation.pose ? &*observation.pose : nullptr;
     PoseErrorBounds printed_pose_bounds = pose_bounds;
     if (test_pose) charge_printing_rounding(printed_pose_bounds, *test_pose, observation.pose_significant_digits);
@@ -225,9 +225,9 @@ class Diagnoser {
     auto found = vertex_bounds_.find(key);
     if (found != vertex_bounds_.end()) return found->second;
     const double sample_time = convention_sample_time(scene, settings_.animation, pose.time, conventions.time);
-    const PoseErrorBounds pose_bounds = float32_pose_error_bounds(scene, settings_.animation, sample_time);
+    const PoseErrorBounds pose_bounds = pose_error_bounds(settings_.bounds, scene, settings_.animation, sample_time);
     if (!influences_need_adjusting(conventions.skinning))
-      return vertex_bounds_.emplace(key, float32_vertex_error_bounds(scene, pose, options, &pose_bounds)).first->second;
+      return vertex_bounds_.emplace(key, vertex_error_bounds(settings_.bounds, scene, pose, options, &pose_bounds)).first->second;
     // weights=l2 and zero-weights=joint0 change the weights the engine blends with: bound those weights.
     Scene adjusted = scene;
     for (const Node& node : adjusted.nodes) {
@@ -239,7 +239,7 @@ class Diagnoser {
         prim.weights = std::move(influences.weights);
       }
     }
-    return vertex_bounds_.emplace(key, float32_vertex_error_bounds(adjusted, pose, options, &pose_bounds))
+    return vertex_bounds_.emplace(key, vertex_error_bounds(settings_.bounds, adjusted, pose, options, &pose_bounds))
         .first->second;
   }
 

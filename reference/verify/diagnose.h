@@ -7,8 +7,8 @@
 //   more observations: the engine's world-space vertices (positions; normals and tangents where it dumped
 //   them) at a playback time. Times are rounded to float32, as the engine's clock was.
 // - Every candidate is held to the bounds of an engine that computes its own animation and palette in
-//   float32: float32_pose_error_bounds() at the candidate's sampled time carried into
-//   float32_vertex_error_bounds() at the candidate's pose (docs/error_bounds.md; for the conventions those
+//   float32 (settings.bounds: any-order by default, skinref-order on request; verify/bounds_model.h): the pose
+//   bounds at the candidate's sampled time carried into the vertex bounds at the candidate's pose (docs/error_bounds.md; for the conventions those
 //   analyses do not model, e.g. normals=blend-upper3x3, the bounds of the nearest modelled evaluation, whose
 //   rounding error is of the same size).
 // - Search: the specification first; then every single convention (diagnose_candidates()); a candidate that
@@ -42,6 +42,7 @@
 #include "core/scene.h"
 #include "core/vertices.h"
 #include "skin/method.h"
+#include "verify/bounds_model.h"
 #include "verify/stage_bisection.h"
 #include "verify/vertex_compare.h"
 #include <nlohmann/json_fwd.hpp>
@@ -73,6 +74,7 @@ struct DiagnoseSettings {
   Conventions base;       // what is known of the engine (glTF 2.0 by default); candidates add to it
   int max_settings = 3;   // conventions combined at most
   size_t beam = 6;
+  BoundsModel bounds = BoundsModel::AnyOrder;  // what every candidate is held to (verify/bounds_model.h)
 };
 struct CandidateScore {
   std::vector<std::string> settings;  // "NAME=VALUE" added to the base

@@ -37,4 +37,30 @@ inline constexpr double kReferenceRelative = 0x1p-40;
 // about 90 for engines that normalize with a cheaper reciprocal square root.
 inline constexpr double kUnnormalizedLength = 1e-4;
 
+// ---- The any-order bounds (any_order_arithmetic.h; docs/error_bounds.md, "Any order") ---------------------
+// What the any-order bounds assume of an engine's float32 functions beyond + - * (each within 1 ulp, in any
+// order, fused or not). Each is an allowance in ulps (of 2^-23) that a correct implementation meets with
+// room; tests/verify/any_order_bounds_test.cc measures several implementations against each.
+//
+// The interpolation factor u = (t - t0) / (t1 - t0) from float32 times: two subtractions and a division
+// (1 + 1 + 2.5 ulp), or a multiplication by a reciprocal (1 + 1 + 2.5 + 1): relative error at most 6 ulp.
+inline constexpr double kAnyOrderInterpolationFactorUlps = 6.0;
+// slerp of two float unit quaternions at a float u as a weighted sum c0 a + c1 b, its weights by any formula
+// (acos and sin, atan2 of chords, a polynomial, a switch to nlerp for keys under about 1e-3 rad apart): each
+// weight within 16 ulp of c0 + c1 of the exact sin((1 - u) theta) / sin theta, sin(u theta) / sin theta.
+inline constexpr double kAnyOrderSlerpUlps = 16.0;
+// v / |v| by any formula (sqrt then divide, inversesqrt then multiply): the result within 12 ulp of v^/|v^|:
+// the sum of squares (3 roundings, halved by the root), sqrt 4.5 and divide 2.5 or inversesqrt 2 and a
+// multiply, and a margin.
+inline constexpr double kAnyOrderNormalizeUlps = 12.0;
+// A rotation matrix from a float quaternion by any of the usual forms: 1 - 2 (y^2 + z^2) (glm, Eigen, ozz,
+// three.js), w^2 + x^2 - y^2 - z^2, or with s = 2 / |q|^2 (Godot): at most 10 roundings on the path of each
+// monomial (the last: |q|^2 in 4, the division 2.5, the products 3, the difference 1).
+inline constexpr int kAnyOrderQuaternionMatrixRoundings = 10;
+// A joint's dual quaternion and non-rigid part (DQS) from its float matrix by any method (Shepperd's
+// quaternion, a polar decomposition by Newton's iteration or an SVD): within 16 ulp (relative to 1, to the
+// translation's length and to the linear part's largest singular value) of the exact decomposition of that
+// float matrix.
+inline constexpr double kAnyOrderDqsPreparationUlps = 16.0;
+
 }  // namespace skinref::tol

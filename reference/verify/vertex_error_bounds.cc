@@ -106,40 +106,21 @@ struct EntryInputs {
 
 // The DQS inputs of one palette entry. `linear_error` (elementwise bounds on A, row-major) and
 // `translation_error` are zero for the reference's palette; for a GPU palette they are its bounds, carried
-// through the polar decomposition by its perturbation bound for real matrices (Li 1995; Higham, "Functions
-// of Matrices", section 8.3): ||dQ||_F <= 4 ||dA||_F / (s2 + s3 + s2~ + s3~) <= 2 ||dA||_F / (s2 + s3 - ||dA||_F)
-// (singular values of the perturbed matrix at least s_i - ||dA||_2 by Weyl), then |dq| <= ||dQ||_F / 2 for
-// the quaternion in the reference's hemisphere (||R(q) - R(q')||_F^2 = 8 (1 - (q.q')^2)), the dual part
-// 0.5 (0, t) q and S = Q^T A by the product rule. A quaternion's sign (Eigen's choice per branch) cancels in
-// the blend: the hemisphere test flips the pair (real, dual) with it. Bounded only where det(A) > 0 for
-// every matrix within the bound (s3 > ||dA||_F): a mirrored joint's proper rotation Q = U diag(1, 1, -1) V^T
-// has no such published bound, and a determinant whose sign may flip moves Q by a half turn.
+// through the polar decomposition by dqs_split_bounds() (vertex_error_bounds.h). A quaternion's sign (Eigen's
+// choice per branch) cancels in the blend: the hemisphere test flips the pair (real, dual) with it.
 void split_bounds(const Mat4& jm, const double linear_error[9], const double translation_error[3],
                   EntryInputs& entry) {
-  const DqsJointSplit sp = split_dqs_joint(jm);
-  const double det_a = jm.topLeftCorner<3, 3>().determinant();
-  double da2 = 0.0, dt2 = 0.0;
-  for (int i = 0; i < 9; ++i) da2 += linear_error[i] * linear_error[i];
-  for (int i = 0; i < 3; ++i) dt2 += translation_error[i] * translation_error[i];
-  const double da = std::sqrt(da2), dt = std::sqrt(dt2);
-  double dq_frobenius = 0.0;
-  if (da > 0.0) {
-    const Vec3& sigma = sp.singular_values;
-    const double denominator = sigma[1] + sigma[2] - da;
-    entry.dq_bounded = det_a > 0.0 && sigma[2] > da && denominator > 0.0;
-    dq_frobenius = entry.dq_bounded ? 2.0 * da / denominator : 0.0;
-  }
-  const double dq = 0.5 * dq_frobenius;
-  const double t_norm = std::sqrt(jm(0, 3) * jm(0, 3) + jm(1, 3) * jm(1, 3) + jm(2, 3) * jm(2, 3));
-  const double d_dual = 0.5 * (dt + t_norm * dq + dt * dq);
-  const double d_s = dq_frobenius * sp.singular_values[0] + da * (1.0 + dq_frobenius);
+  const DqsSplitBounds b = dqs_split_bounds(jm, linear_error, translation_error);
+  entry.dq_bounded = b.bounded;
+  const bool perturbed = b.linear_perturbed;
   for (int i = 0; i < 4; ++i) {
-    entry.real[size_t(i)] = da > 0.0 ? input(Bounded{sp.real[size_t(i)], dq}) : input(sp.real[size_t(i)]);
-    entry.dual[size_t(i)] = da > 0.0 || dt > 0.0 ? input(Bounded{sp.dual[size_t(i)], d_dual}) : input(sp.dual[size_t(i)]);
+    entry.real[size_t(i)] = perturbed ? input(Bounded{b.split.real[size_t(i)], b.real_error}) : input(b.split.real[size_t(i)]);
+    entry.dual[size_t(i)] = perturbed || b.translation_perturbed ? input(Bounded{b.split.dual[size_t(i)], b.dual_error})
+                                                                 : input(b.split.dual[size_t(i)]);
   }
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c)
-      entry.s_row[r][size_t(c)] = da > 0.0 ? input(Bounded{sp.s(r, c), d_s}) : input(sp.s(r, c));
+      entry.s_row[r][size_t(c)] = perturbed ? input(Bounded{b.split.s(r, c), b.s_error}) : input(b.split.s(r, c));
 }
 
 // The cofactor matrix with the sign of the determinant (normal_matrix()) of a Bounded linear part, as the
@@ -412,6 +393,30 @@ void bound_vertex(const PrimitiveJob& job, size_t v) {
 constexpr size_t kVerticesPerThread = 4096;
 
 }  // namespace
+
+DqsSplitBounds dqs_split_bounds(const Mat4& jm, const double linear_error[9], const double translation_error[3]) {
+  DqsSplitBounds out;
+  out.split = split_dqs_joint(jm);
+  const double det_a = jm.topLeftCorner<3, 3>().determinant();
+  double da2 = 0.0, dt2 = 0.0;
+  for (int i = 0; i < 9; ++i) da2 += linear_error[i] * linear_error[i];
+  for (int i = 0; i < 3; ++i) dt2 += translation_error[i] * translation_error[i];
+  const double da = std::sqrt(da2), dt = std::sqrt(dt2);
+  out.linear_perturbed = da > 0.0;
+  out.translation_perturbed = dt > 0.0;
+  double dq_frobenius = 0.0;
+  if (da > 0.0) {
+    const Vec3& sigma = out.split.singular_values;
+    const double denominator = sigma[1] + sigma[2] - da;
+    out.bounded = det_a > 0.0 && sigma[2] > da && denominator > 0.0;
+    dq_frobenius = out.bounded ? 2.0 * da / denominator : 0.0;
+  }
+  out.real_error = 0.5 * dq_frobenius;
+  const double t_norm = std::sqrt(jm(0, 3) * jm(0, 3) + jm(1, 3) * jm(1, 3) + jm(2, 3) * jm(2, 3));
+  out.dual_error = 0.5 * (dt + t_norm * out.real_error + dt * out.real_error);
+  out.s_error = dq_frobenius * out.split.singular_values[0] + da * (1.0 + dq_frobenius);
+  return out;
+}
 
 std::vector<PrimitiveErrorBounds> float32_vertex_error_bounds(const Scene& scene, const EvaluatedPose& reference_pose,
                                                               const SkinningOptions& options,

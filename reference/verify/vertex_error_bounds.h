@@ -33,6 +33,7 @@
 
 #include "core/pose.h"
 #include "core/vertices.h"
+#include "skin/dqs.h"
 #include "skin/options.h"
 #include "verify/pose_error_bounds.h"
 
@@ -49,5 +50,21 @@ struct PrimitiveErrorBounds {
 std::vector<PrimitiveErrorBounds> float32_vertex_error_bounds(const Scene& scene, const EvaluatedPose& reference_pose,
                                                               const SkinningOptions& options,
                                                               const PoseErrorBounds* palette_bounds);
+
+// The DQS split of one palette matrix known within elementwise bounds (linear_error: A's 9 entries,
+// row-major; translation_error: t's 3), and how far each part of the split can move: the polar factor by its
+// perturbation bound for real matrices (Li 1995; Higham, "Functions of Matrices", section 8.3):
+// ||dQ||_F <= 2 ||dA||_F / (s2 + s3 - ||dA||_F), the quaternion |dq| <= ||dQ||_F / 2 in the reference's
+// hemisphere (||R(q) - R(q')||_F^2 = 8 (1 - (q.q')^2)), the dual part 0.5 (0, t) q and S = Q^T A by the
+// product rule. `bounded` is false where a matrix within the bound may be mirrored or singular (s3 <= ||dA||_F
+// or det(A) <= 0): a mirrored joint's proper-rotation polar factor has no published perturbation bound.
+// Errors are Euclidean for the quaternion parts and elementwise for S; zero when the matrix is exact.
+struct DqsSplitBounds {
+  DqsJointSplit split;
+  bool bounded = true;
+  bool linear_perturbed = false, translation_perturbed = false;
+  double real_error = 0.0, dual_error = 0.0, s_error = 0.0;
+};
+DqsSplitBounds dqs_split_bounds(const Mat4& jm, const double linear_error[9], const double translation_error[3]);
 
 }  // namespace skinref

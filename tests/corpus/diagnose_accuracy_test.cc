@@ -62,6 +62,7 @@ void check_model(const std::string& label, const Scene& scene) {
       for (double t : times) observations.push_back({"planted", t, test::planted_engine_dump(scene, 0, t, candidate)});
       DiagnoseSettings settings;
       settings.animation = 0;
+      settings.bounds = test::kPlantedBounds;
       const Diagnosis d = diagnose(scene, observations, settings);
       const Verdict verdict = test::classify_on(scene, 0, times, d, candidate);
       ++tally.counts[size_t(verdict)];

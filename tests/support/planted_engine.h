@@ -15,6 +15,13 @@
 
 namespace skinref::test {
 
+// The bounds a planted engine is held to in the diagnose tests: skinref-order. A planted engine is the
+// reference rounded to float32, well within the bounds of skinref's own order; the tests exercise the search,
+// and the tighter bounds let every convention of the convention scene show. (Under any-order bounds, the
+// default for an engine's dumps, the smaller conventions fall within the bounds and are named as closer fits:
+// DiagnoseTest.AnyOrderBoundsStillNameEveryConvention.)
+inline constexpr BoundsModel kPlantedBounds = BoundsModel::SkinrefOrder;
+
 inline std::vector<WorldPrimitive> planted_engine_dump(const Scene& source, int animation, double time,
                                                        const std::vector<std::string>& assignments,
                                                        SkinningMethod method = SkinningMethod::Lbs) {

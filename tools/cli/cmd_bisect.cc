@@ -18,7 +18,7 @@
 #include "skin/method.h"
 #include "verify/convention_pipeline.h"
 #include "verify/stage_bisection.h"
-#include "verify/vertex_error_bounds.h"
+#include "verify/bounds_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -30,7 +30,8 @@ namespace skinref::cli {
 std::string bisect_usage() {
   return "usage: skinref bisect REF_POSE.json TEST_POSE.json REF.skv TEST.skv [--model MODEL]\n"
          "         " + method_option_synopsis() + " [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
-         "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices] [--report DIR]\n"
+         "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
+         "         [--bounds any-order|skinref-order] [--report DIR]\n"
          "  Finds the first pipeline stage where a float32 run (TEST: the Vulkan path with `--palette gpu`, or an\n"
          "  engine's dumps in skinref's formats) leaves the reference (REF: `skinref pose` and `skinref skin`\n"
          "  at the same time), each value against its derived bound (docs/error_bounds.md):\n"
@@ -41,13 +42,16 @@ std::string bisect_usage() {
          "  --model MODEL   the model both runs used; default: the pose dump's \"source\"\n"
          "  --method, --convention, --conventions, --weights, --normals   what both runs used (as for skinref\n"
          "                  skin); default: what the .skv dumps record, else glTF 2.0 and lbs\n"
+         "  --bounds B      any-order (for every correct float32 engine; the default unless skinref wrote the test\n"
+         "                  dumps) or skinref-order (exact for skinref's order; the default for its own dumps)\n"
          "  --report DIR    also write DIR/bisect.json\n"
          "  Exit status: 0 no stage over its bound, 1 a stage diverged, 2 unreadable or mismatched inputs.\n";
 }
 
 int run_bisect(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions = with_convention_options(
-      {{"--model", true}, {"--method", true}, {"--weights", true}, {"--normals", true}, {"--report", true}});
+      {{"--model", true}, {"--method", true}, {"--weights", true}, {"--normals", true}, {"--report", true},
+       {"--bounds", true}});
   const ParsedArgs parsed = parse_args(args, kOptions, "bisect");
   if (parsed.help) {
     std::cout << bisect_usage();
@@ -110,9 +114,14 @@ int run_bisect(std::span<const std::string> args) {
     throw InputError(test_pose_path, "/time", times + hint);
   }
 
-  const PoseErrorBounds pose_bounds = float32_pose_error_bounds(scene, test_pose.animation, test_pose.time);
+  // The pose dump's writer decides the default (an engine's: any order), unless the vertex dump says otherwise.
+  std::string writer = read_pose_dump_writer(test_pose_path);
+  if (writer.empty()) writer = test_vertices.record.writer;
+  const BoundsModel bounds_model = parse_bounds(parsed, writer);
+  const PoseErrorBounds pose_bounds = pose_error_bounds(bounds_model, scene, test_pose.animation, test_pose.time);
   const std::vector<PrimitiveErrorBounds> vertex_bounds =
-      float32_vertex_error_bounds(scene, reference_pose, options, &pose_bounds);
+      vertex_error_bounds(bounds_model, scene, reference_pose, options, &pose_bounds);
+  std::cout << "bisect " << scene.source << ": " << describe_bounds(bounds_model, parsed) << "\n";
   // The pose dumps' own printing rounding, when they were printed with fewer than 17 digits, is part of the
   // difference of their values (not of the vertices, which the .skv dumps hold in binary).
   PoseErrorBounds printed_pose_bounds = pose_bounds;
@@ -135,6 +144,7 @@ int run_bisect(std::span<const std::string> args) {
   if (const std::optional<std::string> report = parsed.value("--report")) {
     std::filesystem::create_directories(*report);
     nlohmann::json json{{"stage", pipeline_stage_name(divergence.stage)},
+                        {"bounds", bounds_model_name(bounds_model)},
                         {"values_over", divergence.values_over},
                         {"values_checked", divergence.values_checked},
                         {"location", divergence.location},

@@ -32,10 +32,9 @@
 #include "io/vertex_dump.h"
 #include "skin/method.h"
 #include "verify/image_compare.h"
-#include "verify/pose_error_bounds.h"
+#include "verify/bounds_model.h"
 #include "verify/stage_bisection.h"
 #include "verify/vertex_compare.h"
-#include "verify/vertex_error_bounds.h"
 
 #include <nlohmann/json.hpp>
 
@@ -205,8 +204,8 @@ int compare_png_images(const ParsedArgs& parsed, const std::string& a_path, cons
 
 // The options of each kind of comparison, to refuse those of the other kind.
 const std::vector<std::string> kImageOptions{"--threshold", "--tolerance-px", "--max-fraction"};
-const std::vector<std::string> kVertexOptions{"--model",   "--anim",    "--time",       "--method",   "--weights",
-                                              "--normals", "--palette", "--convention", "--conventions"};
+const std::vector<std::string> kVertexOptions{"--model",   "--anim",    "--time",       "--method",      "--weights",
+                                              "--normals", "--palette", "--convention", "--conventions", "--bounds"};
 
 void refuse_options(const ParsedArgs& parsed, const std::vector<std::string>& options, const std::string& why) {
   for (const std::string& option : options)
@@ -262,10 +261,11 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
       facts.animation && *facts.animation == "rest" ? -1 : resolve_animation(scene, facts.animation);
   const EvaluatedPose pose = evaluate_pose(scene, animation, time, conventions);
   const double sample_time = convention_sample_time(scene, animation, time, conventions.time);
+  const BoundsModel bounds_model = parse_bounds(parsed, test.record.writer);
   const PoseErrorBounds palette_bounds =
-      own_palette ? float32_pose_error_bounds(scene, animation, sample_time) : PoseErrorBounds{};
+      own_palette ? pose_error_bounds(bounds_model, scene, animation, sample_time) : PoseErrorBounds{};
   const std::vector<PrimitiveErrorBounds> bounds =
-      float32_vertex_error_bounds(scene, pose, options, own_palette ? &palette_bounds : nullptr);
+      vertex_error_bounds(bounds_model, scene, pose, options, own_palette ? &palette_bounds : nullptr);
   VertexComparison comparison;
   try {
     comparison = compare_vertices(scene, reference.primitives, test.primitives, bounds);
@@ -289,6 +289,7 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
       json["time"] = time;
       json["method"] = skinning_method_name(options.method);
       json["palette"] = own_palette ? "own" : "reference";
+      json["bounds"] = bounds_model_name(bounds_model);
       json["conventions"] = conventions_to_json(conventions);
       out << json.dump(2) << "\n";
     });
@@ -299,7 +300,7 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
             << describe_conventions(conventions) << ", palette "
             << (own_palette ? "own (the run computed its own animation and palette in float32)"
                             : "reference (the run used the reference's palettes)")
-            << "\n";
+            << ", " << describe_bounds(bounds_model, parsed) << "\n";
   print_vertex_comparison(comparison, std::cout);
   if (report_dir) std::cout << "report: " << (std::filesystem::path(*report_dir) / "vertices.json").string() << "\n";
   return comparison.passed() ? kExitOk : kExitComparisonFailed;
@@ -310,7 +311,7 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
 int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_path, const std::string& test_path) {
   refuse_options(parsed, kImageOptions, "applies to images, not to pose dumps");
   for (const char* option : {"--anim", "--time", "--method", "--weights", "--normals", "--palette", "--convention",
-                             "--conventions"})
+                             "--conventions"})  // --bounds applies
     if (parsed.value(option))
       throw UsageError(std::string("compare: option ") + option +
                        " does not apply to pose dumps: their animation and time are in the dumps");
@@ -326,7 +327,8 @@ int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_pa
                      "the reference's animation and time (" + std::to_string(reference.animation) + ", " +
                          format_double("%.17g", reference.time) + " s; this dump: " +
                          std::to_string(test.animation) + ", " + format_double("%.17g", test.time) + " s)");
-  PoseErrorBounds bounds = float32_pose_error_bounds(scene, test.animation, test.time);
+  const BoundsModel bounds_model = parse_bounds(parsed, read_pose_dump_writer(test_path));
+  PoseErrorBounds bounds = pose_error_bounds(bounds_model, scene, test.animation, test.time);
   // Dumps printed with fewer than 17 digits: their printing rounding is part of the difference.
   charge_printing_rounding(bounds, test, test_digits);
   charge_printing_rounding(bounds, reference, reference_digits);
@@ -334,7 +336,7 @@ int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_pa
 
   std::cout << "compare " << reference_path << " " << test_path << ": " << scene.source << ", "
             << (test.animation < 0 ? std::string("rest pose") : "animation " + std::to_string(test.animation))
-            << " at t = " << format_double("%.9g", test.time) << "\n";
+            << " at t = " << format_double("%.9g", test.time) << ", " << describe_bounds(bounds_model, parsed) << "\n";
   if (divergence.stage == PipelineStage::None) {
     std::cout << "  all " << divergence.values_checked
               << " values (local TRS, morph weights, global matrices, palettes, normal matrices) within their "
@@ -348,6 +350,7 @@ int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_pa
   if (report_dir) {
     std::filesystem::create_directories(*report_dir);
     const nlohmann::json json{{"stage", pipeline_stage_name(divergence.stage)},
+                              {"bounds", bounds_model_name(bounds_model)},
                               {"values_checked", divergence.values_checked},
                               {"values_over", divergence.values_over},
                               {"location", divergence.location},
@@ -365,8 +368,10 @@ std::string compare_usage() {
   return "usage: skinref compare A.png B.png [--threshold N] [--tolerance-px N] [--max-fraction F] [--report DIR]\n"
          "       skinref compare REF.skv TEST.skv [--model MODEL] [--anim NAME|INDEX] [--time T] " + method_option_synopsis() + "\n"
          "         [--convention NAME=VALUE ...] [--conventions FILE.json] [--weights as-stored|renormalize]\n"
-         "         [--normals inverse-transpose|blend-normal-matrices] [--palette reference|gpu] [--report DIR]\n"
-         "       skinref compare REF_POSE.json TEST_POSE.json [--model MODEL] [--report DIR]\n"
+         "         [--normals inverse-transpose|blend-normal-matrices] [--palette reference|gpu]\n"
+         "         [--bounds any-order|skinref-order] [--report DIR]\n"
+         "       skinref compare REF_POSE.json TEST_POSE.json [--model MODEL] [--bounds any-order|skinref-order]\n"
+         "         [--report DIR]\n"
          "  Compares two images of the same size (e.g. a reference render and a Vulkan render) and prints the\n"
          "  metrics: the largest per-channel difference and where, pixels over the threshold, position-tolerant\n"
          "  failures, coverage mismatches (background in one image only), PSNR and mean absolute difference\n"
@@ -399,6 +404,10 @@ std::string compare_usage() {
          "                      computed its own animation and palette in float32; the pose is evaluated at the\n"
          "                      float32 time and the palettes' own bounds are carried into the vertices) or\n"
          "                      reference (TEST used the reference's palettes, rounded to float32)\n"
+         "  --bounds B          any-order (bounds that hold for every correct float32 engine, whatever its order of\n"
+         "                      operations: the default for a dump skinref did not write) or skinref-order\n"
+         "                      (tighter, exact for skinref's own order: the default for skinref's own float32\n"
+         "                      dumps); docs/error_bounds.md derives both. Also for pose dumps.\n"
          "  --report DIR        create DIR if needed and write vertices.json (the comparison), atomically\n"
          "  Pose dumps (skinref pose ... --out FILE.json; TEST from skinref pose --backend vulkan or an engine):\n"
          "  every local TRS value, morph weight, global matrix, palette and normal matrix entry of TEST is held\n"
@@ -412,7 +421,7 @@ int run_compare(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions = with_convention_options(
       {{"--threshold", true}, {"--tolerance-px", true}, {"--max-fraction", true}, {"--report", true},
        {"--model", true},     {"--anim", true},         {"--time", true},         {"--method", true},
-       {"--weights", true},   {"--normals", true},      {"--palette", true}});
+       {"--weights", true},   {"--normals", true},      {"--palette", true},      {"--bounds", true}});
   const ParsedArgs parsed = parse_args(args, kOptions, "compare");
   if (parsed.help) {
     std::cout << compare_usage();

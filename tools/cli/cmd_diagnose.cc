@@ -54,7 +54,7 @@ std::string diagnose_usage() {
   return "usage: skinref diagnose MODEL TEST.skv [TEST2.skv ...] [--pose TEST_POSE.json ...] [--anim NAME|INDEX]\n"
          "         [--time T ...]\n"
          "         " + method_option_synopsis() + " [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
-         "         [--max-conventions N] [--report DIR]\n"
+         "         [--max-conventions N] [--bounds any-order|skinref-order] [--report DIR]\n"
          "  Names the engine conventions (docs/conventions.md) that explain how an engine's vertex dumps differ\n"
          "  from glTF 2.0. It checks TEST against the specification first, then against every single convention\n"
          "  and their combinations, each re-evaluated from the stage it touches, and prints a ranked verdict, e.g.\n"
@@ -72,6 +72,8 @@ std::string diagnose_usage() {
          "  --method M          " + method_option_help() + " (default: the record, else lbs)\n"
          "  --convention NAME=VALUE, --conventions FILE   what is known of the engine: candidates add to it\n"
          "  --max-conventions N at most N conventions combined, 1 to 4 (default 3)\n"
+         "  --bounds B          any-order (every correct float32 engine; the default unless skinref wrote the\n"
+         "                      dumps) or skinref-order (exact for skinref's own order; tighter)\n"
          "  --report DIR        also write DIR/diagnosis.json (every candidate ranked)\n"
          "  Exit status: 0 the dumps match glTF 2.0 (with the given conventions), 1 they do not (the verdict\n"
          "  says which conventions explain them), 2 unreadable or mismatched inputs or bad options.\n";
@@ -84,6 +86,7 @@ int run_diagnose(std::span<const std::string> args) {
        {"--pose", true, true},
        {"--method", true},
        {"--max-conventions", true},
+       {"--bounds", true},
        {"--report", true}});
   const ParsedArgs parsed = parse_args(args, kOptions, "diagnose");
   if (parsed.help) {
@@ -138,6 +141,7 @@ int run_diagnose(std::span<const std::string> args) {
       throw UsageError("diagnose: " + dump_paths[i] + " does not record its time: give --time, once per dump");
   }
   settings.base = known.conventions;
+  settings.bounds = parse_bounds(parsed, dumps.front().record.writer);
   std::string sentinel_note;
   const Scene scene = load_for_diagnosis(model, settings.base, sentinel_note);
   settings.animation = shared.animation && *shared.animation == "rest" ? -1 : resolve_animation(scene, shared.animation);
@@ -174,7 +178,8 @@ int run_diagnose(std::span<const std::string> args) {
 
   std::cout << "diagnose " << model << ", "
             << (settings.animation < 0 ? std::string("rest pose") : "animation " + std::to_string(settings.animation))
-            << ", " << skinning_method_name(settings.method) << ", " << observations.size() << " dump(s) at t =";
+            << ", " << skinning_method_name(settings.method) << ", " << describe_bounds(settings.bounds, parsed) << ", "
+            << observations.size() << " dump(s) at t =";
   for (const DiagnoseObservation& o : observations) {
     char text[32];
     std::snprintf(text, sizeof text, " %.9g", double(float(o.time)));
@@ -195,6 +200,7 @@ int run_diagnose(std::span<const std::string> args) {
     json["model"] = model;
     json["animation"] = settings.animation;
     json["method"] = skinning_method_name(settings.method);
+    json["bounds"] = bounds_model_name(settings.bounds);
     json["conventions_known"] = conventions_to_json(known.conventions);
     nlohmann::ordered_json dumps_json = nlohmann::ordered_json::array();
     for (const DiagnoseObservation& o : observations) dumps_json.push_back({{"path", o.label}, {"time", o.time}});

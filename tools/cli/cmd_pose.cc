@@ -62,7 +62,8 @@ int run_pose(std::span<const std::string> args) {
   const SelectedPose selected =
       convention_path ? convention_pose(scene, selection, conventions) : backend_pose(*backend, scene, selection);
   backend->finish();
-  write_pose_dump(scene, selected.pose, out_path, &conventions);
+  write_pose_dump(scene, selected.pose, out_path, &conventions,
+                  std::string("skinref ") + backend_name(backend_options.kind));
   std::cout << "wrote " << out_path << ": " << scene.nodes.size() << " nodes, " << scene.skins.size() << " skins, "
             << selected.description << backend->summary() << "\n";
   return kExitOk;

@@ -63,4 +63,20 @@ void check_model_hash(const std::string& model, const DumpRecord& record, const 
                                         record.model_hash + ": the file changed since the dump was written");
 }
 
+BoundsModel parse_bounds(const ParsedArgs& parsed, const std::string& test_writer) {
+  if (const std::optional<std::string> text = parsed.value("--bounds")) {
+    static const std::vector<std::string> kChoices{"any-order", "skinref-order"};
+    return parse_choice(*text, "--bounds", kChoices) == 0 ? BoundsModel::AnyOrder : BoundsModel::SkinrefOrder;
+  }
+  return test_writer.rfind("skinref", 0) == 0 ? BoundsModel::SkinrefOrder : BoundsModel::AnyOrder;
+}
+
+std::string describe_bounds(BoundsModel model, const ParsedArgs& parsed) {
+  std::string text = std::string("bounds ") + bounds_model_name(model);
+  if (!parsed.value("--bounds"))
+    text += model == BoundsModel::AnyOrder ? " (the default for a dump that skinref did not write)"
+                                           : " (the default for skinref's own float32 dump)";
+  return text;
+}
+
 }  // namespace skinref::cli

@@ -10,6 +10,7 @@
 #pragma once
 #include "cli/cli_args.h"
 #include "io/vertex_dump.h"
+#include "verify/bounds_model.h"
 #include <optional>
 #include <string>
 namespace skinref::cli {
@@ -26,4 +27,10 @@ void merge_record(RunFacts& facts, const DumpRecord& record, const std::string& 
 // A dump that records its model file's content hash was made from `model` as it is now: otherwise an
 // InputError (exit 2) naming both, since its bounds and vertices would belong to another version of the file.
 void check_model_hash(const std::string& model, const DumpRecord& record, const std::string& dump_path);
+// --bounds any-order|skinref-order (verify/bounds_model.h). Default: skinref-order for a test dump that
+// skinref wrote (its writer "skinref BACKEND": skinref's float32 paths follow the order those bounds are
+// derived for), any-order for every other dump (an engine's: any order of operations).
+BoundsModel parse_bounds(const ParsedArgs& parsed, const std::string& test_writer);
+// "any-order (the default for a dump skinref did not write)" and the like, for summary lines.
+std::string describe_bounds(BoundsModel model, const ParsedArgs& parsed);
 }  // namespace skinref::cli

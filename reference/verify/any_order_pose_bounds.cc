@@ -1,0 +1,337 @@
+// Any-order pose bounds: each stage as a polynomial in its float inputs (MonomialSum) or as a function with a
+// stated accuracy and a Lipschitz constant, the values computed in double. docs/error_bounds.md, "Any order",
+// derives each step.
+#include "verify/any_order_pose_bounds.h"
+
+#include "anim/sampling.h"
+#include "core/pose.h"
+#include "verify/any_order_arithmetic.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <vector>
+
+namespace skinref {
+namespace {
+
+using any_order::exact;
+using any_order::input;
+using any_order::kInfinity;
+using any_order::kUnit;
+using any_order::MonomialSum;
+
+struct GaugedTrs {
+  std::array<Gauged, 3> translation;
+  std::array<Gauged, 4> rotation;  // x y z w
+  std::array<Gauged, 3> scale;
+};
+
+using GaugedMat4 = std::array<std::array<Gauged, 4>, 4>;  // [row][column]
+
+bool float_exact(double x) { return double(static_cast<float>(x)) == x; }
+
+double ulps(double count) { return count * tol::kFloatUlp; }
+
+void set_error(std::vector<Gauged>& out, double error) {
+  for (Gauged& v : out) v.error = error;
+}
+
+// A vector r the engine normalizes, its components known within e_i: |r^_i / |r^| - r_i / |r|| <= e_i / (L - E)
+// + |q_i| E / (L - E) (L = |r|, E = the Euclidean error, q = r / |r|), then the normalization's rounding, relative
+// per component (v_i / |v| or v_i * (1 / |v|)). An engine that does not normalize a unit r (L = 1) is within e_i
+// of it, which this covers.
+void normalized(std::array<Gauged, 4>& r) {
+  const double length = any_order::euclidean_value(r.data(), 4), error = any_order::euclidean_error(r.data(), 4);
+  if (!(error < length)) {
+    for (Gauged& v : r) v = {v.value / length, kInfinity, std::abs(v.value / length)};
+    return;
+  }
+  for (Gauged& v : r) {
+    const double q = v.value / length;
+    const double propagated = (v.error + std::abs(q) * error) / (length - error);
+    v = any_order::known(q, propagated + ulps(tol::kAnyOrderNormalizeUlps) * (std::abs(q) + propagated));
+  }
+}
+
+// A rotation key as a correct engine holds it: normalized in float (glTF's keys are unit quaternions; the
+// reference normalizes them), each component within kAnyOrderNormalizeUlps of its own magnitude (the
+// normalization divides every component by one float length); an engine that skips the normalization of keys
+// that are unit to that accuracy is as close. Keys further from unit than that must be normalized (otherwise
+// the engine follows the convention quaternion-keys=as-stored).
+Gauged unit_key(double unit_component) {
+  return any_order::known(unit_component, ulps(tol::kAnyOrderNormalizeUlps) * std::abs(unit_component));
+}
+
+// One sampler at clip time t, `out` with the sampler's components: values from sample_sampler() (the
+// reference), errors by the any-order analysis.
+void sample(const AnimationSampler& s, ChannelPath path, double t, std::vector<Gauged>& out) {
+  const size_t c = size_t(s.components);
+  const size_t n = s.times.size();
+  const bool cubic = s.interpolation == Interpolation::CubicSpline;
+  const bool rotation = path == ChannelPath::Rotation;
+  std::vector<double> values(c);
+  sample_sampler(s, path, t, values);
+  out.assign(c, Gauged{});
+  for (size_t i = 0; i < c; ++i) out[i] = exact(values[i]);
+  auto stored = [&](size_t k, size_t i, int part) { return s.values[(cubic ? k * 3 + size_t(part) : k) * c + i]; };
+  auto copy_key_error = [&](size_t k) {
+    for (size_t i = 0; i < c; ++i) out[i] = rotation ? unit_key(values[i]) : Gauged{values[i], input(stored(k, i, 1)).error, std::abs(values[i])};
+  };
+  // Key times that are not float32 values can put t in another interval than the reference's: no claim.
+  if (!std::all_of(s.times.begin(), s.times.end(), float_exact)) return set_error(out, kInfinity);
+  if (n == 1 || t <= s.times.front()) return copy_key_error(0);
+  if (t >= s.times.back()) return copy_key_error(n - 1);
+  const size_t k = size_t(std::upper_bound(s.times.begin(), s.times.end(), t) - s.times.begin()) - 1;
+  if (t == s.times[k] || s.interpolation == Interpolation::Step) return copy_key_error(k);
+
+  const double t0 = s.times[k], t1 = s.times[k + 1];
+  const double u_value = (t - t0) / (t1 - t0);
+  const Gauged u{u_value, ulps(tol::kAnyOrderInterpolationFactorUlps) * u_value, u_value};
+
+  if (s.interpolation == Interpolation::Linear && rotation) {
+    // slerp as a weighted sum of the (normalized) keys, c0 a + c1 b, its weights c0 = sin((1 - u) theta) /
+    // sin theta and c1 = sin(u theta) / sin theta by any formula within kAnyOrderSlerpUlps of c0 + c1, moved
+    // by at most (theta / sin theta) |u^ - u| by the interpolation factor's error (|dc/du| <= theta / sin
+    // theta); then normalized or not (normalized() covers both).
+    const AnimationSampler::SlerpIntervals& table = s.slerp;
+    std::array<Gauged, 4> a, b;
+    MonomialSum dot;
+    for (size_t i = 0; i < 4; ++i) {
+      a[i] = unit_key(table.unit_keys[k * 4 + i]);
+      b[i] = unit_key(table.unit_keys[(k + 1) * 4 + i]);
+      dot.add({a[i], b[i]});
+    }
+    if (!any_order::sign_certain(dot.result())) return set_error(out, kInfinity);  // the short path may flip
+    const double theta = table.angle[k], sin_theta = table.sin_angle[k];
+    double c0 = 1.0 - u_value, c1 = u_value, speed = 1.0;
+    if (sin_theta > 0.0) {
+      c0 = std::sin((1.0 - u_value) * theta) / sin_theta;
+      c1 = std::sin(u_value * theta) / sin_theta;
+      speed = theta / sin_theta;
+    }
+    const double weight_error = ulps(tol::kAnyOrderSlerpUlps) * (c0 + c1) + speed * u.error;
+    const Gauged w0 = any_order::known(c0, weight_error), w1 = any_order::known(c1, weight_error);
+    std::array<Gauged, 4> q;
+    for (size_t i = 0; i < 4; ++i) {
+      MonomialSum m;
+      m.add({w0, a[i]});
+      m.add({w1, b[i]}, table.sign[k]);
+      q[i] = m.result();
+    }
+    normalized(q);
+    for (size_t i = 0; i < 4; ++i) out[i].error = q[i].error;
+    return;
+  }
+
+  std::vector<MonomialSum> sums(c);
+  if (s.interpolation == Interpolation::Linear) {
+    // a + u (b - a) and (1 - u) a + u b alike: the monomials a, -u a, u b.
+    for (size_t i = 0; i < c; ++i) {
+      const Gauged a = input(stored(k, i, 1)), b = input(stored(k + 1, i, 1));
+      sums[i].add({a});
+      sums[i].add({u, a}, -1.0);
+      sums[i].add({u, b});
+    }
+  } else {
+    // Hermite: (2u^3 - 3u^2 + 1) v0 + (u^3 - 2u^2 + u) d b0 + (-2u^3 + 3u^2) v1 + (u^3 - u^2) d a1, with the
+    // interval d = t1 - t0 a float subtraction.
+    const double d_value = t1 - t0;
+    const Gauged d{d_value, kUnit * d_value, d_value};
+    const Gauged two = exact(2.0), three = exact(3.0);
+    for (size_t i = 0; i < c; ++i) {
+      const Gauged v0 = input(stored(k, i, 1)), b0 = input(stored(k, i, 2));
+      const Gauged v1 = input(stored(k + 1, i, 1)), a1 = input(stored(k + 1, i, 0));
+      MonomialSum& m = sums[i];
+      m.add({two, u, u, u, v0});
+      m.add({three, u, u, v0}, -1.0);
+      m.add({v0});
+      m.add({u, u, u, d, b0});
+      m.add({two, u, u, d, b0}, -1.0);
+      m.add({u, d, b0});
+      m.add({two, u, u, u, v1}, -1.0);
+      m.add({three, u, u, v1});
+      m.add({u, u, u, d, a1});
+      m.add({u, u, d, a1}, -1.0);
+    }
+  }
+  if (!rotation) {
+    for (size_t i = 0; i < c; ++i) out[i].error = sums[i].result().error;
+    return;
+  }
+  // A CUBICSPLINE rotation, normalized.
+  std::array<Gauged, 4> q;
+  for (size_t i = 0; i < 4; ++i) q[i] = sums[i].result();
+  normalized(q);
+  for (size_t i = 0; i < 4; ++i) out[i].error = q[i].error;
+}
+
+// R(q) by any usual form. Their first-order change per entry, for component errors e_k: the unit-assuming
+// form 1 - 2 (y^2 + z^2) moves by 4 (|y| e_y + |z| e_z) on the diagonal; the homogeneous w^2 + x^2 - y^2 - z^2
+// by 2 sum_k |q_k| e_k; the normalizing form R(q / |q|) by the homogeneous one's plus 2 |R_ij| sum_k |q_k| e_k
+// (R(q) / |q|^2 differentiated at |q| = 1); off the diagonal, 2 (xy - zw) and the like in every form, by
+// 2 (|y| e_x + |x| e_y + |w| e_z + |z| e_w) plus the normalizing form's term. The largest of the forms, plus
+// the second-order term (every form's second derivatives are at most 4 in the Euclidean norm: 4 E^2 with
+// E^2 = sum e_k^2), plus at most kAnyOrderQuaternionMatrixRoundings roundings of its monomials' magnitude:
+// 1 + 2 (b^2 + c^2) on the diagonal, 2 (|a b| + |c d|) off it.
+std::array<std::array<Gauged, 3>, 3> rotation_matrix_bounds(const GaugedTrs& trs) {
+  const std::array<Gauged, 4>& q = trs.rotation;
+  const Mat3 r = rotation_matrix(quat_from_xyzw(q[0].value, q[1].value, q[2].value, q[3].value).normalized());
+  double m[4], e[4], radial = 0.0, e2 = 0.0;
+  for (size_t i = 0; i < 4; ++i) {
+    m[i] = std::abs(q[i].value);
+    e[i] = q[i].error;
+    radial += m[i] * e[i];
+    e2 += e[i] * e[i];
+  }
+  // Indices x y z w = 0 1 2 3. Diagonal i uses the other two vector components (j, k).
+  auto diagonal = [&](int j, int k, double rij) {
+    return std::max(4.0 * (m[j] * e[j] + m[k] * e[k]), 2.0 * radial + 2.0 * std::abs(rij) * radial);
+  };
+  // Off the diagonal: 2 (q_a q_b -+ q_c q_d).
+  auto off = [&](int a, int b, int c, int d, double rij) {
+    return 2.0 * (m[b] * e[a] + m[a] * e[b] + m[d] * e[c] + m[c] * e[d]) + 2.0 * std::abs(rij) * radial;
+  };
+  const double first[3][3] = {
+      {diagonal(1, 2, r(0, 0)), off(0, 1, 2, 3, r(0, 1)), off(0, 2, 1, 3, r(0, 2))},
+      {off(0, 1, 2, 3, r(1, 0)), diagonal(0, 2, r(1, 1)), off(1, 2, 0, 3, r(1, 2))},
+      {off(0, 2, 1, 3, r(2, 0)), off(1, 2, 0, 3, r(2, 1)), diagonal(0, 1, r(2, 2))}};
+  double g[4];
+  for (int i = 0; i < 4; ++i) g[i] = m[i] + e[i];
+  const double x = g[0], y = g[1], z = g[2], w = g[3];
+  const double monomials[3][3] = {{1 + 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z + y * w)},
+                                  {2 * (x * y + z * w), 1 + 2 * (x * x + z * z), 2 * (y * z + x * w)},
+                                  {2 * (x * z + y * w), 2 * (y * z + x * w), 1 + 2 * (x * x + y * y)}};
+  const double rounding = any_order::gamma(tol::kAnyOrderQuaternionMatrixRoundings);
+  std::array<std::array<Gauged, 3>, 3> out;
+  for (int row = 0; row < 3; ++row)
+    for (int col = 0; col < 3; ++col)
+      out[size_t(row)][size_t(col)] =
+          any_order::known(r(row, col), first[row][col] + 4.0 * e2 + rounding * monomials[row][col]);
+  return out;
+}
+
+// L = T * R * S in any association: R's entries times the scale (one product), the translation copied.
+GaugedMat4 local_matrix(const GaugedTrs& trs) {
+  const auto r = rotation_matrix_bounds(trs);
+  GaugedMat4 l{};
+  for (size_t row = 0; row < 3; ++row) {
+    for (size_t col = 0; col < 3; ++col) {
+      MonomialSum m;
+      m.add({r[row][col], trs.scale[col]});
+      l[row][col] = m.result();
+    }
+    l[row][3] = trs.translation[row];
+  }
+  l[3] = {exact(0.0), exact(0.0), exact(0.0), exact(1.0)};
+  return l;
+}
+
+// An affine product: rows 0..2 as dot products in any order (the translation column adds a's own), row 3
+// exact. The product is formed from the float matrices a and b as they are (a hierarchy walk multiplies a
+// node's local matrix into its parent's finished global), so its result's gauge is its own magnitude: the
+// chain's association is parent first, as every hierarchy walk has it. (A gauge carried as the product of
+// absolute values down the chain would allow any association, but grows like prod |L_i|, exponentially in
+// the depth for twisted chains: docs/error_bounds.md.)
+GaugedMat4 multiply(const GaugedMat4& a, const GaugedMat4& b) {
+  GaugedMat4 out{};
+  for (size_t row = 0; row < 3; ++row)
+    for (size_t col = 0; col < 4; ++col) {
+      MonomialSum m;
+      for (size_t k = 0; k < 3; ++k) m.add({a[row][k], b[k][col]});
+      if (col == 3) m.add({a[row][3]});
+      const Gauged product = m.result();
+      out[row][col] = any_order::known(product.value, product.error);
+    }
+  out[3] = {exact(0.0), exact(0.0), exact(0.0), exact(1.0)};
+  return out;
+}
+
+GaugedMat4 input_matrix(const Mat4& m) {
+  GaugedMat4 out{};
+  for (int row = 0; row < 4; ++row)
+    for (int col = 0; col < 4; ++col) out[size_t(row)][size_t(col)] = input(m(row, col));
+  return out;
+}
+
+std::array<double, 16> errors(const GaugedMat4& m) {
+  std::array<double, 16> out{};
+  for (size_t col = 0; col < 4; ++col)
+    for (size_t row = 0; row < 4; ++row) out[col * 4 + row] = m[row][col].error;
+  return out;
+}
+
+}  // namespace
+
+PoseErrorBounds any_order_pose_error_bounds(const Scene& scene, int animation, double time) {
+  const size_t node_count = scene.nodes.size();
+  const LocalPose rest = rest_pose(scene);
+  std::vector<GaugedTrs> locals(node_count);
+  std::vector<std::vector<Gauged>> weights(node_count);
+  for (size_t n = 0; n < node_count; ++n) {
+    const Transform& trs = rest.local[n];
+    for (int i = 0; i < 3; ++i) {
+      locals[n].translation[size_t(i)] = input(trs.translation[i]);
+      locals[n].scale[size_t(i)] = input(trs.scale[i]);
+    }
+    const double q[4] = {trs.rotation.x(), trs.rotation.y(), trs.rotation.z(), trs.rotation.w()};
+    for (size_t i = 0; i < 4; ++i) locals[n].rotation[i] = unit_key(q[i]);
+    for (double w : rest.morph_weights[n]) weights[n].push_back(input(w));
+  }
+  if (animation >= 0) {
+    const Animation& anim = scene.animations[size_t(animation)];
+    std::vector<Gauged> sampled;
+    for (const AnimationChannel& ch : anim.channels) {  // in order: a repeated target ends with the last
+      sample(anim.samplers[size_t(ch.sampler)], ch.path, time, sampled);
+      GaugedTrs& local = locals[size_t(ch.node)];
+      switch (ch.path) {
+        case ChannelPath::Translation: std::copy_n(sampled.begin(), 3, local.translation.begin()); break;
+        case ChannelPath::Rotation: std::copy_n(sampled.begin(), 4, local.rotation.begin()); break;
+        case ChannelPath::Scale: std::copy_n(sampled.begin(), 3, local.scale.begin()); break;
+        case ChannelPath::Weights: weights[size_t(ch.node)] = sampled; break;
+      }
+    }
+  }
+
+  PoseErrorBounds bounds;
+  bounds.local.resize(node_count);
+  bounds.morph_weights.resize(node_count);
+  bounds.global.resize(node_count);
+  std::vector<GaugedMat4> globals(node_count);
+  for (int n : scene.node_order) {
+    const GaugedTrs& trs = locals[size_t(n)];
+    std::array<double, 10>& local_bound = bounds.local[size_t(n)];
+    for (size_t i = 0; i < 3; ++i) local_bound[i] = trs.translation[i].error;
+    for (size_t i = 0; i < 4; ++i) local_bound[3 + i] = trs.rotation[i].error;
+    for (size_t i = 0; i < 3; ++i) local_bound[7 + i] = trs.scale[i].error;
+    for (const Gauged& w : weights[size_t(n)]) bounds.morph_weights[size_t(n)].push_back(w.error);
+    const GaugedMat4 local = local_matrix(trs);
+    const int parent = scene.nodes[size_t(n)].parent;
+    globals[size_t(n)] = parent < 0 ? local : multiply(globals[size_t(parent)], local);
+    bounds.global[size_t(n)] = errors(globals[size_t(n)]);
+  }
+
+  bounds.palettes.resize(scene.skins.size());
+  for (size_t s = 0; s < scene.skins.size(); ++s) {
+    const Skin& skin = scene.skins[s];
+    PaletteErrorBounds& palette = bounds.palettes[s];
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+      const GaugedMat4 jm = multiply(globals[size_t(skin.joints[j])], input_matrix(skin.inverse_bind[j]));
+      palette.skinning.push_back(errors(jm));
+      Gauged linear[3][3], cof[3][3], det;
+      for (size_t r = 0; r < 3; ++r)
+        for (size_t c = 0; c < 3; ++c) linear[r][c] = jm[r][c];
+      any_order::cofactors(linear, cof, det);
+      // Where the determinant's sign is not certain, the engine may negate: the error can be 2 |cof|.
+      const bool certain = any_order::sign_certain(det);
+      std::array<double, 9> normal{};
+      for (size_t r = 0; r < 3; ++r)
+        for (size_t c = 0; c < 3; ++c)
+          normal[c * 3 + r] = certain ? cof[r][c].error : 2.0 * std::abs(cof[r][c].value) + cof[r][c].error;
+      palette.normal.push_back(normal);
+    }
+  }
+  return bounds;
+}
+
+}  // namespace skinref

@@ -1,0 +1,26 @@
+// Stage bounds that hold for any correct float32 engine: per value, how far a float32 evaluation of a pose
+// can be from the reference's, whatever its order of operations, fused or not, by a-priori bounds
+// (any_order_arithmetic.h; derived in docs/error_bounds.md, "Any order").
+//
+// Contract:
+// - Same inputs and output layout as float32_pose_error_bounds() (pose_error_bounds.h): a validated Scene,
+//   an animation index (-1: rest pose), the float32 clip time the engine sampled at; absolute bounds per
+//   node (local TRS, morph weights, global matrix) and per skin and joint (palette and normal matrix).
+// - What it assumes of the engine (tol::kAnyOrder* in verify/float_model.h): float32 keys, times, rest TRS
+//   and inverse bind matrices as the file stores them; + - * correctly rounded or toward zero (1 ulp), in
+//   any order and association, fused or not; the interpolation factor within 6 ulp; slerp by any formula
+//   within 16 ulp, the result renormalized or not; CUBICSPLINE by any arrangement of the Hermite polynomial;
+//   rotation matrices by any of the usual forms; local matrices T * R * S in any association; globals
+//   G = G(parent) * L down a chain of any depth, in any association; palettes G * IBM; normal matrices by
+//   cofactors. No denormals, no overflow.
+// - Infinite (no claim) where a branch may go another way: key times that are not float32 values, two
+//   rotation keys whose dot product is within its error of zero (the short path may flip).
+#pragma once
+
+#include "verify/pose_error_bounds.h"
+
+namespace skinref {
+
+PoseErrorBounds any_order_pose_error_bounds(const Scene& scene, int animation, double time);
+
+}  // namespace skinref

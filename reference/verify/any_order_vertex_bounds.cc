@@ -1,0 +1,411 @@
+// Any-order skinning bounds, vertex by vertex: every stage a polynomial in the float inputs (MonomialSum), or
+// a normalization or a rotation with its stated accuracy. docs/error_bounds.md, "Any order", derives each.
+#include "verify/any_order_vertex_bounds.h"
+
+#include "core/parallel_ranges.h"
+#include "verify/any_order_arithmetic.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+namespace skinref {
+namespace {
+
+using any_order::exact;
+using any_order::input;
+using any_order::kInfinity;
+using any_order::MonomialSum;
+
+using GVec3 = std::array<Gauged, 3>;
+
+double length_of(const GVec3& v) { return any_order::euclidean_value(v.data(), 3); }
+double error_of(const GVec3& v) { return any_order::euclidean_error(v.data(), 3); }
+
+// One palette entry as an engine holds it.
+struct Entry {
+  Gauged m[3][4];       // JM rows 0..2
+  Gauged normal[3][3];  // the joint's normal matrix, for blended normal matrices
+  bool dq_bounded = true;
+  std::array<Gauged, 4> real, dual;
+  Gauged s[3][3];
+};
+
+Entry make_entry(const Mat4& jm, const Mat3& normal, const std::array<double, 16>* palette_error,
+                 const std::array<double, 9>* normal_error, SkinningMethod method) {
+  Entry e;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c)
+      e.m[r][c] = palette_error ? any_order::known(jm(r, c), (*palette_error)[size_t(c * 4 + r)]) : input(jm(r, c));
+  if (palette_error && !normal_error) {  // a rigid node of an engine's pose: cofactors of its own matrix
+    Gauged linear[3][3], cof[3][3], det;
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) linear[r][c] = e.m[r][c];
+    any_order::cofactors(linear, cof, det);
+    const bool certain = any_order::sign_certain(det);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) {
+        const double value = det.value < 0.0 ? -cof[r][c].value : cof[r][c].value;
+        e.normal[r][c] = any_order::known(value, certain ? cof[r][c].error : 2.0 * std::abs(value) + cof[r][c].error);
+      }
+  } else {
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c)
+        e.normal[r][c] = normal_error ? any_order::known(normal(r, c), (*normal_error)[size_t(c * 3 + r)])
+                                      : input(normal(r, c));
+  }
+  if (method != SkinningMethod::Dqs) return e;
+  // The engine splits its own float matrix: the palette's error (or its rounding to float) carried through
+  // the polar decomposition, plus the split's own accuracy.
+  double linear_error[9], translation_error[3];
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) linear_error[r * 3 + c] = e.m[r][c].error;
+    translation_error[r] = e.m[r][3].error;
+  }
+  const DqsSplitBounds split = dqs_split_bounds(jm, linear_error, translation_error);
+  e.dq_bounded = split.bounded;
+  const double preparation = tol::kAnyOrderDqsPreparationUlps * tol::kFloatUlp;
+  const double t_norm = std::sqrt(jm(0, 3) * jm(0, 3) + jm(1, 3) * jm(1, 3) + jm(2, 3) * jm(2, 3));
+  for (size_t i = 0; i < 4; ++i) {
+    e.real[i] = any_order::known(split.split.real[i], split.real_error + preparation);
+    e.dual[i] = any_order::known(split.split.dual[i], split.dual_error + preparation * t_norm);
+  }
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      e.s[r][c] = any_order::known(split.split.s(r, c), split.s_error + preparation * split.split.singular_values[0]);
+  return e;
+}
+
+struct ActiveTarget {
+  const MorphTarget* target;
+  Gauged weight;
+};
+
+struct PrimitiveJob {
+  const Primitive* prim = nullptr;
+  const Entry* entries = nullptr;
+  bool rigid = false;
+  SkinningMethod method = SkinningMethod::Lbs;
+  bool renormalize = false;
+  bool blend_normal_matrices = false;
+  std::vector<ActiveTarget> targets;
+  PrimitiveErrorBounds* out = nullptr;
+};
+
+struct Influence {
+  Gauged weight;
+  const Entry* entry;
+};
+
+// A bind attribute after the morph targets: base + sum_t w_t delta_t, in any order.
+GVec3 morphed(const Vec3& base, const std::vector<ActiveTarget>& targets,
+              const std::vector<Vec3> MorphTarget::*deltas, size_t v) {
+  GVec3 out;
+  for (int k = 0; k < 3; ++k) {
+    MonomialSum m;
+    m.add({input(base[k])});
+    for (const ActiveTarget& t : targets) {
+      const std::vector<Vec3>& d = t.target->*deltas;
+      if (!d.empty()) m.add({t.weight, input(d[v][k])});
+    }
+    out[size_t(k)] = m.result();
+  }
+  return out;
+}
+
+// Applying a rotation from a float quaternion within e_q of the exact unit one to a vector within e_v of v, by
+// any usual formula (a matrix of any form, or the sandwich product): the matrix moves by at most 8 e_q (1 +
+// e_q) per entry (rotation_matrix_bounds() in any_order_pose_bounds.cc), 2 sqrt(2) e_q (1 + e_q) + 2 (2 e_q
+// + e_q^2) in the spectral norm; its roundings (Frobenius at most sqrt(33) gamma_10 for monomial magnitudes
+// 3 on the diagonal and 1 off it) and the product's (sqrt(3) gamma_3 of |v| for rotation rows of length 1).
+double rotated_error(double e_q, double v_length, double e_v) {
+  const double spectral = 2.0 * std::sqrt(2.0) * e_q * (1.0 + e_q) + 2.0 * (2.0 * e_q + e_q * e_q);
+  const double rounding = std::sqrt(33.0) * any_order::gamma(tol::kAnyOrderQuaternionMatrixRoundings) +
+                          std::sqrt(3.0) * any_order::gamma(3);
+  return (spectral + rounding) * (v_length + e_v) + e_v;
+}
+
+void set_infinite(const PrimitiveJob& job, size_t v) {
+  job.out->position[v] = kInfinity;
+  if (!job.out->normal.empty()) job.out->normal[v] = kInfinity;
+  if (!job.out->tangent.empty()) job.out->tangent[v] = kInfinity;
+}
+
+// The LBS normal: blended normal matrices applied to n, or the cofactors of the blended matrix (the inverse
+// transpose up to a positive factor, which the normalization removes) with the determinant's sign.
+double lbs_normal_bound(const PrimitiveJob& job, const std::vector<Influence>& influences, const GVec3& n) {
+  GVec3 normal;
+  if (job.blend_normal_matrices) {
+    for (int j = 0; j < 3; ++j) {
+      MonomialSum m;
+      for (const Influence& in : influences)
+        for (int k = 0; k < 3; ++k) m.add({in.weight, in.entry->normal[j][k], n[size_t(k)]});
+      normal[size_t(j)] = m.result();
+    }
+  } else {
+    Gauged blended[3][3], cof[3][3], det;
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) {
+        MonomialSum m;
+        for (const Influence& in : influences) m.add({in.weight, in.entry->m[j][k]});
+        blended[j][k] = m.result();
+      }
+    any_order::cofactors(blended, cof, det);
+    if (!any_order::sign_certain(det)) return tol::kUnitVectorDifferenceCap;
+    for (int j = 0; j < 3; ++j) {
+      MonomialSum m;
+      for (int k = 0; k < 3; ++k) m.add({cof[j][k], n[size_t(k)]});
+      normal[size_t(j)] = m.result();
+    }
+  }
+  return any_order::unit_vector_difference(length_of(normal), error_of(normal));
+}
+
+void bound_lbs_vertex(const PrimitiveJob& job, size_t v, const std::vector<Influence>& influences, const GVec3& p,
+                      const GVec3* n, const GVec3* t) {
+  // Positions: sum_i sum_k w_i JM_i[j][k] p_k (+ w_i JM_i[j][3]), any grouping.
+  GVec3 position;
+  for (int j = 0; j < 3; ++j) {
+    MonomialSum m;
+    for (const Influence& in : influences) {
+      for (int k = 0; k < 3; ++k) m.add({in.weight, in.entry->m[j][k], p[size_t(k)]});
+      m.add({in.weight, in.entry->m[j][3]});
+    }
+    position[size_t(j)] = m.result();
+  }
+  job.out->position[v] = error_of(position);
+  if (n) job.out->normal[v] = lbs_normal_bound(job, influences, *n);
+  if (t) {
+    GVec3 tangent;
+    for (int j = 0; j < 3; ++j) {
+      MonomialSum m;
+      for (const Influence& in : influences)
+        for (int k = 0; k < 3; ++k) m.add({in.weight, in.entry->m[j][k], (*t)[size_t(k)]});
+      tangent[size_t(j)] = m.result();
+    }
+    job.out->tangent[v] = any_order::unit_vector_difference(length_of(tangent), error_of(tangent));
+  }
+}
+
+void bound_dqs_vertex(const PrimitiveJob& job, size_t v, const std::vector<Influence>& influences, const GVec3& p,
+                      const GVec3* n, const GVec3* t) {
+  // The pivot is the first influence of non-zero weight, the same slot on both sides (unless the first
+  // non-zero weight rounds to a float zero); the hemisphere tests against it must come out as the reference's.
+  if (static_cast<float>(influences.front().weight.value) == 0.0f) return set_infinite(job, v);
+  const Entry& pivot = *influences.front().entry;
+  std::array<MonomialSum, 4> real_sum, dual_sum;
+  for (const Influence& in : influences) {
+    if (!in.entry->dq_bounded) return set_infinite(job, v);
+    MonomialSum hemisphere;
+    for (size_t k = 0; k < 4; ++k) hemisphere.add({in.entry->real[k], pivot.real[k]});
+    const Gauged dot = hemisphere.result();
+    if (!any_order::sign_certain(dot)) return set_infinite(job, v);
+    const double sign = dot.value < 0.0 ? -1.0 : 1.0;
+    for (size_t k = 0; k < 4; ++k) {
+      real_sum[k].add({in.weight, in.entry->real[k]}, sign);
+      dual_sum[k].add({in.weight, in.entry->dual[k]}, sign);
+    }
+  }
+  std::array<Gauged, 4> real, dual;
+  for (size_t k = 0; k < 4; ++k) {
+    real[k] = real_sum[k].result();
+    dual[k] = dual_sum[k].result();
+  }
+  const double real_length = any_order::euclidean_value(real.data(), 4);
+  const double real_error = any_order::euclidean_error(real.data(), 4);
+  if (!(real_error < real_length)) return set_infinite(job, v);
+  // The blend normalized by |real| (or the rotation and translation divided by |real|^2: the same function).
+  const double e_q = any_order::unit_vector_difference(real_length, real_error);
+  const double dual_length = any_order::euclidean_value(dual.data(), 4);
+  const double dual_unit = dual_length / real_length;
+  const double e_dual = (any_order::euclidean_error(dual.data(), 4) + dual_length * real_error / real_length) /
+                            (real_length - real_error) +
+                        tol::kAnyOrderNormalizeUlps * tol::kFloatUlp * dual_unit;
+  // translation = 2 vec(dual conj(real)): |ab - a'b'| <= |a - a'| |b| + |a'| |b - b'| for quaternions, and
+  // each component four products (gamma_4 of |dual| |real|).
+  const double translation_length = 2.0 * dual_unit;
+  const double translation_error = 2.0 * (e_dual * (1.0 + e_q) + dual_unit * e_q) +
+                                   2.0 * std::sqrt(3.0) * any_order::gamma(4) * (dual_unit + e_dual) * (1.0 + e_q);
+
+  // The non-rigid phase: S(v) = sum_i w_i S_i applied to p (any grouping), its cofactors to n.
+  auto non_rigid = [&](const GVec3& x) {
+    GVec3 out;
+    for (int j = 0; j < 3; ++j) {
+      MonomialSum m;
+      for (const Influence& in : influences)
+        for (int k = 0; k < 3; ++k) m.add({in.weight, in.entry->s[j][k], x[size_t(k)]});
+      out[size_t(j)] = m.result();
+    }
+    return out;
+  };
+  const GVec3 scaled = non_rigid(p);
+  const double scaled_length = length_of(scaled);
+  const double rotated = rotated_error(e_q, scaled_length, error_of(scaled));
+  // The last addition of rotation and translation: one rounding of each component.
+  job.out->position[v] = rotated + translation_error +
+                         std::sqrt(3.0) * any_order::gamma(1) * (scaled_length + translation_length + rotated + translation_error);
+  if (n) {
+    Gauged blended[3][3], cof[3][3], det;
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) {
+        MonomialSum m;
+        for (const Influence& in : influences) m.add({in.weight, in.entry->s[j][k]});
+        blended[j][k] = m.result();
+      }
+    any_order::cofactors(blended, cof, det);
+    if (!any_order::sign_certain(det)) {
+      job.out->normal[v] = tol::kUnitVectorDifferenceCap;
+    } else {
+      GVec3 ns;
+      for (int j = 0; j < 3; ++j) {
+        MonomialSum m;
+        for (int k = 0; k < 3; ++k) m.add({cof[j][k], (*n)[size_t(k)]});
+        ns[size_t(j)] = m.result();
+      }
+      const double length = length_of(ns);
+      job.out->normal[v] = any_order::unit_vector_difference(length, rotated_error(e_q, length, error_of(ns)));
+    }
+  }
+  if (t) {
+    const GVec3 ts = non_rigid(*t);
+    const double length = length_of(ts);
+    job.out->tangent[v] = any_order::unit_vector_difference(length, rotated_error(e_q, length, error_of(ts)));
+  }
+}
+
+void bound_vertex(const PrimitiveJob& job, size_t v, std::vector<Influence>& scratch) {
+  const Primitive& prim = *job.prim;
+  const bool normals = !prim.normals.empty(), tangents = !prim.tangents.empty();
+  const GVec3 p = morphed(prim.positions[v], job.targets, &MorphTarget::position_deltas, v);
+  GVec3 n{}, t{};
+  if (normals) n = morphed(prim.normals[v], job.targets, &MorphTarget::normal_deltas, v);
+  if (tangents) t = morphed(prim.tangents[v].head<3>(), job.targets, &MorphTarget::tangent_deltas, v);
+
+  const size_t count = job.rigid ? 1 : size_t(prim.influences_per_vertex);
+  const double* stored = job.rigid ? nullptr : &prim.weights[v * count];
+  const uint32_t* joints = job.rigid ? nullptr : &prim.joints[v * count];
+  std::vector<Influence>& influences = scratch;
+  influences.clear();
+  MonomialSum weight_sum;
+  double reference_sum = 0.0;
+  bool all_zero = true;
+  for (size_t i = 0; i < count; ++i) {
+    const Gauged w = job.rigid ? exact(1.0) : input(stored[i]);
+    reference_sum += w.value;
+    if (static_cast<float>(w.value) != 0.0f) all_zero = false;
+    weight_sum.add({w});
+    // A weight that rounds to float zero is still the reference's: its input error is its own value.
+    if (!any_order::is_exact_zero(w)) influences.push_back({w, &job.entries[job.rigid ? 0 : joints[i]]});
+  }
+  if (reference_sum == 0.0 && all_zero) {  // both keep the (morphed) bind attributes
+    job.out->position[v] = error_of(p);
+    if (normals) job.out->normal[v] = error_of(n);
+    if (tangents) job.out->tangent[v] = error_of(t);
+    return;
+  }
+  const Gauged sum = weight_sum.result();
+  if (reference_sum == 0.0 || !(std::abs(sum.value) > sum.error) || influences.empty()) return set_infinite(job, v);
+  if (job.renormalize) {
+    // w_i / sum: the division's propagation and its 2.5 ulp.
+    for (Influence& in : influences) {
+      const double value = in.weight.value / sum.value;
+      const double propagated = (in.weight.error + std::abs(value) * sum.error) / (std::abs(sum.value) - sum.error);
+      in.weight = any_order::known(value, propagated + tol::kFloatDivideUlps * tol::kFloatUlp * (std::abs(value) + propagated));
+    }
+  }
+  switch (job.method) {
+    case SkinningMethod::Lbs:
+      return bound_lbs_vertex(job, v, influences, p, normals ? &n : nullptr, tangents ? &t : nullptr);
+    case SkinningMethod::Dqs:
+      return bound_dqs_vertex(job, v, influences, p, normals ? &n : nullptr, tangents ? &t : nullptr);
+  }
+}
+
+constexpr size_t kVerticesPerThread = 4096;
+
+}  // namespace
+
+std::vector<PrimitiveErrorBounds> any_order_vertex_error_bounds(const Scene& scene,
+                                                                const EvaluatedPose& reference_pose,
+                                                                const SkinningOptions& options,
+                                                                const PoseErrorBounds* palette_bounds) {
+  if (reference_pose.palettes.size() != scene.skins.size() ||
+      reference_pose.model.global.size() != scene.nodes.size() ||
+      reference_pose.local.morph_weights.size() != scene.nodes.size())
+    throw std::invalid_argument("any_order_vertex_error_bounds: the pose does not belong to the scene");
+  if (palette_bounds && (palette_bounds->palettes.size() != scene.skins.size() ||
+                         palette_bounds->global.size() != scene.nodes.size() ||
+                         palette_bounds->morph_weights.size() != scene.nodes.size()))
+    throw std::invalid_argument("any_order_vertex_error_bounds: the palette bounds do not belong to the scene");
+  if (options.threads < 1) throw std::invalid_argument("any_order_vertex_error_bounds: threads must be >= 1");
+
+  std::vector<std::vector<Entry>> skin_entries(scene.skins.size());
+  for (size_t s = 0; s < scene.skins.size(); ++s) {
+    const JointPalette& palette = reference_pose.palettes[s];
+    if (palette.skinning.size() != scene.skins[s].joints.size() || palette.normal.size() != palette.skinning.size() ||
+        (palette_bounds && (palette_bounds->palettes[s].skinning.size() != palette.skinning.size() ||
+                            palette_bounds->palettes[s].normal.size() != palette.skinning.size())))
+      throw std::invalid_argument("any_order_vertex_error_bounds: a palette does not match its skin");
+    for (size_t j = 0; j < palette.skinning.size(); ++j)
+      skin_entries[s].push_back(make_entry(palette.skinning[j], palette.normal[j],
+                                           palette_bounds ? &palette_bounds->palettes[s].skinning[j] : nullptr,
+                                           palette_bounds ? &palette_bounds->palettes[s].normal[j] : nullptr,
+                                           options.method));
+  }
+
+  std::vector<PrimitiveErrorBounds> result;
+  for (int n : drawn_nodes(scene)) {
+    const Node& node = scene.nodes[size_t(n)];
+    const bool rigid = node.skin < 0;
+    Entry rigid_entry;
+    if (rigid) {
+      const Mat4& global = reference_pose.model.global[size_t(n)];
+      rigid_entry = make_entry(global, normal_matrix(global.topLeftCorner<3, 3>()),
+                               palette_bounds ? &palette_bounds->global[size_t(n)] : nullptr, nullptr,
+                               SkinningMethod::Lbs);
+    }
+    const std::vector<double>& morph_weights = reference_pose.local.morph_weights[size_t(n)];
+    for (const Primitive& prim : scene.meshes[size_t(node.mesh)].primitives) {
+      const size_t count = prim.vertex_count();
+      PrimitiveJob job;
+      job.prim = &prim;
+      job.rigid = rigid;
+      job.entries = rigid ? &rigid_entry : skin_entries[size_t(node.skin)].data();
+      job.method = rigid ? SkinningMethod::Lbs : options.method;
+      job.renormalize = options.weights == WeightPolicy::Renormalize;
+      job.blend_normal_matrices = options.normals == NormalMode::BlendedNormalMatrices;
+      for (size_t t = 0; t < prim.targets.size() && t < morph_weights.size(); ++t) {
+        Gauged weight = input(morph_weights[t]);
+        if (palette_bounds) {
+          const std::vector<double>& weight_errors = palette_bounds->morph_weights[size_t(n)];
+          if (t >= weight_errors.size())
+            throw std::invalid_argument("any_order_vertex_error_bounds: missing morph weight bounds");
+          weight = any_order::known(morph_weights[t], weight_errors[t]);
+        }
+        if (!any_order::is_exact_zero(weight)) job.targets.push_back({&prim.targets[t], weight});
+      }
+      if (!rigid) {
+        const size_t k = size_t(prim.influences_per_vertex);
+        if (k < 1 || prim.joints.size() != count * k || prim.weights.size() != count * k)
+          throw std::invalid_argument("any_order_vertex_error_bounds: inconsistent influence sizes");
+        for (uint32_t j : prim.joints)
+          if (j >= skin_entries[size_t(node.skin)].size())
+            throw std::invalid_argument("any_order_vertex_error_bounds: joint index outside the palette");
+      }
+      PrimitiveErrorBounds bounds;
+      bounds.position.resize(count);
+      bounds.normal.resize(prim.normals.empty() ? 0 : count);
+      bounds.tangent.resize(prim.tangents.empty() ? 0 : count);
+      job.out = &bounds;
+      detail::for_each_range(count, options.threads, kVerticesPerThread, [&](size_t begin, size_t end) {
+        std::vector<Influence> scratch;  // one allocation per range, not per vertex
+        for (size_t v = begin; v < end; ++v) bound_vertex(job, v, scratch);
+      });
+      result.push_back(std::move(bounds));
+    }
+  }
+  return result;
+}
+
+}  // namespace skinref
