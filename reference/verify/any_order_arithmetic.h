@@ -13,8 +13,8 @@
 //   of the additions, any association of the products, factored or expanded (a + t (b - a) and (1 - t) a +
 //   t b alike), fused multiply-adds or not. On the path from a monomial to the result there are then at most
 //   (factors - 1) multiplications and (monomials - 1) additions, each a relative error of at most u (u = 2^-23,
-//   verify/float_model.h), so the float result is within gamma_K * sum over monomials of prod (|f| + e_f) of
-//   the exact polynomial of the float inputs, K = (factors - 1) + (monomials - 1), gamma_K = K u / (1 - K u)
+//   verify/float_model.h), so the float result is within gamma_K * sum over monomials of prod (g_f + e_f) of
+//   the exact polynomial of the float inputs (g_f >= |f| the factor's gauge), K = (factors - 1) + (monomials - 1), gamma_K = K u / (1 - K u)
 //   (Higham, lemma 3.1); and that is within sum over monomials of (prod (|f| + e_f) - prod |f|) of the exact
 //   polynomial of the exact inputs. Exact zeros add nothing and are not counted; a factor that is an exact
 //   power of two (1, 2, 0.5, ...) multiplies exactly and is not counted (no overflow, no denormals).

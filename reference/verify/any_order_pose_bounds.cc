@@ -63,30 +63,14 @@ Gauged unit_key(double unit_component) {
   return any_order::known(unit_component, ulps(tol::kAnyOrderNormalizeUlps) * std::abs(unit_component));
 }
 
-// One sampler at clip time t, `out` with the sampler's components: values from sample_sampler() (the
-// reference), errors by the any-order analysis.
-void sample(const AnimationSampler& s, ChannelPath path, double t, std::vector<Gauged>& out) {
+// The errors of interval k of a LINEAR or CUBICSPLINE sampler at interpolation factor u_value (the engine's
+// factor within kAnyOrderInterpolationFactorUlps of it).
+void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double u_value, std::vector<double>& errors) {
   const size_t c = size_t(s.components);
-  const size_t n = s.times.size();
   const bool cubic = s.interpolation == Interpolation::CubicSpline;
-  const bool rotation = path == ChannelPath::Rotation;
-  std::vector<double> values(c);
-  sample_sampler(s, path, t, values);
-  out.assign(c, Gauged{});
-  for (size_t i = 0; i < c; ++i) out[i] = exact(values[i]);
-  auto stored = [&](size_t k, size_t i, int part) { return s.values[(cubic ? k * 3 + size_t(part) : k) * c + i]; };
-  auto copy_key_error = [&](size_t k) {
-    for (size_t i = 0; i < c; ++i) out[i] = rotation ? unit_key(values[i]) : Gauged{values[i], input(stored(k, i, 1)).error, std::abs(values[i])};
-  };
-  // Key times that are not float32 values can put t in another interval than the reference's: no claim.
-  if (!std::all_of(s.times.begin(), s.times.end(), float_exact)) return set_error(out, kInfinity);
-  if (n == 1 || t <= s.times.front()) return copy_key_error(0);
-  if (t >= s.times.back()) return copy_key_error(n - 1);
-  const size_t k = size_t(std::upper_bound(s.times.begin(), s.times.end(), t) - s.times.begin()) - 1;
-  if (t == s.times[k] || s.interpolation == Interpolation::Step) return copy_key_error(k);
-
+  errors.assign(c, 0.0);
+  auto stored = [&](size_t key, size_t i, int part) { return s.values[(cubic ? key * 3 + size_t(part) : key) * c + i]; };
   const double t0 = s.times[k], t1 = s.times[k + 1];
-  const double u_value = (t - t0) / (t1 - t0);
   const Gauged u{u_value, ulps(tol::kAnyOrderInterpolationFactorUlps) * u_value, u_value};
 
   if (s.interpolation == Interpolation::Linear && rotation) {
@@ -102,7 +86,10 @@ void sample(const AnimationSampler& s, ChannelPath path, double t, std::vector<G
       b[i] = unit_key(table.unit_keys[(k + 1) * 4 + i]);
       dot.add({a[i], b[i]});
     }
-    if (!any_order::sign_certain(dot.result())) return set_error(out, kInfinity);  // the short path may flip
+    if (!any_order::sign_certain(dot.result())) {  // the short path may flip
+      errors.assign(4, kInfinity);
+      return;
+    }
     const double theta = table.angle[k], sin_theta = table.sin_angle[k];
     double c0 = 1.0 - u_value, c1 = u_value, speed = 1.0;
     if (sin_theta > 0.0) {
@@ -120,7 +107,7 @@ void sample(const AnimationSampler& s, ChannelPath path, double t, std::vector<G
       q[i] = m.result();
     }
     normalized(q);
-    for (size_t i = 0; i < 4; ++i) out[i].error = q[i].error;
+    for (size_t i = 0; i < 4; ++i) errors[i] = q[i].error;
     return;
   }
 
@@ -156,14 +143,45 @@ void sample(const AnimationSampler& s, ChannelPath path, double t, std::vector<G
     }
   }
   if (!rotation) {
-    for (size_t i = 0; i < c; ++i) out[i].error = sums[i].result().error;
+    for (size_t i = 0; i < c; ++i) errors[i] = sums[i].result().error;
     return;
   }
   // A CUBICSPLINE rotation, normalized.
   std::array<Gauged, 4> q;
   for (size_t i = 0; i < 4; ++i) q[i] = sums[i].result();
   normalized(q);
-  for (size_t i = 0; i < 4; ++i) out[i].error = q[i].error;
+  for (size_t i = 0; i < 4; ++i) errors[i] = q[i].error;
+}
+
+
+// One sampler at clip time t, `out` with the sampler's components: values from sample_sampler() (the
+// reference), errors by the any-order analysis. At a key's own time an engine may hold the key or finish the
+// interval before it at u = 1 (whose float factor may miss 1): both are covered.
+void sample(const AnimationSampler& s, ChannelPath path, double t, std::vector<Gauged>& out) {
+  const size_t c = size_t(s.components);
+  const size_t n = s.times.size();
+  const bool cubic = s.interpolation == Interpolation::CubicSpline;
+  const bool rotation = path == ChannelPath::Rotation;
+  std::vector<double> values(c);
+  sample_sampler(s, path, t, values);
+  out.assign(c, Gauged{});
+  for (size_t i = 0; i < c; ++i) out[i] = exact(values[i]);
+  auto stored = [&](size_t k, size_t i) { return s.values[(cubic ? k * 3 + 1 : k) * c + i]; };
+  std::vector<double> errors;
+  auto copy_key_error = [&](size_t k) {
+    for (size_t i = 0; i < c; ++i) out[i] = rotation ? unit_key(values[i]) : Gauged{values[i], input(stored(k, i)).error, std::abs(values[i])};
+    if (k == 0 || s.interpolation == Interpolation::Step || t != s.times[k]) return;
+    interval_errors(s, rotation, k - 1, 1.0, errors);
+    for (size_t i = 0; i < c; ++i) out[i].error = std::max(out[i].error, errors[i]);
+  };
+  // Key times that are not float32 values can put t in another interval than the reference's: no claim.
+  if (!std::all_of(s.times.begin(), s.times.end(), float_exact)) return set_error(out, kInfinity);
+  if (n == 1 || t <= s.times.front()) return copy_key_error(0);
+  if (t >= s.times.back()) return copy_key_error(n - 1);
+  const size_t k = size_t(std::upper_bound(s.times.begin(), s.times.end(), t) - s.times.begin()) - 1;
+  if (t == s.times[k] || s.interpolation == Interpolation::Step) return copy_key_error(k);
+  interval_errors(s, rotation, k, (t - s.times[k]) / (s.times[k + 1] - s.times[k]), errors);
+  for (size_t i = 0; i < c; ++i) out[i].error = errors[i];
 }
 
 // R(q) by any usual form. Their first-order change per entry, for component errors e_k: the unit-assuming
@@ -174,8 +192,9 @@ void sample(const AnimationSampler& s, ChannelPath path, double t, std::vector<G
 // the second-order term (every form's second derivatives are at most 4 in the Euclidean norm: 4 E^2 with
 // E^2 = sum e_k^2), plus at most kAnyOrderQuaternionMatrixRoundings roundings of its monomials' magnitude:
 // 1 + 2 (b^2 + c^2) on the diagonal, 2 (|a b| + |c d|) off it.
-std::array<std::array<Gauged, 3>, 3> rotation_matrix_bounds(const GaugedTrs& trs) {
-  const std::array<Gauged, 4>& q = trs.rotation;
+}  // namespace
+
+std::array<std::array<Gauged, 3>, 3> any_order_rotation_matrix_bounds(const std::array<Gauged, 4>& q) {
   const Mat3 r = rotation_matrix(quat_from_xyzw(q[0].value, q[1].value, q[2].value, q[3].value).normalized());
   double m[4], e[4], radial = 0.0, e2 = 0.0;
   for (size_t i = 0; i < 4; ++i) {
@@ -211,9 +230,11 @@ std::array<std::array<Gauged, 3>, 3> rotation_matrix_bounds(const GaugedTrs& trs
   return out;
 }
 
+namespace {
+
 // L = T * R * S in any association: R's entries times the scale (one product), the translation copied.
 GaugedMat4 local_matrix(const GaugedTrs& trs) {
-  const auto r = rotation_matrix_bounds(trs);
+  const auto r = any_order_rotation_matrix_bounds(trs.rotation);
   GaugedMat4 l{};
   for (size_t row = 0; row < 3; ++row) {
     for (size_t col = 0; col < 3; ++col) {

@@ -11,16 +11,24 @@
 //   any order and association, fused or not; the interpolation factor within 6 ulp; slerp by any formula
 //   within 16 ulp, the result renormalized or not; CUBICSPLINE by any arrangement of the Hermite polynomial;
 //   rotation matrices by any of the usual forms; local matrices T * R * S in any association; globals
-//   G = G(parent) * L down a chain of any depth, in any association; palettes G * IBM; normal matrices by
-//   cofactors. No denormals, no overflow.
+//   G = G(parent) * L down a chain of any depth, evaluated parent first as a hierarchy walk does (each
+//   product's dot products in any order); palettes G * IBM; normal matrices by cofactors (or cofactors
+//   divided by the determinant). No denormals, no overflow.
 // - Infinite (no claim) where a branch may go another way: key times that are not float32 values, two
 //   rotation keys whose dot product is within its error of zero (the short path may flip).
 #pragma once
 
+#include "verify/any_order_arithmetic.h"
 #include "verify/pose_error_bounds.h"
+
+#include <array>
 
 namespace skinref {
 
 PoseErrorBounds any_order_pose_error_bounds(const Scene& scene, int animation, double time);
+
+// One step of it, for its tests: the rotation matrix (row, column) of a float quaternion (x y z w) whose
+// components are within their errors of a unit quaternion's, by any usual form (tol::kAnyOrderQuaternionMatrixRoundings).
+std::array<std::array<Gauged, 3>, 3> any_order_rotation_matrix_bounds(const std::array<Gauged, 4>& q);
 
 }  // namespace skinref

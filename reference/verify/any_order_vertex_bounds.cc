@@ -114,11 +114,12 @@ GVec3 morphed(const Vec3& base, const std::vector<ActiveTarget>& targets,
   return out;
 }
 
-// Applying a rotation from a float quaternion within e_q of the exact unit one to a vector within e_v of v, by
-// any usual formula (a matrix of any form, or the sandwich product): the matrix moves by at most 8 e_q (1 +
-// e_q) per entry (rotation_matrix_bounds() in any_order_pose_bounds.cc), 2 sqrt(2) e_q (1 + e_q) + 2 (2 e_q
-// + e_q^2) in the spectral norm; its roundings (Frobenius at most sqrt(33) gamma_10 for monomial magnitudes
-// 3 on the diagonal and 1 off it) and the product's (sqrt(3) gamma_3 of |v| for rotation rows of length 1).
+// Applying a rotation from a float quaternion within e_q (Euclidean) of the exact unit one to a vector within
+// e_v of v, by any usual formula (a matrix of any form, or the sandwich product): the matrix moves by at most
+// 2 sqrt(2) e_q (1 + e_q) (unit quaternions: ||R(p) - R(q)||_2 <= 2 |p - q|, with the normalization's
+// distance) + 2 (2 e_q + e_q^2) (a form that assumes |q| = 1 at |q| = 1 + e_q) in the spectral norm; its
+// roundings (Frobenius at most sqrt(33) gamma_11 for monomial magnitudes 3 on the diagonal and 1 off it) and
+// the product's (sqrt(3) gamma_3 of |v| for rotation rows of length 1).
 double rotated_error(double e_q, double v_length, double e_v) {
   const double spectral = 2.0 * std::sqrt(2.0) * e_q * (1.0 + e_q) + 2.0 * (2.0 * e_q + e_q * e_q);
   const double rounding = std::sqrt(33.0) * any_order::gamma(tol::kAnyOrderQuaternionMatrixRoundings) +
@@ -130,6 +131,14 @@ void set_infinite(const PrimitiveJob& job, size_t v) {
   job.out->position[v] = kInfinity;
   if (!job.out->normal.empty()) job.out->normal[v] = kInfinity;
   if (!job.out->tangent.empty()) job.out->tangent[v] = kInfinity;
+}
+
+// An engine that forms the inverse transpose divides each cofactor by the determinant: a common positive
+// factor (normalized away, the sign aside, which sign_certain() settles) and a rounding of 2.5 ulp per entry.
+void divided_by_determinant(Gauged cof[3][3]) {
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      cof[r][c].error += tol::kFloatDivideUlps * tol::kFloatUlp * (std::abs(cof[r][c].value) + cof[r][c].error);
 }
 
 // The LBS normal: blended normal matrices applied to n, or the cofactors of the blended matrix (the inverse
@@ -153,6 +162,7 @@ double lbs_normal_bound(const PrimitiveJob& job, const std::vector<Influence>& i
       }
     any_order::cofactors(blended, cof, det);
     if (!any_order::sign_certain(det)) return tol::kUnitVectorDifferenceCap;
+    divided_by_determinant(cof);
     for (int j = 0; j < 3; ++j) {
       MonomialSum m;
       for (int k = 0; k < 3; ++k) m.add({cof[j][k], n[size_t(k)]});
@@ -257,6 +267,7 @@ void bound_dqs_vertex(const PrimitiveJob& job, size_t v, const std::vector<Influ
     if (!any_order::sign_certain(det)) {
       job.out->normal[v] = tol::kUnitVectorDifferenceCap;
     } else {
+      divided_by_determinant(cof);
       GVec3 ns;
       for (int j = 0; j < 3; ++j) {
         MonomialSum m;
@@ -307,11 +318,12 @@ void bound_vertex(const PrimitiveJob& job, size_t v, std::vector<Influence>& scr
   const Gauged sum = weight_sum.result();
   if (reference_sum == 0.0 || !(std::abs(sum.value) > sum.error) || influences.empty()) return set_infinite(job, v);
   if (job.renormalize) {
-    // w_i / sum: the division's propagation and its 2.5 ulp.
+    // w_i / sum, or w_i * (1 / sum): the division's propagation and its rounding, 2.5 ulp, or 2.5 + 1.
     for (Influence& in : influences) {
       const double value = in.weight.value / sum.value;
       const double propagated = (in.weight.error + std::abs(value) * sum.error) / (std::abs(sum.value) - sum.error);
-      in.weight = any_order::known(value, propagated + tol::kFloatDivideUlps * tol::kFloatUlp * (std::abs(value) + propagated));
+      const double rounding = (tol::kFloatDivideUlps + tol::kFloatAddMulUlps) * tol::kFloatUlp;
+      in.weight = any_order::known(value, propagated + rounding * (std::abs(value) + propagated));
     }
   }
   switch (job.method) {

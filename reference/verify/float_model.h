@@ -54,9 +54,10 @@ inline constexpr double kAnyOrderSlerpUlps = 16.0;
 // multiply, and a margin.
 inline constexpr double kAnyOrderNormalizeUlps = 12.0;
 // A rotation matrix from a float quaternion by any of the usual forms: 1 - 2 (y^2 + z^2) (glm, Eigen, ozz,
-// three.js), w^2 + x^2 - y^2 - z^2, or with s = 2 / |q|^2 (Godot): at most 10 roundings on the path of each
-// monomial (the last: |q|^2 in 4, the division 2.5, the products 3, the difference 1).
-inline constexpr int kAnyOrderQuaternionMatrixRoundings = 10;
+// three.js), w^2 + x^2 - y^2 - z^2, or with s = 2 / |q|^2 (Godot): at most 11 roundings on the path of each
+// monomial (the last: |q|^2 in 4, the division 2.5, y^2, the sum and the product by s 3, the difference 1:
+// 10.5).
+inline constexpr int kAnyOrderQuaternionMatrixRoundings = 11;
 // A joint's dual quaternion and non-rigid part (DQS) from its float matrix by any method (Shepperd's
 // quaternion, a polar decomposition by Newton's iteration or an SVD): within 16 ulp (relative to 1, to the
 // translation's length and to the linear part's largest singular value) of the exact decomposition of that

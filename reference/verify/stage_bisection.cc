@@ -129,8 +129,13 @@ StageDivergence walk_stages(const Scene& scene, const EvaluatedPose& reference_p
     // Sampling: the local TRS of every node.
     StageScan sampling{exact};
     for (size_t n = 0; n < node_count; ++n) {
+      // q and -q are one rotation: an engine's quaternion is compared in the reference's hemisphere (a short
+      // path taken from the other key, or a key stored negated, is not a defect). Bits are compared as they are.
+      Transform test_local = test_pose->local.local[n];
+      if (!exact && test_local.rotation.coeffs().dot(reference_pose.local.local[n].rotation.coeffs()) < 0.0)
+        test_local.rotation.coeffs() = -test_local.rotation.coeffs();
       for (int i = 0; i < 10; ++i)
-        sampling.add(trs_value(test_pose->local.local[n], i), trs_value(reference_pose.local.local[n], i),
+        sampling.add(trs_value(test_local, i), trs_value(reference_pose.local.local[n], i),
                      bound_of([&] { return pose_bounds->local[n][size_t(i)]; }), [&](StageDivergence& d) {
                        d.node = int(n);
                        d.location = node_label(scene, int(n)) + " " + kTrsComponent[i];

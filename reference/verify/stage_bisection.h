@@ -6,7 +6,8 @@
 //   know it: EvaluatedPose::clip_time; bound: 4 float32 roundings of |time| + |clip time|, a fmod and an
 //   add), sampling (each node's local TRS), local to model (global matrices), palette (each skin joint's JM
 //   and normal matrix), morph (each node's morph weights: named here, just before the skinning they feed,
-//   rather than with the TRS), skinning (positions, normals, tangents).
+//   rather than with the TRS), skinning (positions, normals, tangents). A test rotation q is compared in the
+//   reference's hemisphere (q and -q are one rotation) unless bits are compared.
 // - Inputs: the scene; the reference pose (evaluate_pose at the float run's time) and the float run's pose
 //   (gpu_evaluate_pose, or read_pose_dump of an engine's dump) with the pose bounds; the reference vertices
 //   and the float run's with the vertex bounds. `test_pose` may be null (the float run used the reference's

@@ -183,8 +183,12 @@ void check_model_under(const std::string& label, const Scene& scene, BoundsModel
   if (spread > 0.0) std::printf("; weight moved by %.3g (%.3g)\n", weight, weight_move / extent);
   else std::printf("; no blended vertex whose two joints move it apart at this time\n");
   EXPECT_LT(rotation_move / extent, kRequiredDetection);
-  if (std::isfinite(key)) EXPECT_LT(key_move / extent, kRequiredDetection);
-  if (spread > 0.0) EXPECT_LT(weight_move / extent, kRequiredDetection);
+  if (std::isfinite(key)) {
+    EXPECT_LT(key_move / extent, kRequiredDetection);
+  }
+  if (spread > 0.0) {
+    EXPECT_LT(weight_move / extent, kRequiredDetection);
+  }
 
   // Every convention diagnose knows, planted alone: its effect (the largest position move from a planted glTF
   // engine's dump, both rounded to float32 alike) and the verdict. Conventions with no effect on this model at
@@ -204,9 +208,10 @@ void check_model_under(const std::string& label, const Scene& scene, BoundsModel
     char entry[160];
     std::snprintf(entry, sizeof entry, " %s (%.2g)", test::joined(candidate).c_str(), move / extent);
     (is_caught ? caught_list : passed_list) += entry;
-    if (move > largest_bound || move > kRequiredDetection * extent)
+    if (move > largest_bound || move > kRequiredDetection * extent) {
       EXPECT_TRUE(is_caught) << test::joined(candidate) << " moves a vertex by " << move / extent
                              << " of the extent, over every bound";
+    }
   }
   std::printf("  conventions caught:%s\n  conventions within the bounds:%s\n", caught_list.c_str(),
               passed_list.empty() ? " none" : passed_list.c_str());
