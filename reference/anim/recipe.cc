@@ -402,28 +402,12 @@ LocalPose sampled(const Scene& scene, const LocalPose& rest, int animation, doub
   return pose;
 }
 
-LocalPose play(const Scene& scene, const LocalPose& rest, const Playback& playback, double tau) {
-  return sampled(scene, rest, playback.animation,
-                 clip_local_time(playback, duration_of(scene, playback.animation), tau));
+RecipeSample sample_at(const Scene& scene, const LocalPose& rest, int animation, double clip_time) {
+  return {sampled(scene, rest, animation, clip_time), animation, clip_time};
 }
 
-LocalPose layer_pose(const Scene& scene, const LocalPose& rest, const RecipeLayer& layer, double tau,
-                     BlendRotation rotation) {
-  if (const auto* playback = std::get_if<Playback>(&layer.source)) return play(scene, rest, *playback, tau);
-  const auto& fade = std::get<RecipeCrossFade>(layer.source);
-  const double incoming = crossfade_weight(fade.start, fade.duration, tau);
-  // Outside the fade only one clip plays, and its pose is kept bit for bit.
-  if (incoming <= 0.0) return play(scene, rest, fade.from, tau);
-  const double to_duration = duration_of(scene, fade.to.animation);
-  const double to_time =
-      fade.sync ? local_time_from_normalized(
-                      normalized_time(fade.from, duration_of(scene, fade.from.animation), tau), to_duration)
-                : clip_local_time(fade.to, to_duration, tau);
-  LocalPose to = sampled(scene, rest, fade.to.animation, to_time);
-  if (incoming >= 1.0) return to;
-  const LocalPose from = play(scene, rest, fade.from, tau);
-  const BlendLayer layers[2] = {{&from, 1.0 - incoming, {}}, {&to, incoming, {}}};
-  return blend_poses(layers, rest, rotation);
+RecipeSample play_sample(const Scene& scene, const LocalPose& rest, const Playback& playback, double tau) {
+  return sample_at(scene, rest, playback.animation, clip_local_time(playback, duration_of(scene, playback.animation), tau));
 }
 
 }  // namespace
@@ -445,35 +429,70 @@ Recipe load_recipe(const std::string& path, const Scene& scene) {
   return parse_recipe(text, path, scene);
 }
 
-EvaluatedPose evaluate_recipe(const Scene& scene, const Recipe& recipe, std::optional<double> time) {
+RecipeSamples sample_recipe(const Scene& scene, const Recipe& recipe, double tau) {
   check_recipe(scene, recipe);
-  const double tau = time.value_or(recipe.time);
   const LocalPose rest = rest_pose(scene);
+  RecipeSamples samples;
+  samples.tau = tau;
+  for (const RecipeLayer& layer : recipe.layers) {
+    RecipeLayerSamples out;
+    if (const auto* playback = std::get_if<Playback>(&layer.source)) {
+      out.poses.push_back(play_sample(scene, rest, *playback, tau));
+    } else {
+      const auto& fade = std::get<RecipeCrossFade>(layer.source);
+      out.incoming = crossfade_weight(fade.start, fade.duration, tau);
+      // Outside the fade only one clip plays, and its pose is kept bit for bit.
+      if (out.incoming <= 0.0) {
+        out.poses.push_back(play_sample(scene, rest, fade.from, tau));
+      } else {
+        const double to_duration = duration_of(scene, fade.to.animation);
+        const double to_time =
+            fade.sync ? local_time_from_normalized(
+                            normalized_time(fade.from, duration_of(scene, fade.from.animation), tau), to_duration)
+                      : clip_local_time(fade.to, to_duration, tau);
+        if (out.incoming < 1.0) out.poses.push_back(play_sample(scene, rest, fade.from, tau));
+        out.poses.push_back(sample_at(scene, rest, fade.to.animation, to_time));
+      }
+    }
+    samples.layers.push_back(std::move(out));
+  }
+  for (const RecipeAdditive& additive : recipe.additive) {
+    samples.additive_clips.push_back(play_sample(scene, rest, additive.clip, tau));
+    samples.additive_references.push_back(additive.reference_animation < 0
+                                              ? RecipeSample{rest, -1, 0.0}
+                                              : sample_at(scene, rest, additive.reference_animation,
+                                                          additive.reference_time));
+  }
+  return samples;
+}
 
+LocalPose combine_recipe(const Scene& scene, const Recipe& recipe, const RecipeSamples& samples) {
+  const LocalPose rest = rest_pose(scene);
   std::vector<LocalPose> poses;
   poses.reserve(recipe.layers.size());
-  for (const RecipeLayer& layer : recipe.layers) {
-    poses.push_back(layer_pose(scene, rest, layer, tau, recipe.rotation_blend));
+  for (const RecipeLayerSamples& layer : samples.layers) {
+    if (layer.poses.size() == 1) {
+      poses.push_back(layer.poses.front().pose);
+    } else {
+      const BlendLayer fade[2] = {{&layer.poses[0].pose, 1.0 - layer.incoming, {}},
+                                  {&layer.poses[1].pose, layer.incoming, {}}};
+      poses.push_back(blend_poses(fade, rest, recipe.rotation_blend));
+    }
   }
   // blend_poses copies a node's only contributing layer as it is, so a one-clip recipe gives exactly
   // evaluate_pose's result; nodes no layer reaches keep the rest pose.
   std::vector<BlendLayer> layers;
   layers.reserve(poses.size());
-  for (size_t i = 0; i < poses.size(); ++i) {
-    layers.push_back({&poses[i], recipe.layers[i].weight, recipe.layers[i].mask});
-  }
+  for (size_t i = 0; i < poses.size(); ++i) layers.push_back({&poses[i], recipe.layers[i].weight, recipe.layers[i].mask});
   LocalPose local = blend_poses(layers, rest, recipe.rotation_blend);
-
-  for (const RecipeAdditive& additive : recipe.additive) {
-    const LocalPose clip = play(scene, rest, additive.clip, tau);
-    const LocalPose delta =
-        additive.reference_animation < 0
-            ? make_additive_delta(clip, rest)
-            : make_additive_delta(clip, sampled(scene, rest, additive.reference_animation, additive.reference_time));
-    apply_additive(local, delta, additive.weight, additive.mask);
+  for (size_t i = 0; i < recipe.additive.size(); ++i) {
+    const LocalPose delta = make_additive_delta(samples.additive_clips[i].pose, samples.additive_references[i].pose);
+    apply_additive(local, delta, recipe.additive[i].weight, recipe.additive[i].mask);
   }
+  return local;
+}
 
-  ModelPose model = local_to_model(scene, local);
+void apply_recipe_ik(const Scene& scene, const Recipe& recipe, LocalPose& local, ModelPose& model) {
   for (size_t i = 0; i < recipe.ik.size(); ++i) {
     try {
       if (const auto* two_bone = std::get_if<TwoBoneIk>(&recipe.ik[i])) {
@@ -486,6 +505,13 @@ EvaluatedPose evaluate_recipe(const Scene& scene, const Recipe& recipe, std::opt
       throw InputError(recipe.source, "/ik/" + std::to_string(i), error.expected());
     }
   }
+}
+
+EvaluatedPose evaluate_recipe(const Scene& scene, const Recipe& recipe, std::optional<double> time) {
+  const double tau = time.value_or(recipe.time);
+  LocalPose local = combine_recipe(scene, recipe, sample_recipe(scene, recipe, tau));
+  ModelPose model = local_to_model(scene, local);
+  apply_recipe_ik(scene, recipe, local, model);
 
   EvaluatedPose pose;
   pose.animation = -1;

@@ -86,4 +86,27 @@ Recipe load_recipe(const std::string& path, const Scene& scene);
 // Evaluates at global time `time` (the recipe's own time when nullopt). The result's `animation` is -1.
 EvaluatedPose evaluate_recipe(const Scene& scene, const Recipe& recipe, std::optional<double> time = std::nullopt);
 
+// evaluate_recipe() in its three steps, for the recipe bounds (verify/recipe_bounds.h), which perturb the
+// samples: sample_recipe() samples every clip the recipe plays at global time tau (each with the clip time it
+// mapped tau to); combine_recipe() blends the layers and applies the additive layers; apply_recipe_ik()
+// applies the IK steps in order, recomputing `model` where they act. evaluate_recipe() is
+// apply_recipe_ik(combine_recipe(sample_recipe())) with its palettes.
+struct RecipeSample {
+  LocalPose pose;
+  int animation = -1;    // -1: the rest pose
+  double clip_time = 0.0;
+};
+struct RecipeLayerSamples {
+  std::vector<RecipeSample> poses;  // one clip, or a cross-fade's "from" and "to" (one of them outside the fade)
+  double incoming = -1.0;           // a cross-fade's incoming weight at tau; -1 for a clip
+};
+struct RecipeSamples {
+  double tau = 0.0;
+  std::vector<RecipeLayerSamples> layers;
+  std::vector<RecipeSample> additive_clips, additive_references;  // per additive layer
+};
+RecipeSamples sample_recipe(const Scene& scene, const Recipe& recipe, double tau);
+LocalPose combine_recipe(const Scene& scene, const Recipe& recipe, const RecipeSamples& samples);
+void apply_recipe_ik(const Scene& scene, const Recipe& recipe, LocalPose& local, ModelPose& model);
+
 }  // namespace skinref

@@ -77,7 +77,7 @@ void check_sizes(const Scene& scene, const EvaluatedPose& pose) {
 }  // namespace
 
 void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream& out, const Conventions* conventions,
-                     const std::string& writer) {
+                     const std::string& writer, const std::string& recipe) {
   check_sizes(scene, pose);
   std::string text = "{\"format\":\"skinref-pose\",\"version\":1,";
   if (!writer.empty()) {
@@ -89,6 +89,10 @@ void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream
   append_string(text, scene.source);
   text += ",\"animation\":";
   text += pose.animation < 0 ? std::string("null") : std::to_string(pose.animation);
+  if (!recipe.empty()) {
+    text += ",\"recipe\":";
+    append_string(text, recipe);
+  }
   text += ",\"time\":";
   append_number(text, pose.time, "the time");
   // The record of how the pose was made: the conventions and the clip time they mapped the time to.
@@ -155,8 +159,8 @@ void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream
 }
 
 void write_pose_dump(const Scene& scene, const EvaluatedPose& pose, const std::string& path,
-                     const Conventions* conventions, const std::string& writer) {
-  write_file_atomically(path, [&](std::ostream& out) { write_pose_json(scene, pose, out, conventions, writer); });
+                     const Conventions* conventions, const std::string& writer, const std::string& recipe) {
+  write_file_atomically(path, [&](std::ostream& out) { write_pose_json(scene, pose, out, conventions, writer, recipe); });
 }
 
 namespace {
@@ -312,6 +316,15 @@ std::string read_pose_dump_writer(const std::string& path) {
   if (writer == root.end()) return "";
   if (!writer->is_string()) reader.fail("/writer", "a string");
   return writer->get<std::string>();
+}
+
+std::string read_pose_dump_recipe(const std::string& path) {
+  const DumpReader reader{path};
+  const nlohmann::json root = parse_pose_dump(reader);
+  const auto recipe = root.find("recipe");
+  if (recipe == root.end()) return "";
+  if (!recipe->is_string()) reader.fail("/recipe", "a string (the recipe file)");
+  return recipe->get<std::string>();
 }
 
 EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::string* source, int* significant_digits) {

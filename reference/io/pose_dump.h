@@ -1,7 +1,7 @@
 // Dump of an evaluated pose: local TRS, global (model) matrices and joint palettes, as JSON.
 //
 // Format: {"format":"skinref-pose","version":1,"writer":"skinref reference" (optional: what wrote it),
-//          "source":...,"animation":INDEX|null,"time":T,
+//          "source":..., "recipe":"FILE" (optional: the recipe the pose was evaluated from; "animation" is null),"animation":INDEX|null,"time":T,
 //          "clip_time":T' (optional, written with the conventions: the clip time `time` mapped to),
 //          "conventions":{"NAME":"VALUE",...} (optional: the engine conventions the pose was evaluated under),
 //          "nodes":[{"index","name","parent","translation":[3],"rotation":[x,y,z,w],"scale":[3],
@@ -20,9 +20,11 @@
 namespace skinref {
 
 void write_pose_json(const Scene& scene, const EvaluatedPose& pose, std::ostream& out,
-                     const Conventions* conventions = nullptr, const std::string& writer = "");
+                     const Conventions* conventions = nullptr, const std::string& writer = "",
+                     const std::string& recipe = "");
 void write_pose_dump(const Scene& scene, const EvaluatedPose& pose, const std::string& path,
-                     const Conventions* conventions = nullptr, const std::string& writer = "");
+                     const Conventions* conventions = nullptr, const std::string& writer = "",
+                     const std::string& recipe = "");
 
 // An engine's dump may differ from skinref's in three ways, all read back to the same pose:
 // - Node order. Node entries are matched to the model's nodes by "name" when every entry has one and the
@@ -46,5 +48,7 @@ EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::s
 std::string read_pose_dump_source(const std::string& path);
 // Just the "writer" field ("" when the dump does not say; skinref writes "skinref BACKEND").
 std::string read_pose_dump_writer(const std::string& path);
+// Just the "recipe" field ("" when the pose is not a recipe's, or the dump does not say).
+std::string read_pose_dump_recipe(const std::string& path);
 
 }  // namespace skinref

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 namespace skinref {
@@ -65,19 +66,24 @@ Gauged unit_key(double unit_component) {
 
 // The errors of interval k of a LINEAR or CUBICSPLINE sampler at interpolation factor u_value (the engine's
 // factor within kAnyOrderInterpolationFactorUlps of it).
-void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double u_value, std::vector<double>& errors) {
+void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double u_value, double time_error,
+                     std::vector<double>& errors) {
   const size_t c = size_t(s.components);
   const bool cubic = s.interpolation == Interpolation::CubicSpline;
   errors.assign(c, 0.0);
   auto stored = [&](size_t key, size_t i, int part) { return s.values[(cubic ? key * 3 + size_t(part) : key) * c + i]; };
   const double t0 = s.times[k], t1 = s.times[k + 1];
-  const Gauged u{u_value, ulps(tol::kAnyOrderInterpolationFactorUlps) * u_value, u_value};
+  // The engine's factor u^ is within du of u: the rounding of its polynomial is charged at u^ (the factor's
+  // gauge covers u + du), and the polynomial's own change from u to u^ separately, by its derivative: that keeps
+  // the two keys' opposite changes together (|b - a| du, not (|a| + |b|) du).
+  const double du = ulps(tol::kAnyOrderInterpolationFactorUlps) * u_value + time_error / (t1 - t0);
+  const Gauged u{u_value, 0.0, u_value + du};
 
   if (s.interpolation == Interpolation::Linear && rotation) {
     // slerp as a weighted sum of the (normalized) keys, c0 a + c1 b, its weights c0 = sin((1 - u) theta) /
-    // sin theta and c1 = sin(u theta) / sin theta by any formula within kAnyOrderSlerpUlps of c0 + c1, moved
-    // by at most (theta / sin theta) |u^ - u| by the interpolation factor's error (|dc/du| <= theta / sin
-    // theta); then normalized or not (normalized() covers both).
+    // sin theta and c1 = sin(u theta) / sin theta by any formula within kAnyOrderSlerpUlps of c0 + c1; the
+    // slerp moves at speed theta in u, so by at most theta du from u to u^; then normalized or not
+    // (normalized() covers both).
     const AnimationSampler::SlerpIntervals& table = s.slerp;
     std::array<Gauged, 4> a, b;
     MonomialSum dot;
@@ -91,13 +97,12 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
       return;
     }
     const double theta = table.angle[k], sin_theta = table.sin_angle[k];
-    double c0 = 1.0 - u_value, c1 = u_value, speed = 1.0;
+    double c0 = 1.0 - u_value, c1 = u_value;
     if (sin_theta > 0.0) {
       c0 = std::sin((1.0 - u_value) * theta) / sin_theta;
       c1 = std::sin(u_value * theta) / sin_theta;
-      speed = theta / sin_theta;
     }
-    const double weight_error = ulps(tol::kAnyOrderSlerpUlps) * (c0 + c1) + speed * u.error;
+    const double weight_error = ulps(tol::kAnyOrderSlerpUlps) * (c0 + c1);
     const Gauged w0 = any_order::known(c0, weight_error), w1 = any_order::known(c1, weight_error);
     std::array<Gauged, 4> q;
     for (size_t i = 0; i < 4; ++i) {
@@ -105,6 +110,7 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
       m.add({w0, a[i]});
       m.add({w1, b[i]}, table.sign[k]);
       q[i] = m.result();
+      q[i].error += theta * du;
     }
     normalized(q);
     for (size_t i = 0; i < 4; ++i) errors[i] = q[i].error;
@@ -112,13 +118,15 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
   }
 
   std::vector<MonomialSum> sums(c);
+  std::vector<double> change(c, 0.0);  // the polynomial's change from u to u^
   if (s.interpolation == Interpolation::Linear) {
-    // a + u (b - a) and (1 - u) a + u b alike: the monomials a, -u a, u b.
+    // a + u (b - a) and (1 - u) a + u b alike: the monomials a, -u a, u b; the derivative b - a.
     for (size_t i = 0; i < c; ++i) {
       const Gauged a = input(stored(k, i, 1)), b = input(stored(k + 1, i, 1));
       sums[i].add({a});
       sums[i].add({u, a}, -1.0);
       sums[i].add({u, b});
+      change[i] = (std::abs(b.value - a.value) + a.error + b.error) * du;
     }
   } else {
     // Hermite: (2u^3 - 3u^2 + 1) v0 + (u^3 - 2u^2 + u) d b0 + (-2u^3 + 3u^2) v1 + (u^3 - u^2) d a1, with the
@@ -140,15 +148,26 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
       m.add({three, u, u, v1});
       m.add({u, u, u, d, a1});
       m.add({u, u, d, a1}, -1.0);
+      // The derivative in u, and a bound on the second (|h00''|, |h01''| <= 6, |h10''|, |h11''| <= 4) for
+      // its change over du.
+      const double x = u_value;
+      const double first = std::abs((6 * x * x - 6 * x) * v0.value + (3 * x * x - 4 * x + 1) * d_value * b0.value +
+                                    (6 * x - 6 * x * x) * v1.value + (3 * x * x - 2 * x) * d_value * a1.value);
+      const double second = 6 * std::abs(v0.value) + 4 * d_value * std::abs(b0.value) + 6 * std::abs(v1.value) +
+                            4 * d_value * std::abs(a1.value);
+      change[i] = (first + second * du) * du;
     }
   }
   if (!rotation) {
-    for (size_t i = 0; i < c; ++i) errors[i] = sums[i].result().error;
+    for (size_t i = 0; i < c; ++i) errors[i] = sums[i].result().error + change[i];
     return;
   }
   // A CUBICSPLINE rotation, normalized.
   std::array<Gauged, 4> q;
-  for (size_t i = 0; i < 4; ++i) q[i] = sums[i].result();
+  for (size_t i = 0; i < 4; ++i) {
+    q[i] = sums[i].result();
+    q[i].error += change[i];
+  }
   normalized(q);
   for (size_t i = 0; i < 4; ++i) errors[i] = q[i].error;
 }
@@ -156,8 +175,10 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
 
 // One sampler at clip time t, `out` with the sampler's components: values from sample_sampler() (the
 // reference), errors by the any-order analysis. At a key's own time an engine may hold the key or finish the
-// interval before it at u = 1 (whose float factor may miss 1): both are covered.
-void sample(const AnimationSampler& s, ChannelPath path, double t, std::vector<Gauged>& out) {
+// interval before it at u = 1 (whose float factor may miss 1): both are covered. `time_error`: how far the
+// engine's clip time may be from t (0: it sampled at t itself); an interval's factor moves by time_error / its
+// length, a time within time_error of a key may fall on either side, and a STEP key may switch (no claim).
+void sample(const AnimationSampler& s, ChannelPath path, double t, double time_error, std::vector<Gauged>& out) {
   const size_t c = size_t(s.components);
   const size_t n = s.times.size();
   const bool cubic = s.interpolation == Interpolation::CubicSpline;
@@ -168,30 +189,42 @@ void sample(const AnimationSampler& s, ChannelPath path, double t, std::vector<G
   for (size_t i = 0; i < c; ++i) out[i] = exact(values[i]);
   auto stored = [&](size_t k, size_t i) { return s.values[(cubic ? k * 3 + 1 : k) * c + i]; };
   std::vector<double> errors;
-  auto copy_key_error = [&](size_t k) {
-    for (size_t i = 0; i < c; ++i) out[i] = rotation ? unit_key(values[i]) : Gauged{values[i], input(stored(k, i)).error, std::abs(values[i])};
-    if (k == 0 || s.interpolation == Interpolation::Step || t != s.times[k]) return;
-    interval_errors(s, rotation, k - 1, 1.0, errors);
+  auto widen = [&](size_t k, double u) {  // the errors of interval k at u, where the engine may be
+    interval_errors(s, rotation, k, u, time_error, errors);
     for (size_t i = 0; i < c; ++i) out[i].error = std::max(out[i].error, errors[i]);
   };
   // Key times that are not float32 values can put t in another interval than the reference's: no claim.
   if (!std::all_of(s.times.begin(), s.times.end(), float_exact)) return set_error(out, kInfinity);
-  if (n == 1 || t <= s.times.front()) return copy_key_error(0);
-  if (t >= s.times.back()) return copy_key_error(n - 1);
-  const size_t k = size_t(std::upper_bound(s.times.begin(), s.times.end(), t) - s.times.begin()) - 1;
-  if (t == s.times[k] || s.interpolation == Interpolation::Step) return copy_key_error(k);
-  interval_errors(s, rotation, k, (t - s.times[k]) / (s.times[k + 1] - s.times[k]), errors);
+  size_t key = 0;  // the key whose value is held, or the interval's first key
+  bool held = true;
+  if (n == 1 || t <= s.times.front()) {
+    key = 0;
+  } else if (t >= s.times.back()) {
+    key = n - 1;
+  } else {
+    key = size_t(std::upper_bound(s.times.begin(), s.times.end(), t) - s.times.begin()) - 1;
+    held = t == s.times[key] || s.interpolation == Interpolation::Step;
+  }
+  if (s.interpolation == Interpolation::Step && n > 1 && time_error > 0.0) {
+    for (double key_time : s.times)
+      if (key_time != s.times.front() && std::abs(key_time - t) <= time_error) return set_error(out, kInfinity);
+  }
+  if (held) {
+    for (size_t i = 0; i < c; ++i)
+      out[i] = rotation ? unit_key(values[i]) : Gauged{values[i], input(stored(key, i)).error, std::abs(values[i])};
+    if (s.interpolation == Interpolation::Step || n == 1) return;
+    // At (or within time_error of) a key: the interval before it at u = 1, the one after it at u = 0.
+    if (key > 0 && std::abs(t - s.times[key]) <= time_error + 0.0) widen(key - 1, 1.0);
+    if (key + 1 < n && std::abs(s.times[key] - t) <= time_error) widen(key, 0.0);
+    return;
+  }
+  const double u = (t - s.times[key]) / (s.times[key + 1] - s.times[key]);
+  interval_errors(s, rotation, key, u, time_error, errors);
   for (size_t i = 0; i < c; ++i) out[i].error = errors[i];
+  if (key > 0 && t - s.times[key] <= time_error) widen(key - 1, 1.0);
+  if (key + 2 < n && s.times[key + 1] - t <= time_error) widen(key + 1, 0.0);
 }
 
-// R(q) by any usual form. Their first-order change per entry, for component errors e_k: the unit-assuming
-// form 1 - 2 (y^2 + z^2) moves by 4 (|y| e_y + |z| e_z) on the diagonal; the homogeneous w^2 + x^2 - y^2 - z^2
-// by 2 sum_k |q_k| e_k; the normalizing form R(q / |q|) by the homogeneous one's plus 2 |R_ij| sum_k |q_k| e_k
-// (R(q) / |q|^2 differentiated at |q| = 1); off the diagonal, 2 (xy - zw) and the like in every form, by
-// 2 (|y| e_x + |x| e_y + |w| e_z + |z| e_w) plus the normalizing form's term. The largest of the forms, plus
-// the second-order term (every form's second derivatives are at most 4 in the Euclidean norm: 4 E^2 with
-// E^2 = sum e_k^2), plus at most kAnyOrderQuaternionMatrixRoundings roundings of its monomials' magnitude:
-// 1 + 2 (b^2 + c^2) on the diagonal, 2 (|a b| + |c d|) off it.
 }  // namespace
 
 std::array<std::array<Gauged, 3>, 3> any_order_rotation_matrix_bounds(const std::array<Gauged, 4>& q) {
@@ -284,34 +317,68 @@ std::array<double, 16> errors(const GaugedMat4& m) {
 
 }  // namespace
 
-PoseErrorBounds any_order_pose_error_bounds(const Scene& scene, int animation, double time) {
+LocalErrorBounds any_order_local_error_bounds(const Scene& scene, int animation, double time, double time_error) {
   const size_t node_count = scene.nodes.size();
   const LocalPose rest = rest_pose(scene);
-  std::vector<GaugedTrs> locals(node_count);
-  std::vector<std::vector<Gauged>> weights(node_count);
+  LocalErrorBounds bounds;
+  bounds.trs.assign(node_count, {});
+  bounds.morph_weights.resize(node_count);
   for (size_t n = 0; n < node_count; ++n) {
     const Transform& trs = rest.local[n];
     for (int i = 0; i < 3; ++i) {
-      locals[n].translation[size_t(i)] = input(trs.translation[i]);
-      locals[n].scale[size_t(i)] = input(trs.scale[i]);
+      bounds.trs[n][size_t(i)] = input(trs.translation[i]).error;
+      bounds.trs[n][size_t(7 + i)] = input(trs.scale[i]).error;
     }
     const double q[4] = {trs.rotation.x(), trs.rotation.y(), trs.rotation.z(), trs.rotation.w()};
-    for (size_t i = 0; i < 4; ++i) locals[n].rotation[i] = unit_key(q[i]);
-    for (double w : rest.morph_weights[n]) weights[n].push_back(input(w));
+    for (size_t i = 0; i < 4; ++i) bounds.trs[n][3 + i] = unit_key(q[i]).error;
+    for (double w : rest.morph_weights[n]) bounds.morph_weights[n].push_back(input(w).error);
   }
-  if (animation >= 0) {
-    const Animation& anim = scene.animations[size_t(animation)];
-    std::vector<Gauged> sampled;
-    for (const AnimationChannel& ch : anim.channels) {  // in order: a repeated target ends with the last
-      sample(anim.samplers[size_t(ch.sampler)], ch.path, time, sampled);
-      GaugedTrs& local = locals[size_t(ch.node)];
-      switch (ch.path) {
-        case ChannelPath::Translation: std::copy_n(sampled.begin(), 3, local.translation.begin()); break;
-        case ChannelPath::Rotation: std::copy_n(sampled.begin(), 4, local.rotation.begin()); break;
-        case ChannelPath::Scale: std::copy_n(sampled.begin(), 3, local.scale.begin()); break;
-        case ChannelPath::Weights: weights[size_t(ch.node)] = sampled; break;
-      }
+  if (animation < 0) return bounds;
+  const Animation& anim = scene.animations[size_t(animation)];
+  std::vector<Gauged> sampled;
+  for (const AnimationChannel& ch : anim.channels) {  // in order: a repeated target ends with the last
+    sample(anim.samplers[size_t(ch.sampler)], ch.path, time, time_error, sampled);
+    std::array<double, 10>& trs = bounds.trs[size_t(ch.node)];
+    switch (ch.path) {
+      case ChannelPath::Translation: for (size_t i = 0; i < 3; ++i) trs[i] = sampled[i].error; break;
+      case ChannelPath::Rotation: for (size_t i = 0; i < 4; ++i) trs[3 + i] = sampled[i].error; break;
+      case ChannelPath::Scale: for (size_t i = 0; i < 3; ++i) trs[7 + i] = sampled[i].error; break;
+      case ChannelPath::Weights:
+        bounds.morph_weights[size_t(ch.node)].clear();
+        for (const Gauged& w : sampled) bounds.morph_weights[size_t(ch.node)].push_back(w.error);
+        break;
     }
+  }
+  return bounds;
+}
+
+PoseErrorBounds any_order_pose_error_bounds(const Scene& scene, int animation, double time) {
+  LocalPose values = rest_pose(scene);
+  if (animation >= 0) sample_animation(scene, animation, time, values);
+  return any_order_pose_bounds_from_locals(scene, values, any_order_local_error_bounds(scene, animation, time));
+}
+
+PoseErrorBounds any_order_pose_bounds_from_locals(const Scene& scene, const LocalPose& values,
+                                                  const LocalErrorBounds& local_errors) {
+  const size_t node_count = scene.nodes.size();
+  if (values.local.size() != node_count || local_errors.trs.size() != node_count ||
+      local_errors.morph_weights.size() != node_count)
+    throw std::invalid_argument("any_order_pose_bounds_from_locals: the pose does not belong to the scene");
+  std::vector<GaugedTrs> locals(node_count);
+  std::vector<std::vector<Gauged>> weights(node_count);
+  for (size_t n = 0; n < node_count; ++n) {
+    const Transform& trs = values.local[n];
+    const std::array<double, 10>& e = local_errors.trs[n];
+    const double q[4] = {trs.rotation.x(), trs.rotation.y(), trs.rotation.z(), trs.rotation.w()};
+    for (size_t i = 0; i < 3; ++i) {
+      locals[n].translation[i] = any_order::known(trs.translation[int(i)], e[i]);
+      locals[n].scale[i] = any_order::known(trs.scale[int(i)], e[7 + i]);
+    }
+    for (size_t i = 0; i < 4; ++i) locals[n].rotation[i] = any_order::known(q[i], e[3 + i]);
+    for (size_t t = 0; t < values.morph_weights[n].size(); ++t)
+      weights[n].push_back(any_order::known(values.morph_weights[n][t],
+                                            t < local_errors.morph_weights[n].size() ? local_errors.morph_weights[n][t]
+                                                                                      : kInfinity));
   }
 
   PoseErrorBounds bounds;

@@ -22,10 +22,25 @@
 #include "verify/pose_error_bounds.h"
 
 #include <array>
+#include <vector>
 
 namespace skinref {
 
 PoseErrorBounds any_order_pose_error_bounds(const Scene& scene, int animation, double time);
+
+// Its two halves, for poses made otherwise (recipes: verify/recipe_bounds.h).
+// - The local TRS (10 per node: translation, rotation x y z w, scale) and morph weights of clip `animation`
+//   (-1: the rest pose) sampled at clip time `time`, where the engine's own clip time may be up to
+//   `time_error` from it (a time mapping's rounding): bounds per value.
+// - The global matrices, palettes and normal matrices of the local pose `values` whose values are within
+//   `local_errors` of the reference's.
+struct LocalErrorBounds {
+  std::vector<std::array<double, 10>> trs;         // per node
+  std::vector<std::vector<double>> morph_weights;  // per node
+};
+LocalErrorBounds any_order_local_error_bounds(const Scene& scene, int animation, double time, double time_error = 0.0);
+PoseErrorBounds any_order_pose_bounds_from_locals(const Scene& scene, const LocalPose& values,
+                                                  const LocalErrorBounds& local_errors);
 
 // One step of it, for its tests: the rotation matrix (row, column) of a float quaternion (x y z w) whose
 // components are within their errors of a unit quaternion's, by any usual form (tol::kAnyOrderQuaternionMatrixRoundings).

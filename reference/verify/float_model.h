@@ -64,4 +64,16 @@ inline constexpr int kAnyOrderQuaternionMatrixRoundings = 11;
 // float matrix.
 inline constexpr double kAnyOrderDqsPreparationUlps = 16.0;
 
+// Recipes (verify/recipe_bounds.h): a clip time an engine maps from its float32 playback time is within 4 ulp
+// of |time| + |clip time| of the exact one (a subtraction, a product by the rate, a remainder, an addition).
+inline constexpr double kAnyOrderTimeMappingUlps = 4.0;
+// Blends, additive layers and IK solvers by any formula are bounded to first order, through their Jacobian
+// (computed by central differences of the reference's own step), with the engine's float evaluation of the
+// step taken as backward stable: exact on inputs each within 16 ulp of its own, plus 16 ulp of the result.
+inline constexpr double kAnyOrderRecipeUlps = 16.0;
+// The first-order bound is raised by a quarter, for its second-order terms and for the central differences'
+// own error: relative to the first-order terms, the former is of the order of the input errors (under 1e-3 of
+// the values for float32 bounds), the latter of the step squared (1e-12) times the steps' third derivatives.
+inline constexpr double kLinearizedBoundSafety = 1.25;
+
 }  // namespace skinref::tol

@@ -81,7 +81,9 @@ const char* pipeline_stage_name(PipelineStage stage) {
   switch (stage) {
     case PipelineStage::TimeMapping: return "time-mapping";
     case PipelineStage::Sampling: return "sampling";
+    case PipelineStage::Blend: return "blend";
     case PipelineStage::LocalToModel: return "local-to-model";
+    case PipelineStage::Ik: return "ik";
     case PipelineStage::Palette: return "palette";
     case PipelineStage::Morph: return "morph";
     case PipelineStage::Skinning: return "skinning";
@@ -96,7 +98,8 @@ namespace {
 StageDivergence walk_stages(const Scene& scene, const EvaluatedPose& reference_pose, const EvaluatedPose* test_pose,
                             const PoseErrorBounds* pose_bounds, const std::vector<WorldPrimitive>& reference_vertices,
                             const std::vector<WorldPrimitive>& test_vertices,
-                            const std::vector<PrimitiveErrorBounds>* vertex_bounds, bool exact) {
+                            const std::vector<PrimitiveErrorBounds>* vertex_bounds, bool exact,
+                            const RecipeStages* recipe = nullptr) {
   size_t checked = 0;
   auto finish = [&](StageScan& scan, PipelineStage stage) {
     checked += scan.checked;
@@ -126,35 +129,65 @@ StageDivergence walk_stages(const Scene& scene, const EvaluatedPose& reference_p
       checked += time_mapping.checked;
     }
 
-    // Sampling: the local TRS of every node.
-    StageScan sampling{exact};
-    for (size_t n = 0; n < node_count; ++n) {
-      // q and -q are one rotation: an engine's quaternion is compared in the reference's hemisphere (a short
-      // path taken from the other key, or a key stored negated, is not a defect). Bits are compared as they are.
-      Transform test_local = test_pose->local.local[n];
-      if (!exact && test_local.rotation.coeffs().dot(reference_pose.local.local[n].rotation.coeffs()) < 0.0)
-        test_local.rotation.coeffs() = -test_local.rotation.coeffs();
-      for (int i = 0; i < 10; ++i)
-        sampling.add(trs_value(test_local, i), trs_value(reference_pose.local.local[n], i),
-                     bound_of([&] { return pose_bounds->local[n][size_t(i)]; }), [&](StageDivergence& d) {
-                       d.node = int(n);
-                       d.location = node_label(scene, int(n)) + " " + kTrsComponent[i];
-                     });
+    // A recipe's IK nodes and the subtrees below them (their globals are IK's), or none for a clip.
+    std::vector<char> ik_node(node_count, 0), ik_subtree(node_count, 0);
+    if (recipe) {
+      require(recipe->ik_nodes.size() == node_count, scene, "IK node flags");
+      for (int n : scene.node_order) {
+        ik_node[size_t(n)] = recipe->ik_nodes[size_t(n)];
+        const int parent = scene.nodes[size_t(n)].parent;
+        ik_subtree[size_t(n)] = ik_node[size_t(n)] || (parent >= 0 && ik_subtree[size_t(parent)]);
+      }
     }
-    if (sampling.over > 0) return finish(sampling, PipelineStage::Sampling);
+    auto scan_locals = [&](StageScan& scan, bool ik) {
+      for (size_t n = 0; n < node_count; ++n) {
+        if (bool(ik_node[n]) != ik) continue;
+        // q and -q are one rotation: an engine's quaternion is compared in the reference's hemisphere (a short
+        // path taken from the other key, or a key stored negated, is not a defect). Bits are compared as they
+        // are.
+        Transform test_local = test_pose->local.local[n];
+        if (!exact && test_local.rotation.coeffs().dot(reference_pose.local.local[n].rotation.coeffs()) < 0.0)
+          test_local.rotation.coeffs() = -test_local.rotation.coeffs();
+        for (int i = 0; i < 10; ++i)
+          scan.add(trs_value(test_local, i), trs_value(reference_pose.local.local[n], i),
+                   bound_of([&] { return pose_bounds->local[n][size_t(i)]; }), [&](StageDivergence& d) {
+                     d.node = int(n);
+                     d.location = node_label(scene, int(n)) + " " + kTrsComponent[i];
+                   });
+      }
+    };
+    auto scan_globals = [&](StageScan& scan, bool ik) {
+      for (size_t n = 0; n < node_count; ++n) {
+        if (bool(ik_subtree[n]) != ik) continue;
+        for (int i = 0; i < 16; ++i)
+          scan.add(test_pose->model.global[n].data()[i], reference_pose.model.global[n].data()[i],
+                   bound_of([&] { return pose_bounds->global[n][size_t(i)]; }), [&](StageDivergence& d) {
+                     d.node = int(n);
+                     d.location = node_label(scene, int(n)) + " global " + matrix_entry(i, 4);
+                   });
+      }
+    };
+
+    // Sampling (a recipe's blend): the local TRS of every node (but the IK nodes').
+    StageScan sampling{exact};
+    scan_locals(sampling, false);
+    if (sampling.over > 0) return finish(sampling, recipe ? PipelineStage::Blend : PipelineStage::Sampling);
     checked += sampling.checked;
 
-    // Local to model: global matrices.
+    // Local to model: global matrices (outside the IK subtrees).
     StageScan globals{exact};
-    for (size_t n = 0; n < node_count; ++n)
-      for (int i = 0; i < 16; ++i)
-        globals.add(test_pose->model.global[n].data()[i], reference_pose.model.global[n].data()[i],
-                    bound_of([&] { return pose_bounds->global[n][size_t(i)]; }), [&](StageDivergence& d) {
-                      d.node = int(n);
-                      d.location = node_label(scene, int(n)) + " global " + matrix_entry(i, 4);
-                    });
+    scan_globals(globals, false);
     if (globals.over > 0) return finish(globals, PipelineStage::LocalToModel);
     checked += globals.checked;
+
+    // IK: the local TRS it changed and the globals below.
+    if (recipe) {
+      StageScan ik{exact};
+      scan_locals(ik, true);
+      scan_globals(ik, true);
+      if (ik.over > 0) return finish(ik, PipelineStage::Ik);
+      checked += ik.checked;
+    }
 
     // Palettes: JM and normal matrices.
     require(test_pose->palettes.size() == scene.skins.size() && reference_pose.palettes.size() == scene.skins.size(),
@@ -269,9 +302,9 @@ StageDivergence walk_stages(const Scene& scene, const EvaluatedPose& reference_p
 StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference_pose, const EvaluatedPose* test_pose,
                               const PoseErrorBounds* pose_bounds, const std::vector<WorldPrimitive>& reference_vertices,
                               const std::vector<WorldPrimitive>& test_vertices,
-                              const std::vector<PrimitiveErrorBounds>& vertex_bounds) {
+                              const std::vector<PrimitiveErrorBounds>& vertex_bounds, const RecipeStages* recipe) {
   return walk_stages(scene, reference_pose, test_pose, pose_bounds, reference_vertices, test_vertices, &vertex_bounds,
-                     false);
+                     false, recipe);
 }
 
 StageDivergence first_differing_stage(const Scene& scene, const EvaluatedPose& expected_pose,

@@ -29,9 +29,9 @@
 
 namespace skinref {
 
-enum class PipelineStage { TimeMapping, Sampling, LocalToModel, Palette, Morph, Skinning, None };
+enum class PipelineStage { TimeMapping, Sampling, Blend, LocalToModel, Ik, Palette, Morph, Skinning, None };
 
-// "time-mapping", "sampling", "local-to-model", "palette", "morph", "skinning", "none"
+// "time-mapping", "sampling", "blend", "local-to-model", "ik", "palette", "morph", "skinning", "none"
 const char* pipeline_stage_name(PipelineStage stage);
 
 struct StageDivergence {
@@ -46,10 +46,20 @@ struct StageDivergence {
   double error = 0.0, bound = 0.0;
 };
 
+// A recipe's pose (anim/recipe.h): its local TRS is the blend's (sampling, blending and additive layers), and
+// IK changes some nodes after local to model. Given `ik_nodes` (per node, 1 where IK changed its local
+// transform: recipe_pose_error_bounds()), the stages are blend (the local TRS of the other nodes), local to
+// model (the globals of nodes outside the IK nodes' subtrees), ik (the IK nodes' local TRS and the globals of
+// their subtrees), then palette, morph and skinning as for a clip.
+struct RecipeStages {
+  std::vector<char> ik_nodes;
+};
+
 StageDivergence bisect_stages(const Scene& scene, const EvaluatedPose& reference_pose, const EvaluatedPose* test_pose,
                               const PoseErrorBounds* pose_bounds, const std::vector<WorldPrimitive>& reference_vertices,
                               const std::vector<WorldPrimitive>& test_vertices,
-                              const std::vector<PrimitiveErrorBounds>& vertex_bounds);
+                              const std::vector<PrimitiveErrorBounds>& vertex_bounds,
+                              const RecipeStages* recipe = nullptr);
 
 // The same walk for two runs that must agree exactly (the reference against its own goldens): a value is
 // over when it differs at all (vertices component by component: "vertex 7 position.y"), and the location is

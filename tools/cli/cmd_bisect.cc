@@ -19,6 +19,7 @@
 #include "verify/convention_pipeline.h"
 #include "verify/stage_bisection.h"
 #include "verify/bounds_model.h"
+#include "verify/recipe_bounds.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,7 +32,7 @@ std::string bisect_usage() {
   return "usage: skinref bisect REF_POSE.json TEST_POSE.json REF.skv TEST.skv [--model MODEL]\n"
          "         " + method_option_synopsis() + " [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
          "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
-         "         [--bounds any-order|skinref-order] [--report DIR]\n"
+         "         [--bounds any-order|skinref-order] [--recipe FILE] [--report DIR]\n"
          "  Finds the first pipeline stage where a float32 run (TEST: the Vulkan path with `--palette gpu`, or an\n"
          "  engine's dumps in skinref's formats) leaves the reference (REF: `skinref pose` and `skinref skin`\n"
          "  at the same time), each value against its derived bound (docs/error_bounds.md):\n"
@@ -44,6 +45,9 @@ std::string bisect_usage() {
          "                  skin); default: what the .skv dumps record, else glTF 2.0 and lbs\n"
          "  --bounds B      any-order (for every correct float32 engine; the default unless skinref wrote the test\n"
          "                  dumps) or skinref-order (exact for skinref's order; the default for its own dumps)\n"
+         "  --recipe FILE   the runs played a recipe (default: what the dumps record); the stages are then\n"
+         "                  blend (every local TRS but IK's) -> local-to-model -> ik (the local TRS IK changed\n"
+         "                  and the globals below) -> palette -> morph -> skinning\n"
          "  --report DIR    also write DIR/bisect.json\n"
          "  Exit status: 0 no stage over its bound, 1 a stage diverged, 2 unreadable or mismatched inputs.\n";
 }
@@ -51,7 +55,7 @@ std::string bisect_usage() {
 int run_bisect(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions = with_convention_options(
       {{"--model", true}, {"--method", true}, {"--weights", true}, {"--normals", true}, {"--report", true},
-       {"--bounds", true}});
+       {"--bounds", true}, {"--recipe", true}});
   const ParsedArgs parsed = parse_args(args, kOptions, "bisect");
   if (parsed.help) {
     std::cout << bisect_usage();
@@ -118,10 +122,41 @@ int run_bisect(std::span<const std::string> args) {
   std::string writer = read_pose_dump_writer(test_pose_path);
   if (writer.empty()) writer = test_vertices.record.writer;
   const BoundsModel bounds_model = parse_bounds(parsed, writer);
-  const PoseErrorBounds pose_bounds = pose_error_bounds(bounds_model, scene, test_pose.animation, test_pose.time);
+  // A recipe's run: --recipe, or what the dumps record.
+  std::string recorded_recipe = read_pose_dump_recipe(test_pose_path), recorded_by = test_pose_path;
+  for (const auto& [recorded, by] : {std::pair{read_pose_dump_recipe(ref_pose_path), ref_pose_path},
+                                     std::pair{test_vertices.record.animation, parsed.positionals[3]},
+                                     std::pair{reference_vertices.record.animation, parsed.positionals[2]}}) {
+    if (!recorded_recipe.empty()) break;
+    if (recorded.rfind("recipe:", 0) == 0) {
+      recorded_recipe = recorded.substr(7);
+      recorded_by = by;
+    } else if (by == ref_pose_path) {
+      recorded_recipe = recorded;
+      recorded_by = by;
+    }
+  }
+  const std::optional<std::string> recipe_path = recipe_of(parsed, recorded_recipe, recorded_by, "bisect");
+  if (recipe_path && bounds_model == BoundsModel::SkinrefOrder)
+    throw UsageError("bisect: --bounds skinref-order does not apply to a recipe (skinref's float32 paths do not "
+                     "evaluate recipes): its bounds are any-order");
+  if (recipe_path && !same_conventions(conventions, Conventions{}))
+    throw UsageError("bisect: a recipe's run is checked under glTF 2.0's conventions only");
+  RecipeStages recipe_stages;
+  PoseErrorBounds pose_bounds;
+  if (recipe_path) {
+    if (test_pose.animation >= 0)
+      throw InputError(test_pose_path, "/animation", "null: a recipe's pose (--recipe " + *recipe_path + ")");
+    RecipePoseBounds recipe_bounds = recipe_pose_error_bounds(scene, load_recipe(*recipe_path, scene), test_pose.time);
+    pose_bounds = std::move(recipe_bounds.pose);
+    recipe_stages.ik_nodes = std::move(recipe_bounds.ik_nodes);
+  } else {
+    pose_bounds = pose_error_bounds(bounds_model, scene, test_pose.animation, test_pose.time);
+  }
   const std::vector<PrimitiveErrorBounds> vertex_bounds =
       vertex_error_bounds(bounds_model, scene, reference_pose, options, &pose_bounds);
-  std::cout << "bisect " << scene.source << ": " << describe_bounds(bounds_model, parsed) << "\n";
+  std::cout << "bisect " << scene.source << (recipe_path ? ", recipe " + *recipe_path : std::string()) << ": "
+            << describe_bounds(bounds_model, parsed) << "\n";
   // The pose dumps' own printing rounding, when they were printed with fewer than 17 digits, is part of the
   // difference of their values (not of the vertices, which the .skv dumps hold in binary).
   PoseErrorBounds printed_pose_bounds = pose_bounds;
@@ -129,7 +164,7 @@ int run_bisect(std::span<const std::string> args) {
   charge_printing_rounding(printed_pose_bounds, reference_pose, reference_digits);
   const StageDivergence divergence = bisect_stages(scene, reference_pose, &test_pose, &printed_pose_bounds,
                                                    reference_vertices.primitives, test_vertices.primitives,
-                                                   vertex_bounds);
+                                                   vertex_bounds, recipe_path ? &recipe_stages : nullptr);
 
   if (divergence.stage == PipelineStage::None) {
     std::cout << "no stage diverges: " << divergence.values_checked
@@ -156,6 +191,7 @@ int run_bisect(std::span<const std::string> args) {
                         {"error", divergence.error},
                         {"bound", divergence.bound},
                         {"conventions", conventions_to_json(conventions)}};
+    if (recipe_path) json["recipe"] = *recipe_path;
     write_file_atomically((std::filesystem::path(*report) / "bisect.json").string(),
                           [&](std::ostream& out) { out << json.dump(2) << "\n"; });
   }

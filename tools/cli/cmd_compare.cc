@@ -21,6 +21,7 @@
 #include "cli/dump_records.h"
 
 #include "anim/evaluate_pose.h"
+#include "anim/recipe.h"
 #include "anim/time_mapping.h"
 #include "skin/evaluate_vertices.h"
 #include "verify/convention_pipeline.h"
@@ -33,6 +34,7 @@
 #include "skin/method.h"
 #include "verify/image_compare.h"
 #include "verify/bounds_model.h"
+#include "verify/recipe_bounds.h"
 #include "verify/stage_bisection.h"
 #include "verify/vertex_compare.h"
 
@@ -204,8 +206,9 @@ int compare_png_images(const ParsedArgs& parsed, const std::string& a_path, cons
 
 // The options of each kind of comparison, to refuse those of the other kind.
 const std::vector<std::string> kImageOptions{"--threshold", "--tolerance-px", "--max-fraction"};
-const std::vector<std::string> kVertexOptions{"--model",   "--anim",    "--time",       "--method",      "--weights",
-                                              "--normals", "--palette", "--convention", "--conventions", "--bounds"};
+const std::vector<std::string> kVertexOptions{"--model",      "--anim",        "--time",   "--method",
+                                              "--weights",    "--normals",     "--palette", "--convention",
+                                              "--conventions", "--bounds",     "--recipe"};
 
 void refuse_options(const ParsedArgs& parsed, const std::vector<std::string>& options, const std::string& why) {
   for (const std::string& option : options)
@@ -242,6 +245,12 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
                      "pose of the runs");
   check_model_hash(*facts.model, test.record, test_path);
   check_model_hash(*facts.model, reference.record, reference_path);
+  // A recipe's run: --recipe, or the record's "animation": "recipe:FILE".
+  std::string recorded_recipe;
+  if (facts.animation && facts.animation->rfind("recipe:", 0) == 0) recorded_recipe = facts.animation->substr(7);
+  if (parsed.value("--recipe") && parsed.value("--anim"))
+    throw UsageError("compare: --recipe and --anim cannot be used together (the recipe names its animations)");
+  const std::optional<std::string> recipe_path = recipe_of(parsed, recorded_recipe, test_path, "compare");
   SkinningOptions options;
   if (facts.method) {
     const std::optional<SkinningMethod> method = parse_skinning_method(*facts.method);
@@ -257,13 +266,26 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
   if (own_palette) time = double(static_cast<float>(time));
 
   const Scene scene = load_model_under(*facts.model, conventions);
-  const int animation =
-      facts.animation && *facts.animation == "rest" ? -1 : resolve_animation(scene, facts.animation);
-  const EvaluatedPose pose = evaluate_pose(scene, animation, time, conventions);
-  const double sample_time = convention_sample_time(scene, animation, time, conventions.time);
   const BoundsModel bounds_model = parse_bounds(parsed, test.record.writer);
-  const PoseErrorBounds palette_bounds =
-      own_palette ? pose_error_bounds(bounds_model, scene, animation, sample_time) : PoseErrorBounds{};
+  std::optional<Recipe> recipe;
+  if (recipe_path) {
+    if (!same_conventions(conventions, Conventions{}))
+      throw UsageError("compare: a recipe's run is checked under glTF 2.0's conventions only");
+    if (bounds_model == BoundsModel::SkinrefOrder)
+      throw UsageError("compare: --bounds skinref-order does not apply to a recipe (skinref's float32 paths do not "
+                       "evaluate recipes): its bounds are any-order");
+    recipe = load_recipe(*recipe_path, scene);
+    if (!facts.time) time = own_palette ? double(static_cast<float>(recipe->time)) : recipe->time;
+  }
+  const int animation = recipe || (facts.animation && *facts.animation == "rest")
+                            ? -1
+                            : resolve_animation(scene, facts.animation);
+  const EvaluatedPose pose = recipe ? evaluate_recipe(scene, *recipe, time) : evaluate_pose(scene, animation, time, conventions);
+  const double sample_time = convention_sample_time(scene, animation, time, conventions.time);
+  PoseErrorBounds palette_bounds;
+  if (own_palette)
+    palette_bounds = recipe ? recipe_pose_error_bounds(scene, *recipe, time).pose
+                            : pose_error_bounds(bounds_model, scene, animation, sample_time);
   const std::vector<PrimitiveErrorBounds> bounds =
       vertex_error_bounds(bounds_model, scene, pose, options, own_palette ? &palette_bounds : nullptr);
   VertexComparison comparison;
@@ -286,6 +308,7 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
       nlohmann::ordered_json json = nlohmann::ordered_json::parse(comparison_text.str());
       json["model"] = *facts.model;
       json["animation"] = animation;
+      if (recipe_path) json["recipe"] = *recipe_path;
       json["time"] = time;
       json["method"] = skinning_method_name(options.method);
       json["palette"] = own_palette ? "own" : "reference";
@@ -295,8 +318,9 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
     });
   }
   std::cout << "compare " << reference_path << " " << test_path << ": " << scene.source << ", "
-            << (animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation)) << " at t = "
-            << format_double("%.9g", time) << ", " << skinning_method_name(options.method) << ", "
+            << (recipe_path ? "recipe " + *recipe_path
+                            : animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation))
+            << " at t = " << format_double("%.9g", time) << ", " << skinning_method_name(options.method) << ", "
             << describe_conventions(conventions) << ", palette "
             << (own_palette ? "own (the run computed its own animation and palette in float32)"
                             : "reference (the run used the reference's palettes)")
@@ -311,7 +335,7 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
 int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_path, const std::string& test_path) {
   refuse_options(parsed, kImageOptions, "applies to images, not to pose dumps");
   for (const char* option : {"--anim", "--time", "--method", "--weights", "--normals", "--palette", "--convention",
-                             "--conventions"})  // --bounds applies
+                             "--conventions"})  // --bounds and --recipe apply
     if (parsed.value(option))
       throw UsageError(std::string("compare: option ") + option +
                        " does not apply to pose dumps: their animation and time are in the dumps");
@@ -328,14 +352,37 @@ int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_pa
                          format_double("%.17g", reference.time) + " s; this dump: " +
                          std::to_string(test.animation) + ", " + format_double("%.17g", test.time) + " s)");
   const BoundsModel bounds_model = parse_bounds(parsed, read_pose_dump_writer(test_path));
-  PoseErrorBounds bounds = pose_error_bounds(bounds_model, scene, test.animation, test.time);
+  // A recipe's pose: --recipe, or what either dump records.
+  std::string recorded_recipe = read_pose_dump_recipe(test_path);
+  std::string recorded_by = test_path;
+  if (recorded_recipe.empty()) {
+    recorded_recipe = read_pose_dump_recipe(reference_path);
+    recorded_by = reference_path;
+  }
+  const std::optional<std::string> recipe_path = recipe_of(parsed, recorded_recipe, recorded_by, "compare");
+  if (recipe_path && test.animation >= 0)
+    throw InputError(test_path, "/animation", "null: a recipe's pose (--recipe " + *recipe_path + ")");
+  if (recipe_path && bounds_model == BoundsModel::SkinrefOrder)
+    throw UsageError("compare: --bounds skinref-order does not apply to a recipe (skinref's float32 paths do not "
+                     "evaluate recipes): its bounds are any-order");
+  RecipeStages recipe_stages;
+  PoseErrorBounds bounds;
+  if (recipe_path) {
+    RecipePoseBounds recipe_bounds = recipe_pose_error_bounds(scene, load_recipe(*recipe_path, scene), test.time);
+    bounds = std::move(recipe_bounds.pose);
+    recipe_stages.ik_nodes = std::move(recipe_bounds.ik_nodes);
+  } else {
+    bounds = pose_error_bounds(bounds_model, scene, test.animation, test.time);
+  }
   // Dumps printed with fewer than 17 digits: their printing rounding is part of the difference.
   charge_printing_rounding(bounds, test, test_digits);
   charge_printing_rounding(bounds, reference, reference_digits);
-  const StageDivergence divergence = bisect_stages(scene, reference, &test, &bounds, {}, {}, {});
+  const StageDivergence divergence =
+      bisect_stages(scene, reference, &test, &bounds, {}, {}, {}, recipe_path ? &recipe_stages : nullptr);
 
   std::cout << "compare " << reference_path << " " << test_path << ": " << scene.source << ", "
-            << (test.animation < 0 ? std::string("rest pose") : "animation " + std::to_string(test.animation))
+            << (recipe_path ? "recipe " + *recipe_path
+                : test.animation < 0 ? std::string("rest pose") : "animation " + std::to_string(test.animation))
             << " at t = " << format_double("%.9g", test.time) << ", " << describe_bounds(bounds_model, parsed) << "\n";
   if (divergence.stage == PipelineStage::None) {
     std::cout << "  all " << divergence.values_checked
@@ -369,9 +416,9 @@ std::string compare_usage() {
          "       skinref compare REF.skv TEST.skv [--model MODEL] [--anim NAME|INDEX] [--time T] " + method_option_synopsis() + "\n"
          "         [--convention NAME=VALUE ...] [--conventions FILE.json] [--weights as-stored|renormalize]\n"
          "         [--normals inverse-transpose|blend-normal-matrices] [--palette reference|gpu]\n"
-         "         [--bounds any-order|skinref-order] [--report DIR]\n"
+         "         [--bounds any-order|skinref-order] [--recipe FILE] [--report DIR]\n"
          "       skinref compare REF_POSE.json TEST_POSE.json [--model MODEL] [--bounds any-order|skinref-order]\n"
-         "         [--report DIR]\n"
+         "         [--recipe FILE] [--report DIR]\n"
          "  Compares two images of the same size (e.g. a reference render and a Vulkan render) and prints the\n"
          "  metrics: the largest per-channel difference and where, pixels over the threshold, position-tolerant\n"
          "  failures, coverage mismatches (background in one image only), PSNR and mean absolute difference\n"
@@ -408,6 +455,10 @@ std::string compare_usage() {
          "                      operations: the default for a dump skinref did not write) or skinref-order\n"
          "                      (tighter, exact for skinref's own order: the default for skinref's own float32\n"
          "                      dumps); docs/error_bounds.md derives both. Also for pose dumps.\n"
+         "  --recipe FILE       the runs played a recipe (blends, masks, additive layers, IK; default: what the\n"
+         "                      dumps record): its bounds carry each clip's, the blend's and IK's errors\n"
+         "                      (docs/error_bounds.md, \"Recipes\"); pose dumps are bisected through blend,\n"
+         "                      local-to-model and ik. Any-order bounds and glTF 2.0's conventions only.\n"
          "  --report DIR        create DIR if needed and write vertices.json (the comparison), atomically\n"
          "  Pose dumps (skinref pose ... --out FILE.json; TEST from skinref pose --backend vulkan or an engine):\n"
          "  every local TRS value, morph weight, global matrix, palette and normal matrix entry of TEST is held\n"
@@ -421,7 +472,8 @@ int run_compare(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions = with_convention_options(
       {{"--threshold", true}, {"--tolerance-px", true}, {"--max-fraction", true}, {"--report", true},
        {"--model", true},     {"--anim", true},         {"--time", true},         {"--method", true},
-       {"--weights", true},   {"--normals", true},      {"--palette", true},      {"--bounds", true}});
+       {"--weights", true},   {"--normals", true},      {"--palette", true},      {"--bounds", true},
+       {"--recipe", true}});
   const ParsedArgs parsed = parse_args(args, kOptions, "compare");
   if (parsed.help) {
     std::cout << compare_usage();

@@ -63,7 +63,7 @@ int run_pose(std::span<const std::string> args) {
       convention_path ? convention_pose(scene, selection, conventions) : backend_pose(*backend, scene, selection);
   backend->finish();
   write_pose_dump(scene, selected.pose, out_path, &conventions,
-                  std::string("skinref ") + backend_name(backend_options.kind));
+                  std::string("skinref ") + backend_name(backend_options.kind), selection.recipe.value_or(""));
   std::cout << "wrote " << out_path << ": " << scene.nodes.size() << " nodes, " << scene.skins.size() << " skins, "
             << selected.description << backend->summary() << "\n";
   return kExitOk;

@@ -3,6 +3,7 @@
 #include "core/input_error.h"
 
 #include <cstdio>
+#include <filesystem>
 
 namespace skinref::cli {
 namespace {
@@ -61,6 +62,21 @@ void check_model_hash(const std::string& model, const DumpRecord& record, const 
     throw InputError(dump_path, "", "a dump of " + model + " as it is now (" + hash + "), but it records the model " +
                                         (record.model.empty() ? std::string("file") : record.model) + " with " +
                                         record.model_hash + ": the file changed since the dump was written");
+}
+
+std::optional<std::string> recipe_of(const ParsedArgs& parsed, const std::string& recorded, const std::string& dump_path,
+                                     const std::string& command) {
+  const std::optional<std::string> given = parsed.value("--recipe");
+  if (given && !recorded.empty() && std::filesystem::path(*given).filename() != std::filesystem::path(recorded).filename())
+    throw UsageError(command + ": --recipe " + *given + " contradicts " + dump_path + ", which records the recipe " +
+                     recorded);
+  if (given) return given;
+  if (recorded.empty()) return std::nullopt;
+  if (std::filesystem::exists(recorded)) return recorded;
+  const std::filesystem::path beside = std::filesystem::path(dump_path).parent_path() / std::filesystem::path(recorded).filename();
+  if (std::filesystem::exists(beside)) return beside.string();
+  throw UsageError(command + ": " + dump_path + " records the recipe " + recorded +
+                   ", which is neither there nor beside the dump: give --recipe FILE");
 }
 
 BoundsModel parse_bounds(const ParsedArgs& parsed, const std::string& test_writer) {

@@ -31,6 +31,11 @@ void check_model_hash(const std::string& model, const DumpRecord& record, const 
 // skinref wrote (its writer "skinref BACKEND": skinref's float32 paths follow the order those bounds are
 // derived for), any-order for every other dump (an engine's: any order of operations).
 BoundsModel parse_bounds(const ParsedArgs& parsed, const std::string& test_writer);
+// The recipe a comparison checks: --recipe FILE, else the one the dumps record (a pose dump's "recipe", a
+// .skv record's "animation": "recipe:FILE"), found as written or beside the dump that records it; nullopt
+// for a clip. An option that contradicts the record is refused (UsageError naming both).
+std::optional<std::string> recipe_of(const ParsedArgs& parsed, const std::string& recorded, const std::string& dump_path,
+                                     const std::string& command);
 // "any-order (the default for a dump skinref did not write)" and the like, for summary lines.
 std::string describe_bounds(BoundsModel model, const ParsedArgs& parsed);
 }  // namespace skinref::cli
