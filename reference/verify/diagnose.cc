@@ -1,6 +1,7 @@
 #include "verify/diagnose.h"
 
 #include "anim/evaluate_pose.h"
+#include "verify/recipe_bounds.h"
 #include "anim/time_mapping.h"
 #include "skin/evaluate_vertices.h"
 #include "skin/skinning_conventions.h"
@@ -188,14 +189,22 @@ class Diagnoser {
     options.method = settings_.method;
     options = skinning_options_under(options, conventions.skinning);
     const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, options, conventions);
-    const double sample_time = convention_sample_time(scene, settings_.animation, time, conventions.time);
-    const PoseErrorBounds pose_bounds = pose_error_bounds(settings_.bounds, scene, settings_.animation, sample_time);
-    const std::vector<PrimitiveErrorBounds> bounds = vertex_error_bounds(settings_.bounds, scene, pose, options, &pose_bounds);
+    const RecipePoseBounds pose_bounds = pose_bounds_for(scene, conventions, time);
+    const std::vector<PrimitiveErrorBounds> bounds =
+        vertex_error_bounds(settings_.bounds, scene, pose, options, &pose_bounds.pose);
     const EvaluatedPose* test_pose = observation.pose ? &*observation.pose : nullptr;
-    PoseErrorBounds printed_pose_bounds = pose_bounds;
+    PoseErrorBounds printed_pose_bounds = pose_bounds.pose;
     if (test_pose) charge_printing_rounding(printed_pose_bounds, *test_pose, observation.pose_significant_digits);
+    const RecipeStages stages{pose_bounds.ik_nodes};
     return bisect_stages(scene, pose, test_pose, test_pose ? &printed_pose_bounds : nullptr, reference,
-                         observation.vertices, bounds);
+                         observation.vertices, bounds, settings_.recipe ? &stages : nullptr);
+  }
+
+  // The pose's bounds at `time`: the recipe's, or the clip's at the time its conventions map `time` to.
+  RecipePoseBounds pose_bounds_for(const Scene& scene, const Conventions& conventions, double time) const {
+    if (settings_.recipe) return recipe_pose_error_bounds(scene, *settings_.recipe, time);
+    const double sample_time = convention_sample_time(scene, settings_.animation, time, conventions.time);
+    return {pose_error_bounds(settings_.bounds, scene, settings_.animation, sample_time), {}};
   }
 
  private:
@@ -215,7 +224,9 @@ class Diagnoser {
                                 double time) {
     auto found = poses_.find(key);
     if (found == poses_.end())
-      found = poses_.emplace(key, evaluate_pose(scene, settings_.animation, time, conventions)).first;
+      found = poses_.emplace(key, settings_.recipe ? evaluate_recipe(scene, *settings_.recipe, time)
+                                                   : evaluate_pose(scene, settings_.animation, time, conventions))
+                  .first;
     return found->second;
   }
 
@@ -224,8 +235,7 @@ class Diagnoser {
                                                              const SkinningOptions& options) {
     auto found = vertex_bounds_.find(key);
     if (found != vertex_bounds_.end()) return found->second;
-    const double sample_time = convention_sample_time(scene, settings_.animation, pose.time, conventions.time);
-    const PoseErrorBounds pose_bounds = pose_error_bounds(settings_.bounds, scene, settings_.animation, sample_time);
+    const PoseErrorBounds pose_bounds = pose_bounds_for(scene, conventions, pose.time).pose;
     if (!influences_need_adjusting(conventions.skinning))
       return vertex_bounds_.emplace(key, vertex_error_bounds(settings_.bounds, scene, pose, options, &pose_bounds)).first->second;
     // weights=l2 and zero-weights=joint0 change the weights the engine blends with: bound those weights.
@@ -391,6 +401,11 @@ class Search {
     diagnosis_.base = base_.score;
     diagnosis_.candidates_tried = 1;
     diagnosis_.matches_specification = base_.score.failing() == 0;
+    for (std::vector<std::string>& candidate : diagnose_candidates()) {
+      Conventions conventions = settings.base;
+      for (const std::string& assignment : candidate) set_convention(conventions, assignment);
+      if (!settings.recipe || recipe_applicable(conventions)) candidates_.push_back(std::move(candidate));
+    }
   }
 
   Diagnosis run() {
@@ -424,7 +439,7 @@ class Search {
   // Within glTF's bounds, but perhaps not by chance: the singles that fit far closer.
   void find_closer_fits() {
     std::vector<const Evaluation*> closer;
-    for (const std::vector<std::string>& candidate : diagnose_candidates()) {
+    for (const std::vector<std::string>& candidate : candidates_) {
       const Evaluation* e = evaluate(candidate);
       if (!e || e->score.failing() != 0 || e->score.residual * kCloserFit > base_.score.residual) continue;
       // One of two that are the same here (nlerp and lerp where no key pair needs the hemisphere check).
@@ -443,7 +458,7 @@ class Search {
   // also blends normal matrices), so every single is a possible partner.
   void search_combinations() {
     std::vector<const Evaluation*> partners;  // every single with an effect, in evaluation order
-    for (const std::vector<std::string>& candidate : diagnose_candidates())
+    for (const std::vector<std::string>& candidate : candidates_)
       if (const Evaluation* e = evaluate(candidate)) partners.push_back(e);
     auto by_score = [](const Evaluation* a, const Evaluation* b) { return better(a->score, b->score); };
     std::vector<const Evaluation*> level = partners;
@@ -504,7 +519,7 @@ class Search {
            int(diagnosis_.ranked.front().settings.size()) < settings_.max_settings) {
       const CandidateScore current = diagnosis_.ranked.front();
       const Evaluation* refined = nullptr;
-      for (const std::vector<std::string>& candidate : diagnose_candidates()) {
+      for (const std::vector<std::string>& candidate : candidates_) {
         if (fields_overlap(current.settings, candidate)) continue;
         const Evaluation* e = evaluate(merged(current.settings, candidate));
         if (e && e->score.failing() == 0 && e->score.residual * kCloserFit <= current.residual &&
@@ -526,7 +541,7 @@ class Search {
       for (size_t k = 0; k < current.settings.size(); ++k) {
         const std::string name = current.settings[k].substr(0, current.settings[k].find('='));
         if (name == "playback") continue;  // comes with the loop's own conventions
-        for (const std::vector<std::string>& candidate : diagnose_candidates()) {
+        for (const std::vector<std::string>& candidate : candidates_) {
           const std::string& assignment = candidate.back();
           if (assignment.substr(0, assignment.find('=')) != name || assignment == current.settings[k]) continue;
           std::vector<std::string> swapped = current.settings;
@@ -588,9 +603,24 @@ class Search {
   Diagnosis diagnosis_;
   std::map<std::vector<std::string>, Evaluation> evaluated_;
   std::set<std::vector<std::string>> no_effect_;
+  std::vector<std::vector<std::string>> candidates_;  // diagnose_candidates(), those a recipe takes
 };
 
 }  // namespace
+
+bool recipe_applicable(const Conventions& conventions) {
+  Conventions taken = conventions;
+  taken.time = TimeConventions{};
+  taken.palette = PaletteConventions{};
+  const SamplingConventions sampling = conventions.sampling;
+  taken.sampling = SamplingConventions{};
+  taken.sampling.resample_hz = sampling.resample_hz;
+  taken.sampling.translation_scale_keys = sampling.translation_scale_keys;
+  taken.sampling.rotation_keys = sampling.rotation_keys;
+  taken.morph.defaults = MorphDefaults::Used;
+  taken.morph.max_targets = 0;
+  return same_conventions(taken, conventions);
+}
 
 Diagnosis diagnose(const Scene& scene, const std::vector<DiagnoseObservation>& observations,
                    const DiagnoseSettings& settings) {

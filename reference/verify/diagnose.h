@@ -36,8 +36,11 @@
 // - Not explained: the first stage over its bound is found by bisect_stages() against the specification, with
 //   the engine's pose dump where an observation has one (sampling, local to model, palette), else on the
 //   vertices alone.
+// - Recipes: with settings.recipe the references are the recipe's poses and bounds, and only the conventions a
+//   recipe's evaluation takes are candidates (recipe_applicable()).
 // - Deterministic: the same inputs give the same verdict, candidate order included.
 #pragma once
+#include "anim/recipe.h"
 #include "core/conventions.h"
 #include "core/scene.h"
 #include "core/vertices.h"
@@ -75,7 +78,15 @@ struct DiagnoseSettings {
   int max_settings = 3;   // conventions combined at most
   size_t beam = 6;
   BoundsModel bounds = BoundsModel::AnyOrder;  // what every candidate is held to (verify/bounds_model.h)
+  // The engine played a recipe (anim/recipe.h; animation -1): each candidate's reference is the recipe's pose
+  // under its conventions, held to the recipe's bounds (verify/recipe_bounds.h). The conventions a recipe's
+  // evaluation does not take (time mapping, the sampling rules but key quantization and resampling, palette,
+  // morph weight selection) are not candidates then: recipe_applicable().
+  std::optional<Recipe> recipe;
 };
+// Whether a recipe's evaluation takes these conventions (load, key quantization and resampling, morph order,
+// skinning); false for the others.
+bool recipe_applicable(const Conventions& conventions);
 struct CandidateScore {
   std::vector<std::string> settings;  // "NAME=VALUE" added to the base
   Conventions conventions;

@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -779,6 +780,88 @@ TEST_F(CliTest, ComparePoseDumpsAgainstTheirDerivedBounds) {
   EXPECT_NE(later.err.find("/time"), std::string::npos) << later.err;
   const RunResult option = run({"compare", work("ref.json"), work("ref.json"), "--time", "1"});
   EXPECT_EQ(option.exit_code, kExitBadInput) << option.err;
+}
+
+// An engine's pose dump: every number rounded to float32 (what a float32 engine holds), its writer dropped
+// (an engine's dump), and optionally one node's rotation component nudged.
+void write_engine_pose(const std::string& from, const std::string& to, const std::string& node_name = "",
+                       int component = 0, double nudge = 0.0) {
+  nlohmann::json pose = nlohmann::json::parse(read_bytes(from));
+  std::function<void(nlohmann::json&)> round = [&](nlohmann::json& value) {
+    if (value.is_number_float()) value = double(float(value.get<double>()));
+    if (value.is_array() || value.is_object())
+      for (nlohmann::json& item : value) round(item);
+  };
+  for (nlohmann::json& node : pose["nodes"]) {
+    round(node);
+    if (!node_name.empty() && node["name"] == node_name)
+      node["rotation"][size_t(component)] = node["rotation"][size_t(component)].get<double>() + nudge;
+  }
+  for (nlohmann::json& skin : pose["skins"]) round(skin);
+  pose.erase("writer");
+  write_bytes(to, pose.dump());
+}
+
+// A recipe's pose (blend and additive layers): pose dumps record the recipe, compare and bisect hold an
+// engine's rounded dumps to the recipe's bounds and name an additive error at the blend stage.
+TEST_F(CliTest, CompareAndBisectHoldARecipesPoseToItsBounds) {
+  write_bytes(work("additive.json"), R"({"format": "skinref-recipe", "version": 1,
+    "layers": [{"clip": {"animation": "main"}}],
+    "additive": [{"clip": {"animation": "main"}, "reference": "rest", "weight": 0.5, "mask": {"joint": "joint1"}}]})");
+  expect_ok({"pose", "builtin:twist", "--recipe", work("additive.json"), "--time", "0.5", "--out", work("ref.json")});
+  const nlohmann::json written = nlohmann::json::parse(read_bytes(work("ref.json")));
+  EXPECT_EQ(written["recipe"], work("additive.json"));
+  EXPECT_EQ(written["writer"], "skinref reference");
+  write_engine_pose(work("ref.json"), work("engine.json"));
+  RunResult same;
+  expect_ok({"compare", work("ref.json"), work("engine.json")}, &same);
+  EXPECT_NE(same.out.find("recipe " + work("additive.json")), std::string::npos) << same.out;
+  EXPECT_NE(same.out.find("bounds any-order"), std::string::npos) << same.out;
+  // joint1's rotation w off by 1e-4 (about 2e-4 rad): the blend stage, that joint.
+  write_engine_pose(work("ref.json"), work("wrong.json"), "joint1", 3, 1e-4);
+  const RunResult wrong = run({"compare", work("ref.json"), work("wrong.json")});
+  EXPECT_EQ(wrong.exit_code, kExitComparisonFailed) << wrong.err;
+  EXPECT_NE(wrong.out.find("first stage over its bound: blend"), std::string::npos) << wrong.out;
+  EXPECT_NE(wrong.out.find("'joint1' rotation.w"), std::string::npos) << wrong.out;
+  // The vertex dumps record the recipe too; bisect walks blend -> local-to-model -> ... -> skinning.
+  expect_ok({"skin", "builtin:twist", "--recipe", work("additive.json"), "--time", "0.5", "--out", work("ref.skv")});
+  expect_ok({"skin", "builtin:twist", "--recipe", work("additive.json"), "--time", "0.5", "--precision", "f32",
+             "--out", work("engine.skv")});
+  RunResult vertices;
+  expect_ok({"compare", work("ref.skv"), work("engine.skv")}, &vertices);
+  EXPECT_NE(vertices.out.find("recipe "), std::string::npos) << vertices.out;
+  RunResult bisect;
+  expect_ok({"bisect", work("ref.json"), work("engine.json"), work("ref.skv"), work("engine.skv")}, &bisect);
+  EXPECT_NE(bisect.out.find("no stage diverges"), std::string::npos) << bisect.out;
+  const RunResult diverged = run({"bisect", work("ref.json"), work("wrong.json"), work("ref.skv"), work("engine.skv")});
+  EXPECT_EQ(diverged.exit_code, kExitComparisonFailed) << diverged.err;
+  EXPECT_NE(diverged.out.find("first diverging stage: blend"), std::string::npos) << diverged.out;
+  // Recipes have any-order bounds only; a recipe the dump does not record is refused.
+  const RunResult exact_order = run({"compare", work("ref.json"), work("engine.json"), "--bounds", "skinref-order"});
+  EXPECT_EQ(exact_order.exit_code, kExitBadInput) << exact_order.out;
+  EXPECT_NE(exact_order.err.find("skinref-order does not apply to a recipe"), std::string::npos) << exact_order.err;
+  write_bytes(work("other.json"), read_bytes(work("additive.json")));
+  const RunResult other = run({"compare", work("ref.json"), work("engine.json"), "--recipe", work("other.json")});
+  EXPECT_EQ(other.exit_code, kExitBadInput) << other.out;
+  EXPECT_NE(other.err.find("contradicts"), std::string::npos) << other.err;
+}
+
+// --bounds: any-order by default for an engine's dump, skinref-order for skinref's own; both named.
+TEST_F(CliTest, CompareChoosesItsBoundsByTheDumpsWriter) {
+  expect_ok({"pose", "builtin:bend", "--time", "0.25", "--out", work("ref.json")});
+  write_engine_pose(work("ref.json"), work("engine.json"));
+  RunResult engine, own, forced;
+  expect_ok({"compare", work("ref.json"), work("engine.json")}, &engine);
+  EXPECT_NE(engine.out.find("bounds any-order (the default for a dump that skinref did not write)"), std::string::npos)
+      << engine.out;
+  expect_ok({"compare", work("ref.json"), work("ref.json")}, &own);
+  EXPECT_NE(own.out.find("bounds skinref-order (the default for skinref's own float32 dump)"), std::string::npos)
+      << own.out;
+  expect_ok({"compare", work("ref.json"), work("engine.json"), "--bounds", "skinref-order"}, &forced);
+  EXPECT_NE(forced.out.find("bounds skinref-order\n"), std::string::npos) << forced.out;
+  const RunResult bad = run({"compare", work("ref.json"), work("engine.json"), "--bounds", "loose"});
+  EXPECT_EQ(bad.exit_code, kExitBadInput);
+  EXPECT_NE(bad.err.find("--bounds"), std::string::npos) << bad.err;
 }
 
 // Engine conventions on the command line: skin records them in its dump, compare and bisect refuse options

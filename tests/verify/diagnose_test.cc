@@ -6,6 +6,10 @@
 #include "support/planted_engine.h"
 
 #include "anim/evaluate_pose.h"
+#include "anim/recipe.h"
+#include "io/builtin_scenes.h"
+#include "skin/evaluate_vertices.h"
+#include "verify/convention_pipeline.h"
 
 #include <gtest/gtest.h>
 
@@ -197,6 +201,57 @@ TEST(DiagnoseTest, SeveralDumpsAreDiagnosedTogether) {
   // error against the named convention is rounding only.
   EXPECT_GT(d.effects[0].effect, 1e-6);
   EXPECT_LT(d.engine_error, 1e-6);
+}
+
+// An engine that plays a recipe (a blend with an additive layer and two-bone IK on builtin:bend) under one
+// convention a recipe's evaluation takes: diagnose, given the recipe, names it; the conventions a recipe's
+// evaluation does not take are not tried.
+TEST(DiagnoseTest, ARecipesEngineIsDiagnosedAgainstTheRecipe) {
+  const Scene scene = make_builtin_scene("bend");
+  const Recipe recipe = parse_recipe(R"({"format": "skinref-recipe", "version": 1,
+    "layers": [{"clip": {"animation": 0}}],
+    "additive": [{"clip": {"animation": 0, "start": 0.25}, "reference": "rest", "weight": 0.3}],
+    "ik": [{"type": "two-bone", "root": "shoulder", "middle": "elbow", "end": "wrist",
+            "target": [1.2, 0.9, 0.0], "pole": [1.0, 2.0, 0.0]}]})",
+                                     "recipe.json", scene);
+  for (const std::vector<std::string>& planted :
+       std::vector<std::vector<std::string>>{{"influences=top1"}, {"weights=l2"}}) {
+    SCOPED_TRACE(joined(planted));
+    Conventions conventions;
+    for (const std::string& assignment : planted) set_convention(conventions, assignment);
+    ASSERT_TRUE(recipe_applicable(conventions));
+    std::vector<DiagnoseObservation> observations;
+    for (double time : {0.3, 0.7}) {
+      Scene adjusted = scene;
+      apply_scene_conventions(adjusted, conventions);
+      const EvaluatedPose pose = evaluate_recipe(adjusted, recipe, double(float(time)));
+      SkinningOptions options;
+      options = skinning_options_under(options, conventions.skinning);
+      std::vector<WorldPrimitive> vertices = evaluate_vertices(adjusted, pose, options, conventions);
+      for (WorldPrimitive& p : vertices)
+        for (Vec3& v : p.vertices.positions) v = Vec3(double(float(v.x())), double(float(v.y())), double(float(v.z())));
+      observations.push_back({"recipe engine", time, std::move(vertices)});
+    }
+    DiagnoseSettings settings;
+    settings.recipe = recipe;
+    const Diagnosis d = diagnose(scene, observations, settings);
+    const Verdict verdict = classify(d, planted);
+    EXPECT_TRUE(verdict == Verdict::Exact || verdict == Verdict::Tied || verdict == Verdict::CloserFit)
+        << test::verdict_name(verdict) << ": named " << joined(d.best().settings);
+    for (const CandidateScore& tried : d.ranked) {
+      Conventions c;
+      for (const std::string& assignment : tried.settings) set_convention(c, assignment);
+      EXPECT_TRUE(recipe_applicable(c)) << joined(tried.settings);
+    }
+    std::printf("  recipe engine with %s: %s (%zu candidates tried)\n", joined(planted).c_str(),
+                test::verdict_name(verdict), d.candidates_tried);
+  }
+  // An engine that follows glTF 2.0 matches it.
+  std::vector<DiagnoseObservation> gltf;
+  gltf.push_back({"glTF", 0.3, evaluate_vertices(scene, evaluate_recipe(scene, recipe, double(float(0.3))), {})});
+  DiagnoseSettings settings;
+  settings.recipe = recipe;
+  EXPECT_TRUE(diagnose(scene, gltf, settings).matches_specification);
 }
 
 }  // namespace

@@ -121,7 +121,6 @@ int run_bisect(std::span<const std::string> args) {
   // The pose dump's writer decides the default (an engine's: any order), unless the vertex dump says otherwise.
   std::string writer = read_pose_dump_writer(test_pose_path);
   if (writer.empty()) writer = test_vertices.record.writer;
-  const BoundsModel bounds_model = parse_bounds(parsed, writer);
   // A recipe's run: --recipe, or what the dumps record.
   std::string recorded_recipe = read_pose_dump_recipe(test_pose_path), recorded_by = test_pose_path;
   for (const auto& [recorded, by] : {std::pair{read_pose_dump_recipe(ref_pose_path), ref_pose_path},
@@ -137,6 +136,8 @@ int run_bisect(std::span<const std::string> args) {
     }
   }
   const std::optional<std::string> recipe_path = recipe_of(parsed, recorded_recipe, recorded_by, "bisect");
+  // skinref's float32 paths do not evaluate recipes: a recipe's bounds are any-order.
+  const BoundsModel bounds_model = parse_bounds(parsed, recipe_path ? std::string() : writer);
   if (recipe_path && bounds_model == BoundsModel::SkinrefOrder)
     throw UsageError("bisect: --bounds skinref-order does not apply to a recipe (skinref's float32 paths do not "
                      "evaluate recipes): its bounds are any-order");
@@ -156,7 +157,7 @@ int run_bisect(std::span<const std::string> args) {
   const std::vector<PrimitiveErrorBounds> vertex_bounds =
       vertex_error_bounds(bounds_model, scene, reference_pose, options, &pose_bounds);
   std::cout << "bisect " << scene.source << (recipe_path ? ", recipe " + *recipe_path : std::string()) << ": "
-            << describe_bounds(bounds_model, parsed) << "\n";
+            << describe_bounds(bounds_model, parsed, recipe_path.has_value()) << "\n";
   // The pose dumps' own printing rounding, when they were printed with fewer than 17 digits, is part of the
   // difference of their values (not of the vertices, which the .skv dumps hold in binary).
   PoseErrorBounds printed_pose_bounds = pose_bounds;

@@ -246,11 +246,15 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
   check_model_hash(*facts.model, test.record, test_path);
   check_model_hash(*facts.model, reference.record, reference_path);
   // A recipe's run: --recipe, or the record's "animation": "recipe:FILE".
-  std::string recorded_recipe;
-  if (facts.animation && facts.animation->rfind("recipe:", 0) == 0) recorded_recipe = facts.animation->substr(7);
+  std::string recorded_recipe, recorded_by = test_path;
+  for (const auto& [record, path] : {std::pair{&test.record, test_path}, std::pair{&reference.record, reference_path}})
+    if (recorded_recipe.empty() && record->animation.rfind("recipe:", 0) == 0) {
+      recorded_recipe = record->animation.substr(7);
+      recorded_by = path;
+    }
   if (parsed.value("--recipe") && parsed.value("--anim"))
     throw UsageError("compare: --recipe and --anim cannot be used together (the recipe names its animations)");
-  const std::optional<std::string> recipe_path = recipe_of(parsed, recorded_recipe, test_path, "compare");
+  const std::optional<std::string> recipe_path = recipe_of(parsed, recorded_recipe, recorded_by, "compare");
   SkinningOptions options;
   if (facts.method) {
     const std::optional<SkinningMethod> method = parse_skinning_method(*facts.method);
@@ -266,7 +270,8 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
   if (own_palette) time = double(static_cast<float>(time));
 
   const Scene scene = load_model_under(*facts.model, conventions);
-  const BoundsModel bounds_model = parse_bounds(parsed, test.record.writer);
+  // skinref's float32 paths do not evaluate recipes: a recipe's bounds are any-order.
+  const BoundsModel bounds_model = parse_bounds(parsed, recipe_path ? std::string() : test.record.writer);
   std::optional<Recipe> recipe;
   if (recipe_path) {
     if (!same_conventions(conventions, Conventions{}))
@@ -324,7 +329,7 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
             << describe_conventions(conventions) << ", palette "
             << (own_palette ? "own (the run computed its own animation and palette in float32)"
                             : "reference (the run used the reference's palettes)")
-            << ", " << describe_bounds(bounds_model, parsed) << "\n";
+            << ", " << describe_bounds(bounds_model, parsed, recipe_path.has_value()) << "\n";
   print_vertex_comparison(comparison, std::cout);
   if (report_dir) std::cout << "report: " << (std::filesystem::path(*report_dir) / "vertices.json").string() << "\n";
   return comparison.passed() ? kExitOk : kExitComparisonFailed;
@@ -351,7 +356,6 @@ int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_pa
                      "the reference's animation and time (" + std::to_string(reference.animation) + ", " +
                          format_double("%.17g", reference.time) + " s; this dump: " +
                          std::to_string(test.animation) + ", " + format_double("%.17g", test.time) + " s)");
-  const BoundsModel bounds_model = parse_bounds(parsed, read_pose_dump_writer(test_path));
   // A recipe's pose: --recipe, or what either dump records.
   std::string recorded_recipe = read_pose_dump_recipe(test_path);
   std::string recorded_by = test_path;
@@ -360,6 +364,8 @@ int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_pa
     recorded_by = reference_path;
   }
   const std::optional<std::string> recipe_path = recipe_of(parsed, recorded_recipe, recorded_by, "compare");
+  // skinref's float32 paths do not evaluate recipes: a recipe's bounds are any-order.
+  const BoundsModel bounds_model = parse_bounds(parsed, recipe_path ? std::string() : read_pose_dump_writer(test_path));
   if (recipe_path && test.animation >= 0)
     throw InputError(test_path, "/animation", "null: a recipe's pose (--recipe " + *recipe_path + ")");
   if (recipe_path && bounds_model == BoundsModel::SkinrefOrder)
@@ -383,7 +389,7 @@ int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_pa
   std::cout << "compare " << reference_path << " " << test_path << ": " << scene.source << ", "
             << (recipe_path ? "recipe " + *recipe_path
                 : test.animation < 0 ? std::string("rest pose") : "animation " + std::to_string(test.animation))
-            << " at t = " << format_double("%.9g", test.time) << ", " << describe_bounds(bounds_model, parsed) << "\n";
+            << " at t = " << format_double("%.9g", test.time) << ", " << describe_bounds(bounds_model, parsed, recipe_path.has_value()) << "\n";
   if (divergence.stage == PipelineStage::None) {
     std::cout << "  all " << divergence.values_checked
               << " values (local TRS, morph weights, global matrices, palettes, normal matrices) within their "

@@ -54,7 +54,7 @@ std::string diagnose_usage() {
   return "usage: skinref diagnose MODEL TEST.skv [TEST2.skv ...] [--pose TEST_POSE.json ...] [--anim NAME|INDEX]\n"
          "         [--time T ...]\n"
          "         " + method_option_synopsis() + " [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
-         "         [--max-conventions N] [--bounds any-order|skinref-order] [--report DIR]\n"
+         "         [--max-conventions N] [--bounds any-order|skinref-order] [--recipe FILE] [--report DIR]\n"
          "  Names the engine conventions (docs/conventions.md) that explain how an engine's vertex dumps differ\n"
          "  from glTF 2.0. It checks TEST against the specification first, then against every single convention\n"
          "  and their combinations, each re-evaluated from the stage it touches, and prints a ranked verdict, e.g.\n"
@@ -74,6 +74,9 @@ std::string diagnose_usage() {
          "  --max-conventions N at most N conventions combined, 1 to 4 (default 3)\n"
          "  --bounds B          any-order (every correct float32 engine; the default unless skinref wrote the\n"
          "                      dumps) or skinref-order (exact for skinref's own order; tighter)\n"
+         "  --recipe FILE       the engine played a recipe (default: what the dumps record): the references are\n"
+         "                      the recipe's poses, held to its bounds; the conventions a recipe's evaluation\n"
+         "                      takes are tried (load, key quantization, resampling, morph order, skinning)\n"
          "  --report DIR        also write DIR/diagnosis.json (every candidate ranked)\n"
          "  Exit status: 0 the dumps match glTF 2.0 (with the given conventions), 1 they do not (the verdict\n"
          "  says which conventions explain them), 2 unreadable or mismatched inputs or bad options.\n";
@@ -87,6 +90,7 @@ int run_diagnose(std::span<const std::string> args) {
        {"--method", true},
        {"--max-conventions", true},
        {"--bounds", true},
+       {"--recipe", true},
        {"--report", true}});
   const ParsedArgs parsed = parse_args(args, kOptions, "diagnose");
   if (parsed.help) {
@@ -142,9 +146,34 @@ int run_diagnose(std::span<const std::string> args) {
   }
   settings.base = known.conventions;
   settings.bounds = parse_bounds(parsed, dumps.front().record.writer);
+  std::string recipe_label;
   std::string sentinel_note;
   const Scene scene = load_for_diagnosis(model, settings.base, sentinel_note);
-  settings.animation = shared.animation && *shared.animation == "rest" ? -1 : resolve_animation(scene, shared.animation);
+  // A recipe's run: --recipe, or the dumps' records ("animation": "recipe:FILE").
+  std::string recorded_recipe, recorded_by = dump_paths.front();
+  for (size_t i = 0; i < dumps.size() && recorded_recipe.empty(); ++i)
+    if (dumps[i].record.animation.rfind("recipe:", 0) == 0) {
+      recorded_recipe = dumps[i].record.animation.substr(7);
+      recorded_by = dump_paths[i];
+    }
+  if (parsed.value("--recipe") && parsed.value("--anim"))
+    throw UsageError("diagnose: --recipe and --anim cannot be used together (the recipe names its animations)");
+  if (const std::optional<std::string> recipe_path = recipe_of(parsed, recorded_recipe, recorded_by, "diagnose")) {
+    if (parsed.value("--bounds") && settings.bounds == BoundsModel::SkinrefOrder)
+      throw UsageError("diagnose: --bounds skinref-order does not apply to a recipe (skinref's float32 paths do not "
+                       "evaluate recipes): its bounds are any-order");
+    if (!recipe_applicable(settings.base))
+      throw UsageError("diagnose: a recipe's evaluation does not take the conventions " +
+                       describe_conventions(settings.base) +
+                       " (time mapping, sampling rules but key quantization and resampling, palette, morph weight "
+                       "selection)");
+    settings.recipe = load_recipe(*recipe_path, scene);
+    settings.bounds = BoundsModel::AnyOrder;
+    recipe_label = "recipe " + *recipe_path;
+  }
+  settings.animation = settings.recipe || (shared.animation && *shared.animation == "rest")
+                           ? -1
+                           : resolve_animation(scene, shared.animation);
   if (shared.method) {
     const std::optional<SkinningMethod> method = parse_skinning_method(*shared.method);
     if (!method) throw UsageError("diagnose: method '" + *shared.method + "' is not one of " + skinning_method_choices(", "));
@@ -177,8 +206,9 @@ int run_diagnose(std::span<const std::string> args) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   std::cout << "diagnose " << model << ", "
-            << (settings.animation < 0 ? std::string("rest pose") : "animation " + std::to_string(settings.animation))
-            << ", " << skinning_method_name(settings.method) << ", " << describe_bounds(settings.bounds, parsed) << ", "
+            << (!recipe_label.empty() ? recipe_label
+                : settings.animation < 0 ? std::string("rest pose") : "animation " + std::to_string(settings.animation))
+            << ", " << skinning_method_name(settings.method) << ", " << describe_bounds(settings.bounds, parsed, settings.recipe.has_value()) << ", "
             << observations.size() << " dump(s) at t =";
   for (const DiagnoseObservation& o : observations) {
     char text[32];
@@ -201,6 +231,7 @@ int run_diagnose(std::span<const std::string> args) {
     json["animation"] = settings.animation;
     json["method"] = skinning_method_name(settings.method);
     json["bounds"] = bounds_model_name(settings.bounds);
+    if (!recipe_label.empty()) json["recipe"] = recipe_label.substr(7);
     json["conventions_known"] = conventions_to_json(known.conventions);
     nlohmann::ordered_json dumps_json = nlohmann::ordered_json::array();
     for (const DiagnoseObservation& o : observations) dumps_json.push_back({{"path", o.label}, {"time", o.time}});

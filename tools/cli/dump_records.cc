@@ -87,10 +87,11 @@ BoundsModel parse_bounds(const ParsedArgs& parsed, const std::string& test_write
   return test_writer.rfind("skinref", 0) == 0 ? BoundsModel::SkinrefOrder : BoundsModel::AnyOrder;
 }
 
-std::string describe_bounds(BoundsModel model, const ParsedArgs& parsed) {
+std::string describe_bounds(BoundsModel model, const ParsedArgs& parsed, bool recipe) {
   std::string text = std::string("bounds ") + bounds_model_name(model);
   if (!parsed.value("--bounds"))
-    text += model == BoundsModel::AnyOrder ? " (the default for a dump that skinref did not write)"
+    text += recipe ? " (a recipe's)"
+            : model == BoundsModel::AnyOrder ? " (the default for a dump that skinref did not write)"
                                            : " (the default for skinref's own float32 dump)";
   return text;
 }

@@ -37,5 +37,6 @@ BoundsModel parse_bounds(const ParsedArgs& parsed, const std::string& test_write
 std::optional<std::string> recipe_of(const ParsedArgs& parsed, const std::string& recorded, const std::string& dump_path,
                                      const std::string& command);
 // "any-order (the default for a dump skinref did not write)" and the like, for summary lines.
-std::string describe_bounds(BoundsModel model, const ParsedArgs& parsed);
+// `recipe`: the run played a recipe, whose bounds are any-order whatever wrote the dump.
+std::string describe_bounds(BoundsModel model, const ParsedArgs& parsed, bool recipe = false);
 }  // namespace skinref::cli
