@@ -156,6 +156,8 @@ bool has_suffix(const std::string& text, std::string_view suffix) {
 
 }  // namespace
 
+constexpr char kRecordLayout[] = "xyz-interleaved";
+
 nlohmann::ordered_json dump_record_json(const DumpRecord& record) {
   nlohmann::ordered_json json;
   json["writer"] = record.writer;
@@ -173,6 +175,8 @@ nlohmann::ordered_json dump_record_json(const DumpRecord& record) {
                         {"count", r.count}, {"skinned", r.skinned}});
     json["ranges"] = ranges;
   }
+  if (!record.joint_names.empty()) json["joint_names"] = record.joint_names;
+  json["layout"] = kRecordLayout;
   return json;
 }
 
@@ -225,6 +229,20 @@ DumpRecord dump_record_from_json(const nlohmann::ordered_json& json) {
   }
   if (!record.palette.empty() && record.palette != "reference" && record.palette != "own")
     throw std::invalid_argument("\"palette\" is neither \"reference\" nor \"own\"");
+  if (json.contains("joint_names")) {
+    const nlohmann::ordered_json& names = json["joint_names"];
+    if (!names.is_array()) throw std::invalid_argument("\"joint_names\" is not an array of names");
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (!names[i].is_string())
+        throw std::invalid_argument("\"joint_names\"[" + std::to_string(i) + "] is not a string");
+      record.joint_names.push_back(names[i].get<std::string>());
+    }
+  }
+  if (json.contains("layout") && json["layout"] != kRecordLayout)
+    throw std::invalid_argument(std::string("\"layout\" is not \"") + kRecordLayout +
+                                "\" (positions xyz, normals xyz, tangents xyzw, each interleaved per vertex)");
+  if (json.contains("precision") && json["precision"] != "f32" && json["precision"] != "f64")
+    throw std::invalid_argument("\"precision\" is neither \"f32\" nor \"f64\"");
   return record;
 }
 
@@ -264,7 +282,12 @@ void write_vertices_skv(const VertexDump& dump, std::ostream& out) {
   std::string bytes;
   bytes.reserve(kSkvHeaderBytes);
   bytes.append(kSkvMagic);
-  const std::string record = dump.record.present ? dump_record_json(dump.record).dump() : std::string();
+  std::string record;
+  if (dump.record.present) {
+    nlohmann::ordered_json json = dump_record_json(dump.record);
+    json["precision"] = f32 ? "f32" : "f64";
+    record = json.dump();
+  }
   put_u32(bytes, dump.record.present ? kSkvRecordVersion : kSkvVersion);
   put_u32(bytes, static_cast<uint32_t>(dump.precision));
   put_u32(bytes, static_cast<uint32_t>(dump.primitives.size()));
@@ -473,8 +496,12 @@ VertexDump read_vertices_skv(const std::string& path) {
   DumpRecord record;
   if (flags & kSkvFlagRecord) {
     try {
-      record = dump_record_from_json(
-          nlohmann::ordered_json::parse(bytes.substr(kSkvHeaderBytes, size_t(record_bytes))));
+      const nlohmann::ordered_json json = nlohmann::ordered_json::parse(bytes.substr(kSkvHeaderBytes, size_t(record_bytes)));
+      record = dump_record_from_json(json);
+      if (json.contains("precision") && json["precision"] != (precision_bytes == 4 ? "f32" : "f64"))
+        throw std::invalid_argument(std::string("\"precision\" ") + json["precision"].dump() +
+                                    " contradicts the header's precision (" + (precision_bytes == 4 ? "f32" : "f64") +
+                                    ")");
     } catch (const std::exception& error) {
       throw fail(kSkvHeaderBytes, std::string("a JSON record (writer, model, animation, time, method, palette, "
                                               "conventions): ") + error.what());

@@ -34,7 +34,7 @@ enum class DumpPrecision { F32 = 4, F64 = 8 };
 // What a dump says about how it was made, so that compare, bisect and diagnose check against the same
 // moment and rules: {"writer": "skinref", "model": "...", "animation": "0", "time": 0.5, "method": "lbs",
 // "palette": "reference"|"own", "conventions": {"NAME": "VALUE", ...}, "model_hash": "fnv1a64:...",
-// "ranges": [...]}. Every key is optional; an engine's
+// "ranges": [...], "joint_names": [...], "precision": "f32", "layout": "xyz-interleaved"}. Every key is optional; an engine's
 // writer may fill in what it knows. `palette` "reference": the skinning used the reference's palettes
 // (rounded to float32); "own": the writer computed its own animation and palette.
 // A merged vertex buffer: an engine that keeps several primitives in one buffer writes it as one .skv
@@ -45,6 +45,13 @@ struct VertexRange {
   uint64_t first = 0, count = 0;
   bool skinned = true;
 };
+// The writers also state "precision" ("f32" or "f64", as the header) and "layout": "xyz-interleaved" (per
+// primitive, the positions' x y z of vertex 0, 1, ..., then the normals' likewise, then the tangents' x y z w);
+// a reader refuses a record whose precision contradicts the header or whose layout is another.
+// `joint_names`: optional, the engine's joints by name in its palette order (checked against the model by
+// compare, bisect and diagnose).
+// `animation` is an index, "rest", or "recipe:FILE" for a recipe's run. The weight policy and the normal
+// convention are the conventions' "weights" and "normals".
 struct DumpRecord {
   bool present = false;
   std::string writer, model, animation, method, palette;
@@ -52,6 +59,7 @@ struct DumpRecord {
   std::optional<double> time;
   std::optional<Conventions> conventions;
   std::vector<VertexRange> ranges;  // a merged buffer's primitives; empty: one .skv primitive each
+  std::vector<std::string> joint_names;
 };
 nlohmann::ordered_json dump_record_json(const DumpRecord& record);
 // Throws std::invalid_argument naming the key that is wrong.

@@ -314,6 +314,53 @@ TEST(VertexDumpSkv, MalformedFilesAreRejected) {
   });
 }
 
+// Version 2: the record states its precision and layout and round-trips its fields; a record that contradicts
+// the header's precision, states another layout or holds a joint name that is not a string is refused.
+TEST(VertexDumpSkv, Version2RecordsRoundTripAndAreChecked) {
+  TempDir dir;
+  VertexDump dump = sample_dump(DumpPrecision::F32);
+  dump.record.present = true;
+  dump.record.writer = "my engine 1.2";
+  dump.record.model = "builtin:bend";
+  dump.record.animation = "0";
+  dump.record.time = 0.25;
+  dump.record.method = "lbs";
+  dump.record.joint_names = {"shoulder", "elbow"};
+  const std::string path = dir.file("dump.skv");
+  write_vertex_dump(sample_scene(), dump, path);
+  const std::string bytes = read_bytes(path);
+  EXPECT_EQ(le_u32(bytes, kOffsetVersion), 2u);
+  const nlohmann::json record = nlohmann::json::parse(bytes.substr(kHeaderBytes, size_t(le_u64(bytes, 24))));
+  EXPECT_EQ(record["precision"], "f32");
+  EXPECT_EQ(record["layout"], "xyz-interleaved");
+  const VertexDump back = read_vertices_skv(path);
+  EXPECT_EQ(back.record.writer, "my engine 1.2");
+  EXPECT_EQ(back.record.joint_names, dump.record.joint_names);
+  EXPECT_EQ(back.record.time, 0.25);
+  expect_same_dump(dump, back);
+
+  // The same file with its record's text edited (same length, so the header stays right).
+  auto edited = [&](const std::string& from, const std::string& to) {
+    std::string text = bytes;
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    EXPECT_EQ(from.size(), to.size());
+    text.replace(at, from.size(), to);
+    const std::string edited_path = dir.file("edited.skv");
+    write_bytes(edited_path, text);
+    try {
+      read_vertices_skv(edited_path);
+      ADD_FAILURE() << "accepted a record with " << to;
+    } catch (const InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(edited("\"precision\":\"f32\"", "\"precision\":\"f64\"").find("contradicts the header"), std::string::npos);
+  EXPECT_NE(edited("xyz-interleaved", "xyzw-separate__").find("\"layout\""), std::string::npos);
+  EXPECT_NE(edited("[\"shoulder\"", "[7         ").find("joint_names"), std::string::npos);
+}
+
 TEST(VertexDumpSkv, MissingFileIsAnInputError) {
   TempDir dir;
   const std::string path = dir.file("absent.skv");

@@ -846,6 +846,20 @@ TEST_F(CliTest, CompareAndBisectHoldARecipesPoseToItsBounds) {
   EXPECT_NE(other.err.find("contradicts"), std::string::npos) << other.err;
 }
 
+// A .skv record's joint_names must be the model's joints: a dump of another skeleton is refused (exit 2).
+TEST_F(CliTest, CompareRefusesADumpOfAnotherSkeleton) {
+  expect_ok({"skin", "builtin:bend", "--time", "0.3", "--out", work("ref.skv")});
+  expect_ok({"skin", "builtin:bend", "--time", "0.3", "--precision", "f32", "--out", work("engine.skv")});
+  VertexDump engine = read_vertices_skv(work("engine.skv"));
+  engine.record.joint_names = {"shoulder", "elbow", "wrist"};
+  write_vertex_dump(Scene{}, engine, work("engine.skv"));
+  expect_ok({"compare", work("ref.skv"), work("engine.skv")});
+  engine.record.joint_names = {"shoulder", "knee"};
+  write_vertex_dump(Scene{}, engine, work("engine.skv"));
+  expect_bad_input({"compare", work("ref.skv"), work("engine.skv")}, {"joint_names/1", "knee"},
+                   {"ref.skv", "engine.skv"});
+}
+
 // --bounds: any-order by default for an engine's dump, skinref-order for skinref's own; both named.
 TEST_F(CliTest, CompareChoosesItsBoundsByTheDumpsWriter) {
   expect_ok({"pose", "builtin:bend", "--time", "0.25", "--out", work("ref.json")});

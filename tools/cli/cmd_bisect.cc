@@ -97,6 +97,7 @@ int run_bisect(std::span<const std::string> args) {
   const Conventions conventions = facts.conventions.value_or(Conventions{});
   options = skinning_options_under(options, conventions.skinning);
   const Scene scene = load_model_under(model, conventions);
+  check_joint_names(scene, test_vertices.record, parsed.positionals[3]);
   int reference_digits = 17, test_digits = 17;
   const EvaluatedPose reference_pose = read_pose_dump(ref_pose_path, scene, nullptr, &reference_digits);
   const EvaluatedPose test_pose = read_pose_dump(test_pose_path, scene, nullptr, &test_digits);

@@ -270,6 +270,7 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
   if (own_palette) time = double(static_cast<float>(time));
 
   const Scene scene = load_model_under(*facts.model, conventions);
+  check_joint_names(scene, test.record, test_path);
   // skinref's float32 paths do not evaluate recipes: a recipe's bounds are any-order.
   const BoundsModel bounds_model = parse_bounds(parsed, recipe_path ? std::string() : test.record.writer);
   std::optional<Recipe> recipe;

@@ -149,6 +149,7 @@ int run_diagnose(std::span<const std::string> args) {
   std::string recipe_label;
   std::string sentinel_note;
   const Scene scene = load_for_diagnosis(model, settings.base, sentinel_note);
+  for (size_t i = 0; i < dumps.size(); ++i) check_joint_names(scene, dumps[i].record, dump_paths[i]);
   // A recipe's run: --recipe, or the dumps' records ("animation": "recipe:FILE").
   std::string recorded_recipe, recorded_by = dump_paths.front();
   for (size_t i = 0; i < dumps.size() && recorded_recipe.empty(); ++i)

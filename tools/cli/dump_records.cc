@@ -2,6 +2,7 @@
 
 #include "core/input_error.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -62,6 +63,22 @@ void check_model_hash(const std::string& model, const DumpRecord& record, const 
     throw InputError(dump_path, "", "a dump of " + model + " as it is now (" + hash + "), but it records the model " +
                                         (record.model.empty() ? std::string("file") : record.model) + " with " +
                                         record.model_hash + ": the file changed since the dump was written");
+}
+
+void check_joint_names(const Scene& scene, const DumpRecord& record, const std::string& dump_path) {
+  std::vector<std::string> joints;
+  for (const Skin& skin : scene.skins)
+    for (int node : skin.joints) joints.push_back(scene.nodes[size_t(node)].name);
+  std::vector<std::string> seen;
+  for (size_t i = 0; i < record.joint_names.size(); ++i) {
+    const std::string& name = record.joint_names[i];
+    const std::string at = "/record/joint_names/" + std::to_string(i);
+    if (std::find(joints.begin(), joints.end(), name) == joints.end())
+      throw InputError(dump_path, at, "the name of a joint of " + scene.source + ", got '" + name + "'");
+    if (std::find(seen.begin(), seen.end(), name) != seen.end())
+      throw InputError(dump_path, at, "each joint once, but '" + name + "' comes twice");
+    seen.push_back(name);
+  }
 }
 
 std::optional<std::string> recipe_of(const ParsedArgs& parsed, const std::string& recorded, const std::string& dump_path,

@@ -27,6 +27,10 @@ void merge_record(RunFacts& facts, const DumpRecord& record, const std::string& 
 // A dump that records its model file's content hash was made from `model` as it is now: otherwise an
 // InputError (exit 2) naming both, since its bounds and vertices would belong to another version of the file.
 void check_model_hash(const std::string& model, const DumpRecord& record, const std::string& dump_path);
+
+// A record's joint_names name joints of `scene` (a node that some skin uses as a joint), each once: otherwise an
+// InputError (exit 2) naming the entry, since the dump then belongs to another skeleton.
+void check_joint_names(const Scene& scene, const DumpRecord& record, const std::string& dump_path);
 // --bounds any-order|skinref-order (verify/bounds_model.h). Default: skinref-order for a test dump that
 // skinref wrote (its writer "skinref BACKEND": skinref's float32 paths follow the order those bounds are
 // derived for), any-order for every other dump (an engine's: any order of operations).
