@@ -65,11 +65,13 @@ inline Gauged input(double x, double error) {
 // A value computed elsewhere within `error`: its gauge is its magnitude.
 inline Gauged known(double x, double error) { return {x, error, std::abs(x)}; }
 
-inline bool is_exact_zero(const Gauged& x) { return x.value == 0.0 && x.error == 0.0; }
+// x is exactly zero in the engine too (its gauge, which bounds the engine's value, is 0 as well).
+inline bool is_exact_zero(const Gauged& x) { return x.value == 0.0 && x.error == 0.0 && x.gauge == 0.0; }
 
-// Multiplication by x is exact: x = +-2^k known exactly.
+// Multiplication by x is exact: x = +-2^k known exactly (a factor whose gauge exceeds it, like an engine's
+// interpolation factor near 1, may be another float).
 inline bool is_exact_power_of_two(const Gauged& x) {
-  if (x.error != 0.0 || x.value == 0.0) return false;
+  if (x.error != 0.0 || x.value == 0.0 || x.gauge != std::abs(x.value)) return false;
   int exponent = 0;
   return std::abs(std::frexp(x.value, &exponent)) == 0.5;
 }

@@ -12,8 +12,9 @@
 //   within 16 ulp, the result renormalized or not; CUBICSPLINE by any arrangement of the Hermite polynomial;
 //   rotation matrices by any of the usual forms; local matrices T * R * S in any association; globals
 //   G = G(parent) * L down a chain of any depth, evaluated parent first as a hierarchy walk does (each
-//   product's dot products in any order); palettes G * IBM; normal matrices by cofactors (or cofactors
-//   divided by the determinant). No denormals, no overflow.
+//   product's dot products in any order); palettes G * IBM; normal matrices by cofactors (the pose dump's
+//   normal matrix; an engine that dumps the inverse transpose differs by 1 / det, which is not a rounding).
+//   No denormals, no overflow.
 // - Infinite (no claim) where a branch may go another way: key times that are not float32 values, two
 //   rotation keys whose dot product is within its error of zero (the short path may flip).
 #pragma once

@@ -116,8 +116,8 @@ GVec3 morphed(const Vec3& base, const std::vector<ActiveTarget>& targets,
 
 // Applying a rotation from a float quaternion within e_q (Euclidean) of the exact unit one to a vector within
 // e_v of v, by any usual formula (a matrix of any form, or the sandwich product): the matrix moves by at most
-// 2 sqrt(2) e_q (1 + e_q) (unit quaternions: ||R(p) - R(q)||_2 <= 2 |p - q|, with the normalization's
-// distance) + 2 (2 e_q + e_q^2) (a form that assumes |q| = 1 at |q| = 1 + e_q) in the spectral norm; its
+// 2 sqrt(2) e_q (1 + e_q) (unit quaternions: ||R(p) - R(q)||_F <= 2 sqrt(2) |p - q|, which also bounds the
+// spectral norm, with the normalization's distance) + 2 (2 e_q + e_q^2) (a form that assumes |q| = 1 at |q| = 1 + e_q) in the spectral norm; its
 // roundings (Frobenius at most sqrt(33) gamma_11 for monomial magnitudes 3 on the diagonal and 1 off it) and
 // the product's (sqrt(3) gamma_3 of |v| for rotation rows of length 1).
 double rotated_error(double e_q, double v_length, double e_v) {

@@ -64,9 +64,10 @@ inline constexpr int kAnyOrderQuaternionMatrixRoundings = 11;
 // float matrix.
 inline constexpr double kAnyOrderDqsPreparationUlps = 16.0;
 
-// Recipes (verify/recipe_bounds.h): a clip time an engine maps from its float32 playback time is within 4 ulp
-// of |time| + |clip time| of the exact one (a subtraction, a product by the rate, a remainder, an addition).
-inline constexpr double kAnyOrderTimeMappingUlps = 4.0;
+// A clip time an engine maps from its float32 playback time is within 4 ulp of |time| + |clip time| of the
+// exact one (a subtraction, a product by the rate, a remainder, an addition): the time-mapping stage of
+// stage_bisection.h, and the clips of a recipe (verify/recipe_bounds.h).
+inline constexpr double kTimeMappingUlps = 4.0;
 // Blends, additive layers and IK solvers by any formula are bounded to first order, through their Jacobian
 // (computed by central differences of the reference's own step), with the engine's float evaluation of the
 // step taken as backward stable: exact on inputs each within 16 ulp of its own, plus 16 ulp of the result.

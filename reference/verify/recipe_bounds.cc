@@ -24,21 +24,20 @@ double engine_rounding(double magnitude) { return tol::kAnyOrderRecipeUlps * tol
 // weights.
 size_t component_count(const LocalPose& pose, size_t n) { return 10 + pose.morph_weights[n].size(); }
 
-double& component(LocalPose& pose, size_t n, size_t c) {
-  Transform& trs = pose.local[n];
-  if (c < 3) return trs.translation[int(c)];
-  if (c < 7) return trs.rotation.coeffs()[int(c - 3)];  // Eigen stores x y z w
-  if (c < 10) return trs.scale[int(c - 7)];
-  return pose.morph_weights[n][c - 10];
+// For a LocalPose (a reference to change) or a const one (a reference to read).
+template <class Pose>
+decltype(auto) component(Pose& pose, size_t n, size_t c) {
+  auto& trs = pose.local[n];
+  if (c < 3) return (trs.translation[int(c)]);
+  if (c < 7) return (trs.rotation.coeffs()[int(c - 3)]);  // Eigen stores x y z w
+  if (c < 10) return (trs.scale[int(c - 7)]);
+  return (pose.morph_weights[n][c - 10]);
 }
 
-double component(const LocalPose& pose, size_t n, size_t c) { return component(const_cast<LocalPose&>(pose), n, c); }
-
-double error_of(const LocalErrorBounds& errors, size_t n, size_t c) {
-  return c < 10 ? errors.trs[n][c] : errors.morph_weights[n][c - 10];
-}
-double& error_of(LocalErrorBounds& errors, size_t n, size_t c) {
-  return c < 10 ? errors.trs[n][c] : errors.morph_weights[n][c - 10];
+template <class Errors>
+decltype(auto) error_of(Errors& errors, size_t n, size_t c) {
+  if (c < 10) return (errors.trs[n][c]);
+  return (errors.morph_weights[n][c - 10]);
 }
 
 LocalErrorBounds zero_errors(const LocalPose& pose) {
@@ -111,7 +110,7 @@ RecipePoseBounds recipe_pose_error_bounds(const Scene& scene, const Recipe& reci
   std::vector<LocalErrorBounds> sample_errors;
   for (const RecipeSample* sample : sampled) {
     const double time_error = sample->animation < 0 ? 0.0
-                                                    : tol::kAnyOrderTimeMappingUlps * tol::kFloatUlp *
+                                                    : tol::kTimeMappingUlps * tol::kFloatUlp *
                                                           (std::abs(tau) + std::abs(sample->clip_time));
     sample_errors.push_back(any_order_local_error_bounds(scene, sample->animation, sample->clip_time, time_error));
   }
@@ -128,9 +127,9 @@ RecipePoseBounds recipe_pose_error_bounds(const Scene& scene, const Recipe& reci
         for (size_t c = 0; c < component_count(sampled[s]->pose, n); ++c)
           first.input(component(sampled[s]->pose, n, c), error_of(sample_errors[s], n, c), {n});
     auto weight_inputs = [&](double& weight, std::vector<double>& mask) {
-      first.input(weight, 0.5 * tol::kFloatUlp * std::abs(weight), all_nodes, 0.0);
+      first.input(weight, tol::kFloatInputUlps * tol::kFloatUlp * std::abs(weight), all_nodes, 0.0);
       for (size_t n = 0; n < mask.size(); ++n)
-        first.input(mask[n], 0.5 * tol::kFloatUlp * std::abs(mask[n]), {n}, 0.0, 1.0);
+        first.input(mask[n], tol::kFloatInputUlps * tol::kFloatUlp * std::abs(mask[n]), {n}, 0.0, 1.0);
     };
     for (RecipeLayer& layer : recipe.layers) weight_inputs(layer.weight, layer.mask);
     for (RecipeAdditive& additive : recipe.additive) weight_inputs(additive.weight, additive.mask);
@@ -184,8 +183,8 @@ RecipePoseBounds recipe_pose_error_bounds(const Scene& scene, const Recipe& reci
       Vec3& target = std::holds_alternative<TwoBoneIk>(step) ? std::get<TwoBoneIk>(step).target : std::get<AimIk>(step).target;
       Vec3& pole = std::holds_alternative<TwoBoneIk>(step) ? std::get<TwoBoneIk>(step).pole : std::get<AimIk>(step).pole;
       for (int i = 0; i < 3; ++i) {
-        first.input(target[i], 0.5 * tol::kFloatUlp * std::abs(target[i]), ik_nodes);
-        first.input(pole[i], 0.5 * tol::kFloatUlp * std::abs(pole[i]), ik_nodes);
+        first.input(target[i], tol::kFloatInputUlps * tol::kFloatUlp * std::abs(target[i]), ik_nodes);
+        first.input(pole[i], tol::kFloatInputUlps * tol::kFloatUlp * std::abs(pole[i]), ik_nodes);
       }
     }
     first.finish(ik_nodes, final_errors);

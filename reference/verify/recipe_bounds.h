@@ -6,7 +6,7 @@
 // - Inputs: the scene, the recipe, the engine's float32 global time tau.
 // - Sampling: every clip the recipe samples, by the any-order sampling bounds
 //   (any_order_local_error_bounds()) at the clip time the reference maps tau to, where the engine's own clip
-//   time may differ by tol::kAnyOrderTimeMappingUlps of |tau| + |clip time|.
+//   time may differ by tol::kTimeMappingUlps of |tau| + |clip time|.
 // - Blend and additive layers (combine_recipe()), then IK (apply_recipe_ik()): first-order bounds through
 //   the step's Jacobian, computed by central differences of the reference's own step: per output value,
 //   sum over inputs of |d out / d in| (in's error + 16 ulp of |in|), + 16 ulp of |out|

@@ -121,7 +121,8 @@ StageDivergence walk_stages(const Scene& scene, const EvaluatedPose& reference_p
     // Time mapping: the clip time, where both poses record it.
     if (std::isfinite(test_pose->clip_time) && std::isfinite(reference_pose.clip_time)) {
       StageScan time_mapping{exact};
-      const double bound = 4.0 * 0x1p-24 * (std::abs(reference_pose.time) + std::abs(reference_pose.clip_time));
+      const double bound =
+          tol::kTimeMappingUlps * tol::kFloatUlp * (std::abs(reference_pose.time) + std::abs(reference_pose.clip_time));
       time_mapping.add(test_pose->clip_time, reference_pose.clip_time, bound, [&](StageDivergence& d) {
         d.location = "clip time (playback time " + std::to_string(reference_pose.time) + " s)";
       });

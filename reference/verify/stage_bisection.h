@@ -3,8 +3,8 @@
 //
 // Contract:
 // - Stages, in pipeline order: time mapping (the clip time the playback time mapped to, when both poses
-//   know it: EvaluatedPose::clip_time; bound: 4 float32 roundings of |time| + |clip time|, a fmod and an
-//   add), sampling (each node's local TRS), local to model (global matrices), palette (each skin joint's JM
+//   know it: EvaluatedPose::clip_time; bound: tol::kTimeMappingUlps ulp of |time| + |clip time|: a
+//   subtraction, a product by the rate, a remainder and an addition), sampling (each node's local TRS), local to model (global matrices), palette (each skin joint's JM
 //   and normal matrix), morph (each node's morph weights: named here, just before the skinning they feed,
 //   rather than with the TRS), skinning (positions, normals, tangents). A test rotation q is compared in the
 //   reference's hemisphere (q and -q are one rotation) unless bits are compared.

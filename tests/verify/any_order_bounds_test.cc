@@ -93,12 +93,16 @@ TEST(AnyOrderArithmetic, LerpInItsUsualFormsIsWithinTheMonomialBound) {
     if (!(t > t0 && t < t1)) continue;
     const float a = float(value(random)), b = float(value(random));
     const double u = (double(t) - double(t0)) / (double(t1) - double(t0));
-    const Gauged ug{u, tol::kAnyOrderInterpolationFactorUlps * tol::kFloatUlp * u, u};
+    // As any_order_pose_bounds.cc charges it: the polynomial's rounding at the engine's factor (u exact, its
+    // gauge covering u + du), and the polynomial's change from u to the engine's factor, |b - a| du.
+    const double du = tol::kAnyOrderInterpolationFactorUlps * tol::kFloatUlp * u;
+    const Gauged ug{u, 0.0, u + du};
     MonomialSum m;
     m.add({any_order::input(a)});
     m.add({ug, any_order::input(a)}, -1.0);
     m.add({ug, any_order::input(b)});
-    const Gauged bound = m.result();
+    Gauged bound = m.result();
+    bound.error += std::abs(double(b) - double(a)) * du;
     const double exact = double(a) + (double(b) - double(a)) * u;
     const float divided = (t - t0) / (t1 - t0);
     const float reciprocal = (t - t0) * (1.0f / (t1 - t0));
