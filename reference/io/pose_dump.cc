@@ -309,22 +309,24 @@ std::string read_pose_dump_source(const std::string& path) {
   return parse_pose_dump(reader).at("source").get<std::string>();
 }
 
-std::string read_pose_dump_writer(const std::string& path) {
+namespace {
+
+// An optional string field of a pose dump: "" when absent.
+std::string optional_text(const std::string& path, const std::string& key, const std::string& expected) {
   const DumpReader reader{path};
   const nlohmann::json root = parse_pose_dump(reader);
-  const auto writer = root.find("writer");
-  if (writer == root.end()) return "";
-  if (!writer->is_string()) reader.fail("/writer", "a string");
-  return writer->get<std::string>();
+  const auto field = root.find(key);
+  if (field == root.end()) return "";
+  if (!field->is_string()) reader.fail("/" + key, expected);
+  return field->get<std::string>();
 }
 
+}  // namespace
+
+std::string read_pose_dump_writer(const std::string& path) { return optional_text(path, "writer", "a string"); }
+
 std::string read_pose_dump_recipe(const std::string& path) {
-  const DumpReader reader{path};
-  const nlohmann::json root = parse_pose_dump(reader);
-  const auto recipe = root.find("recipe");
-  if (recipe == root.end()) return "";
-  if (!recipe->is_string()) reader.fail("/recipe", "a string (the recipe file)");
-  return recipe->get<std::string>();
+  return optional_text(path, "recipe", "a string (the recipe file)");
 }
 
 EvaluatedPose read_pose_dump(const std::string& path, const Scene& scene, std::string* source, int* significant_digits) {

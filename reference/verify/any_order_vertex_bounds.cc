@@ -2,8 +2,8 @@
 // a normalization or a rotation with its stated accuracy. docs/error_bounds.md, "Any order", derives each.
 #include "verify/any_order_vertex_bounds.h"
 
-#include "core/parallel_ranges.h"
 #include "verify/any_order_arithmetic.h"
+#include "verify/vertex_bounds_walk.h"
 
 #include <algorithm>
 #include <array>
@@ -77,21 +77,8 @@ Entry make_entry(const Mat4& jm, const Mat3& normal, const std::array<double, 16
   return e;
 }
 
-struct ActiveTarget {
-  const MorphTarget* target;
-  Gauged weight;
-};
-
-struct PrimitiveJob {
-  const Primitive* prim = nullptr;
-  const Entry* entries = nullptr;
-  bool rigid = false;
-  SkinningMethod method = SkinningMethod::Lbs;
-  bool renormalize = false;
-  bool blend_normal_matrices = false;
-  std::vector<ActiveTarget> targets;
-  PrimitiveErrorBounds* out = nullptr;
-};
+using PrimitiveJob = detail::PrimitiveWalk<Entry, Gauged>;
+using ActiveTarget = detail::ActiveTarget<Gauged>;
 
 struct Influence {
   Gauged weight;
@@ -133,12 +120,32 @@ void set_infinite(const PrimitiveJob& job, size_t v) {
   if (!job.out->tangent.empty()) job.out->tangent[v] = kInfinity;
 }
 
-// An engine that forms the inverse transpose divides each cofactor by the determinant: a common positive
-// factor (normalized away, the sign aside, which sign_certain() settles) and a rounding of 2.5 ulp per entry.
-void divided_by_determinant(Gauged cof[3][3]) {
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c)
-      cof[r][c].error += tol::kFloatDivideUlps * tol::kFloatUlp * (std::abs(cof[r][c].value) + cof[r][c].error);
+// The normal by the cofactors of the blended 3x3 B = sum_i w_i M_i (M_i = (entry.*matrix), the linear part
+// for LBS, the non-rigid part for DQS) applied to n, with the determinant's sign: false where that sign is not
+// certain (the engine may negate). An engine that forms the inverse transpose divides each cofactor by the
+// determinant: a common positive factor (normalized away) and a rounding of 2.5 ulp per entry, charged.
+template <class Matrix>
+bool blended_cofactor_normal(const std::vector<Influence>& influences, Matrix Entry::*matrix, const GVec3& n,
+                             GVec3& out) {
+  Gauged blended[3][3], cof[3][3], det;
+  for (int j = 0; j < 3; ++j)
+    for (int k = 0; k < 3; ++k) {
+      MonomialSum m;
+      for (const Influence& in : influences) m.add({in.weight, (in.entry->*matrix)[j][k]});
+      blended[j][k] = m.result();
+    }
+  any_order::cofactors(blended, cof, det);
+  if (!any_order::sign_certain(det)) return false;
+  for (int j = 0; j < 3; ++j) {
+    MonomialSum m;
+    for (int k = 0; k < 3; ++k) {
+      Gauged divided = cof[j][k];
+      divided.error += tol::kFloatDivideUlps * tol::kFloatUlp * (std::abs(divided.value) + divided.error);
+      m.add({divided, n[size_t(k)]});
+    }
+    out[size_t(j)] = m.result();
+  }
+  return true;
 }
 
 // The LBS normal: blended normal matrices applied to n, or the cofactors of the blended matrix (the inverse
@@ -152,22 +159,8 @@ double lbs_normal_bound(const PrimitiveJob& job, const std::vector<Influence>& i
         for (int k = 0; k < 3; ++k) m.add({in.weight, in.entry->normal[j][k], n[size_t(k)]});
       normal[size_t(j)] = m.result();
     }
-  } else {
-    Gauged blended[3][3], cof[3][3], det;
-    for (int j = 0; j < 3; ++j)
-      for (int k = 0; k < 3; ++k) {
-        MonomialSum m;
-        for (const Influence& in : influences) m.add({in.weight, in.entry->m[j][k]});
-        blended[j][k] = m.result();
-      }
-    any_order::cofactors(blended, cof, det);
-    if (!any_order::sign_certain(det)) return tol::kUnitVectorDifferenceCap;
-    divided_by_determinant(cof);
-    for (int j = 0; j < 3; ++j) {
-      MonomialSum m;
-      for (int k = 0; k < 3; ++k) m.add({cof[j][k], n[size_t(k)]});
-      normal[size_t(j)] = m.result();
-    }
+  } else if (!blended_cofactor_normal(influences, &Entry::m, n, normal)) {
+    return tol::kUnitVectorDifferenceCap;
   }
   return any_order::unit_vector_difference(length_of(normal), error_of(normal));
 }
@@ -256,24 +249,10 @@ void bound_dqs_vertex(const PrimitiveJob& job, size_t v, const std::vector<Influ
   job.out->position[v] = rotated + translation_error +
                          std::sqrt(3.0) * any_order::gamma(1) * (scaled_length + translation_length + rotated + translation_error);
   if (n) {
-    Gauged blended[3][3], cof[3][3], det;
-    for (int j = 0; j < 3; ++j)
-      for (int k = 0; k < 3; ++k) {
-        MonomialSum m;
-        for (const Influence& in : influences) m.add({in.weight, in.entry->s[j][k]});
-        blended[j][k] = m.result();
-      }
-    any_order::cofactors(blended, cof, det);
-    if (!any_order::sign_certain(det)) {
+    GVec3 ns;
+    if (!blended_cofactor_normal(influences, &Entry::s, *n, ns)) {
       job.out->normal[v] = tol::kUnitVectorDifferenceCap;
     } else {
-      divided_by_determinant(cof);
-      GVec3 ns;
-      for (int j = 0; j < 3; ++j) {
-        MonomialSum m;
-        for (int k = 0; k < 3; ++k) m.add({cof[j][k], (*n)[size_t(k)]});
-        ns[size_t(j)] = m.result();
-      }
       const double length = length_of(ns);
       job.out->normal[v] = any_order::unit_vector_difference(length, rotated_error(e_q, length, error_of(ns)));
     }
@@ -334,90 +313,17 @@ void bound_vertex(const PrimitiveJob& job, size_t v, std::vector<Influence>& scr
   }
 }
 
-constexpr size_t kVerticesPerThread = 4096;
-
 }  // namespace
 
 std::vector<PrimitiveErrorBounds> any_order_vertex_error_bounds(const Scene& scene,
                                                                 const EvaluatedPose& reference_pose,
                                                                 const SkinningOptions& options,
                                                                 const PoseErrorBounds* palette_bounds) {
-  if (reference_pose.palettes.size() != scene.skins.size() ||
-      reference_pose.model.global.size() != scene.nodes.size() ||
-      reference_pose.local.morph_weights.size() != scene.nodes.size())
-    throw std::invalid_argument("any_order_vertex_error_bounds: the pose does not belong to the scene");
-  if (palette_bounds && (palette_bounds->palettes.size() != scene.skins.size() ||
-                         palette_bounds->global.size() != scene.nodes.size() ||
-                         palette_bounds->morph_weights.size() != scene.nodes.size()))
-    throw std::invalid_argument("any_order_vertex_error_bounds: the palette bounds do not belong to the scene");
-  if (options.threads < 1) throw std::invalid_argument("any_order_vertex_error_bounds: threads must be >= 1");
-
-  std::vector<std::vector<Entry>> skin_entries(scene.skins.size());
-  for (size_t s = 0; s < scene.skins.size(); ++s) {
-    const JointPalette& palette = reference_pose.palettes[s];
-    if (palette.skinning.size() != scene.skins[s].joints.size() || palette.normal.size() != palette.skinning.size() ||
-        (palette_bounds && (palette_bounds->palettes[s].skinning.size() != palette.skinning.size() ||
-                            palette_bounds->palettes[s].normal.size() != palette.skinning.size())))
-      throw std::invalid_argument("any_order_vertex_error_bounds: a palette does not match its skin");
-    for (size_t j = 0; j < palette.skinning.size(); ++j)
-      skin_entries[s].push_back(make_entry(palette.skinning[j], palette.normal[j],
-                                           palette_bounds ? &palette_bounds->palettes[s].skinning[j] : nullptr,
-                                           palette_bounds ? &palette_bounds->palettes[s].normal[j] : nullptr,
-                                           options.method));
-  }
-
-  std::vector<PrimitiveErrorBounds> result;
-  for (int n : drawn_nodes(scene)) {
-    const Node& node = scene.nodes[size_t(n)];
-    const bool rigid = node.skin < 0;
-    Entry rigid_entry;
-    if (rigid) {
-      const Mat4& global = reference_pose.model.global[size_t(n)];
-      rigid_entry = make_entry(global, normal_matrix(global.topLeftCorner<3, 3>()),
-                               palette_bounds ? &palette_bounds->global[size_t(n)] : nullptr, nullptr,
-                               SkinningMethod::Lbs);
-    }
-    const std::vector<double>& morph_weights = reference_pose.local.morph_weights[size_t(n)];
-    for (const Primitive& prim : scene.meshes[size_t(node.mesh)].primitives) {
-      const size_t count = prim.vertex_count();
-      PrimitiveJob job;
-      job.prim = &prim;
-      job.rigid = rigid;
-      job.entries = rigid ? &rigid_entry : skin_entries[size_t(node.skin)].data();
-      job.method = rigid ? SkinningMethod::Lbs : options.method;
-      job.renormalize = options.weights == WeightPolicy::Renormalize;
-      job.blend_normal_matrices = options.normals == NormalMode::BlendedNormalMatrices;
-      for (size_t t = 0; t < prim.targets.size() && t < morph_weights.size(); ++t) {
-        Gauged weight = input(morph_weights[t]);
-        if (palette_bounds) {
-          const std::vector<double>& weight_errors = palette_bounds->morph_weights[size_t(n)];
-          if (t >= weight_errors.size())
-            throw std::invalid_argument("any_order_vertex_error_bounds: missing morph weight bounds");
-          weight = any_order::known(morph_weights[t], weight_errors[t]);
-        }
-        if (!any_order::is_exact_zero(weight)) job.targets.push_back({&prim.targets[t], weight});
-      }
-      if (!rigid) {
-        const size_t k = size_t(prim.influences_per_vertex);
-        if (k < 1 || prim.joints.size() != count * k || prim.weights.size() != count * k)
-          throw std::invalid_argument("any_order_vertex_error_bounds: inconsistent influence sizes");
-        for (uint32_t j : prim.joints)
-          if (j >= skin_entries[size_t(node.skin)].size())
-            throw std::invalid_argument("any_order_vertex_error_bounds: joint index outside the palette");
-      }
-      PrimitiveErrorBounds bounds;
-      bounds.position.resize(count);
-      bounds.normal.resize(prim.normals.empty() ? 0 : count);
-      bounds.tangent.resize(prim.tangents.empty() ? 0 : count);
-      job.out = &bounds;
-      detail::for_each_range(count, options.threads, kVerticesPerThread, [&](size_t begin, size_t end) {
-        std::vector<Influence> scratch;  // one allocation per range, not per vertex
-        for (size_t v = begin; v < end; ++v) bound_vertex(job, v, scratch);
-      });
-      result.push_back(std::move(bounds));
-    }
-  }
-  return result;
+  // The scratch: a vertex's influences, one allocation per thread range rather than per vertex.
+  return detail::walk_vertex_bounds<Entry, Gauged, std::vector<Influence>>(
+      "any_order_vertex_error_bounds", scene, reference_pose, options, palette_bounds, make_entry,
+      [](double value, double error) { return error < 0.0 ? input(value) : any_order::known(value, error); },
+      [](const Gauged& weight) { return any_order::is_exact_zero(weight); }, bound_vertex);
 }
 
 }  // namespace skinref

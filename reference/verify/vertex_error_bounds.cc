@@ -3,9 +3,9 @@
 // operations: the bound is of that computation. docs/error_bounds.md derives each step.
 #include "verify/vertex_error_bounds.h"
 
-#include "core/parallel_ranges.h"
 #include "skin/dqs.h"
 #include "verify/running_error.h"
+#include "verify/vertex_bounds_walk.h"
 
 #include <algorithm>
 #include <array>
@@ -183,23 +183,11 @@ EntryInputs entry_inputs(const Mat4& jm, const Mat3& normal, const std::array<do
 
 // ---- per vertex ----------------------------------------------------------------------------------------------
 
-// One active morph target: a weight that is non-zero on either side (the float run skips its zero weights,
-// the reference its own; a skipped target is within the bound when the other side's weight is).
-struct ActiveTarget {
-  const MorphTarget* target;
-  Bounded weight;
-};
-
-struct PrimitiveJob {
-  const Primitive* prim = nullptr;
-  const EntryInputs* entries = nullptr;  // the skin's palette, or the rigid node's one entry
-  bool rigid = false;
-  SkinningMethod method = SkinningMethod::Lbs;  // rigid nodes: always LBS
-  bool renormalize = false;
-  bool blend_normal_matrices = false;
-  std::vector<ActiveTarget> targets;
-  PrimitiveErrorBounds* out = nullptr;
-};
+// One primitive's inputs (vertex_bounds_walk.h). Its active morph targets have a weight that is non-zero on
+// either side (the float run skips its zero weights, the reference its own; a skipped target is within the
+// bound when the other side's weight is).
+using PrimitiveJob = detail::PrimitiveWalk<EntryInputs, Bounded>;
+using ActiveTarget = detail::ActiveTarget<Bounded>;
 
 BVec3 input3(const Vec3& v) { return {input(v.x()), input(v.y()), input(v.z())}; }
 
@@ -389,8 +377,7 @@ void bound_vertex(const PrimitiveJob& job, size_t v) {
   }
 }
 
-// The smallest number of vertices worth a thread of its own.
-constexpr size_t kVerticesPerThread = 4096;
+struct NoScratch {};
 
 }  // namespace
 
@@ -421,83 +408,11 @@ DqsSplitBounds dqs_split_bounds(const Mat4& jm, const double linear_error[9], co
 std::vector<PrimitiveErrorBounds> float32_vertex_error_bounds(const Scene& scene, const EvaluatedPose& reference_pose,
                                                               const SkinningOptions& options,
                                                               const PoseErrorBounds* palette_bounds) {
-  if (reference_pose.palettes.size() != scene.skins.size() ||
-      reference_pose.model.global.size() != scene.nodes.size() ||
-      reference_pose.local.morph_weights.size() != scene.nodes.size())
-    throw std::invalid_argument("float32_vertex_error_bounds: the pose does not belong to the scene");
-  if (palette_bounds && (palette_bounds->palettes.size() != scene.skins.size() ||
-                         palette_bounds->global.size() != scene.nodes.size() ||
-                         palette_bounds->morph_weights.size() != scene.nodes.size()))
-    throw std::invalid_argument("float32_vertex_error_bounds: the palette bounds do not belong to the scene");
-  if (options.threads < 1) throw std::invalid_argument("float32_vertex_error_bounds: threads must be >= 1");
-
-  // Every skin's palette entries once (the polar decompositions of DQS included).
-  std::vector<std::vector<EntryInputs>> skin_entries(scene.skins.size());
-  for (size_t s = 0; s < scene.skins.size(); ++s) {
-    const JointPalette& palette = reference_pose.palettes[s];
-    if (palette.skinning.size() != scene.skins[s].joints.size() || palette.normal.size() != palette.skinning.size() ||
-        (palette_bounds && (palette_bounds->palettes[s].skinning.size() != palette.skinning.size() ||
-                            palette_bounds->palettes[s].normal.size() != palette.skinning.size())))
-      throw std::invalid_argument("float32_vertex_error_bounds: a palette does not match its skin");
-    for (size_t j = 0; j < palette.skinning.size(); ++j)
-      skin_entries[s].push_back(entry_inputs(palette.skinning[j], palette.normal[j],
-                                             palette_bounds ? &palette_bounds->palettes[s].skinning[j] : nullptr,
-                                             palette_bounds ? &palette_bounds->palettes[s].normal[j] : nullptr,
-                                             options.method));
-  }
-
-  std::vector<PrimitiveErrorBounds> result;
-  for (int n : drawn_nodes(scene)) {
-    const Node& node = scene.nodes[size_t(n)];
-    const bool rigid = node.skin < 0;
-    EntryInputs rigid_entry;
-    if (rigid) {
-      // One palette entry, the node's global matrix, with weight 1; DQS does not apply (as the reference).
-      const Mat4& global = reference_pose.model.global[size_t(n)];
-      rigid_entry = entry_inputs(global, normal_matrix(global.topLeftCorner<3, 3>()),
-                                 palette_bounds ? &palette_bounds->global[size_t(n)] : nullptr, nullptr,
-                                 SkinningMethod::Lbs);
-    }
-    const std::vector<double>& morph_weights = reference_pose.local.morph_weights[size_t(n)];
-    for (const Primitive& prim : scene.meshes[size_t(node.mesh)].primitives) {
-      const size_t count = prim.vertex_count();
-      PrimitiveJob job;
-      job.prim = &prim;
-      job.rigid = rigid;
-      job.entries = rigid ? &rigid_entry : skin_entries[size_t(node.skin)].data();
-      job.method = rigid ? SkinningMethod::Lbs : options.method;
-      job.renormalize = options.weights == WeightPolicy::Renormalize;
-      job.blend_normal_matrices = options.normals == NormalMode::BlendedNormalMatrices;
-      for (size_t t = 0; t < prim.targets.size() && t < morph_weights.size(); ++t) {
-        Bounded weight = input(morph_weights[t]);
-        if (palette_bounds) {
-          const std::vector<double>& weight_errors = palette_bounds->morph_weights[size_t(n)];
-          if (t >= weight_errors.size())
-            throw std::invalid_argument("float32_vertex_error_bounds: missing morph weight bounds");
-          weight = Bounded{morph_weights[t], weight_errors[t]};  // the GPU's weights are floats already
-        }
-        if (!exact_zero(weight)) job.targets.push_back({&prim.targets[t], weight});
-      }
-      if (!rigid) {
-        const size_t k = size_t(prim.influences_per_vertex);
-        if (k < 1 || prim.joints.size() != count * k || prim.weights.size() != count * k)
-          throw std::invalid_argument("float32_vertex_error_bounds: inconsistent influence sizes");
-        for (uint32_t j : prim.joints)
-          if (j >= skin_entries[size_t(node.skin)].size())
-            throw std::invalid_argument("float32_vertex_error_bounds: joint index outside the palette");
-      }
-      PrimitiveErrorBounds bounds;
-      bounds.position.resize(count);
-      bounds.normal.resize(prim.normals.empty() ? 0 : count);
-      bounds.tangent.resize(prim.tangents.empty() ? 0 : count);
-      job.out = &bounds;
-      detail::for_each_range(count, options.threads, kVerticesPerThread, [&](size_t begin, size_t end) {
-        for (size_t v = begin; v < end; ++v) bound_vertex(job, v);
-      });
-      result.push_back(std::move(bounds));
-    }
-  }
-  return result;
+  return detail::walk_vertex_bounds<EntryInputs, Bounded, NoScratch>(
+      "float32_vertex_error_bounds", scene, reference_pose, options, palette_bounds, entry_inputs,
+      [](double value, double error) { return error < 0.0 ? input(value) : Bounded{value, error}; },
+      [](const Bounded& weight) { return exact_zero(weight); },
+      [](const PrimitiveJob& job, size_t v, NoScratch&) { bound_vertex(job, v); });
 }
 
 }  // namespace skinref

@@ -1,0 +1,138 @@
+// The walk both vertex bound models share (vertex_error_bounds.cc: skinref's order; any_order_vertex_bounds.cc:
+// any order): the checks of their inputs, each skin's palette entries made once, and per drawn primitive
+// (evaluate_vertices() order) a PrimitiveWalk handed to the model's per-vertex bound, on options.threads
+// threads (parallel_ranges.h), the result independent of the count.
+//
+// Contract:
+// - make_entry(jm, normal, palette_error, normal_error, method) -> Entry: one palette entry as the model's
+//   engine holds it; the error pointers are null for the reference's palette rounded to float32. A rigid
+//   node's one entry is its global matrix, with no normal bound (the engine derives its normal rows) and LBS.
+// - make_weight(value, error) -> Weight: a morph target's weight, `error` < 0 for the reference's weight
+//   rounded to float32, else the engine's own weight within `error`; is_zero(weight): an exact zero, whose
+//   target is skipped.
+// - bound_vertex(const PrimitiveWalk&, size_t vertex, Scratch&) fills walk.out for that vertex; Scratch is
+//   default-constructed once per thread range (no per-vertex allocation).
+// - Inputs that do not belong together (pose, palette bounds, palettes, influences, joint indices) throw
+//   std::invalid_argument prefixed with `who`.
+#pragma once
+
+#include "core/parallel_ranges.h"
+#include "core/pose.h"
+#include "core/scene.h"
+#include "skin/options.h"
+#include "verify/pose_error_bounds.h"
+#include "verify/vertex_error_bounds.h"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace skinref::detail {
+
+template <class Weight>
+struct ActiveTarget {
+  const MorphTarget* target;
+  Weight weight;
+};
+
+template <class Entry, class Weight>
+struct PrimitiveWalk {
+  const Primitive* prim = nullptr;
+  const Entry* entries = nullptr;  // the skin's palette, or the rigid node's one entry
+  bool rigid = false;
+  SkinningMethod method = SkinningMethod::Lbs;  // rigid nodes: always LBS
+  bool renormalize = false;
+  bool blend_normal_matrices = false;
+  std::vector<ActiveTarget<Weight>> targets;
+  PrimitiveErrorBounds* out = nullptr;
+};
+
+// The smallest number of vertices worth a thread of its own.
+inline constexpr size_t kBoundVerticesPerThread = 4096;
+
+template <class Entry, class Weight, class Scratch, class MakeEntry, class MakeWeight, class IsZero, class BoundVertex>
+std::vector<PrimitiveErrorBounds> walk_vertex_bounds(const std::string& who, const Scene& scene,
+                                                     const EvaluatedPose& reference_pose, const SkinningOptions& options,
+                                                     const PoseErrorBounds* palette_bounds, MakeEntry make_entry,
+                                                     MakeWeight make_weight, IsZero is_zero, BoundVertex bound_vertex) {
+  auto fail = [&](const std::string& what) { throw std::invalid_argument(who + ": " + what); };
+  if (reference_pose.palettes.size() != scene.skins.size() ||
+      reference_pose.model.global.size() != scene.nodes.size() ||
+      reference_pose.local.morph_weights.size() != scene.nodes.size())
+    fail("the pose does not belong to the scene");
+  if (palette_bounds && (palette_bounds->palettes.size() != scene.skins.size() ||
+                         palette_bounds->global.size() != scene.nodes.size() ||
+                         palette_bounds->morph_weights.size() != scene.nodes.size()))
+    fail("the palette bounds do not belong to the scene");
+  if (options.threads < 1) fail("threads must be >= 1");
+
+  // Every skin's palette entries once (the polar decompositions of DQS included).
+  std::vector<std::vector<Entry>> skin_entries(scene.skins.size());
+  for (size_t s = 0; s < scene.skins.size(); ++s) {
+    const JointPalette& palette = reference_pose.palettes[s];
+    if (palette.skinning.size() != scene.skins[s].joints.size() || palette.normal.size() != palette.skinning.size() ||
+        (palette_bounds && (palette_bounds->palettes[s].skinning.size() != palette.skinning.size() ||
+                            palette_bounds->palettes[s].normal.size() != palette.skinning.size())))
+      fail("a palette does not match its skin");
+    for (size_t j = 0; j < palette.skinning.size(); ++j)
+      skin_entries[s].push_back(make_entry(palette.skinning[j], palette.normal[j],
+                                           palette_bounds ? &palette_bounds->palettes[s].skinning[j] : nullptr,
+                                           palette_bounds ? &palette_bounds->palettes[s].normal[j] : nullptr,
+                                           options.method));
+  }
+
+  std::vector<PrimitiveErrorBounds> result;
+  for (int n : drawn_nodes(scene)) {
+    const Node& node = scene.nodes[size_t(n)];
+    const bool rigid = node.skin < 0;
+    Entry rigid_entry{};
+    if (rigid) {
+      // One palette entry, the node's global matrix, with weight 1; DQS does not apply (as the reference).
+      const Mat4& global = reference_pose.model.global[size_t(n)];
+      rigid_entry = make_entry(global, normal_matrix(global.topLeftCorner<3, 3>()),
+                               palette_bounds ? &palette_bounds->global[size_t(n)] : nullptr, nullptr,
+                               SkinningMethod::Lbs);
+    }
+    const std::vector<double>& morph_weights = reference_pose.local.morph_weights[size_t(n)];
+    for (const Primitive& prim : scene.meshes[size_t(node.mesh)].primitives) {
+      const size_t count = prim.vertex_count();
+      PrimitiveWalk<Entry, Weight> walk;
+      walk.prim = &prim;
+      walk.rigid = rigid;
+      walk.entries = rigid ? &rigid_entry : skin_entries[size_t(node.skin)].data();
+      walk.method = rigid ? SkinningMethod::Lbs : options.method;
+      walk.renormalize = options.weights == WeightPolicy::Renormalize;
+      walk.blend_normal_matrices = options.normals == NormalMode::BlendedNormalMatrices;
+      for (size_t t = 0; t < prim.targets.size() && t < morph_weights.size(); ++t) {
+        double error = -1.0;
+        if (palette_bounds) {
+          const std::vector<double>& weight_errors = palette_bounds->morph_weights[size_t(n)];
+          if (t >= weight_errors.size()) fail("missing morph weight bounds");
+          error = weight_errors[t];  // the engine's weights are floats already
+        }
+        const Weight weight = make_weight(morph_weights[t], error);
+        if (!is_zero(weight)) walk.targets.push_back({&prim.targets[t], weight});
+      }
+      if (!rigid) {
+        const size_t k = size_t(prim.influences_per_vertex);
+        if (k < 1 || prim.joints.size() != count * k || prim.weights.size() != count * k)
+          fail("inconsistent influence sizes");
+        for (uint32_t j : prim.joints)
+          if (j >= skin_entries[size_t(node.skin)].size()) fail("joint index outside the palette");
+      }
+      PrimitiveErrorBounds bounds;
+      bounds.position.resize(count);
+      bounds.normal.resize(prim.normals.empty() ? 0 : count);
+      bounds.tangent.resize(prim.tangents.empty() ? 0 : count);
+      walk.out = &bounds;
+      for_each_range(count, options.threads, kBoundVerticesPerThread, [&](size_t begin, size_t end) {
+        Scratch scratch{};
+        for (size_t v = begin; v < end; ++v) bound_vertex(walk, v, scratch);
+      });
+      result.push_back(std::move(bounds));
+    }
+  }
+  return result;
+}
+
+}  // namespace skinref::detail
