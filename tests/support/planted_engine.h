@@ -6,6 +6,7 @@
 #include "anim/evaluate_pose.h"
 #include "core/conventions.h"
 #include "skin/evaluate_vertices.h"
+#include "support/float32_rounding.h"
 #include "verify/convention_pipeline.h"
 #include "verify/diagnose.h"
 
@@ -32,14 +33,7 @@ inline std::vector<WorldPrimitive> planted_engine_dump(const Scene& source, int 
   const EvaluatedPose pose = evaluate_pose(scene, animation, double(float(time)), conventions);
   SkinningOptions options;
   options.method = method;
-  std::vector<WorldPrimitive> vertices = evaluate_vertices(scene, pose, options, conventions);
-  auto f32 = [](double value) { return double(float(value)); };
-  for (WorldPrimitive& primitive : vertices) {
-    for (Vec3& p : primitive.vertices.positions) p = Vec3(f32(p.x()), f32(p.y()), f32(p.z()));
-    for (Vec3& n : primitive.vertices.normals) n = Vec3(f32(n.x()), f32(n.y()), f32(n.z()));
-    for (Vec4& t : primitive.vertices.tangents) t = Vec4(f32(t.x()), f32(t.y()), f32(t.z()), t.w());
-  }
-  return vertices;
+  return rounded_to_float32(evaluate_vertices(scene, pose, options, conventions));
 }
 
 // How diagnose did on one planted case.

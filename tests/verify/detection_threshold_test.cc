@@ -19,6 +19,7 @@
 #include "skin/evaluate_vertices.h"
 #include "support/corpus_models.h"
 #include "support/skinning_cases.h"
+#include "support/float32_rounding.h"
 #include "support/planted_engine.h"
 #include "verify/bounds_model.h"
 #include "verify/vertex_compare.h"
@@ -35,16 +36,6 @@ namespace skinref {
 namespace {
 
 constexpr double kRequiredDetection = 1e-3;  // of the extent
-
-std::vector<WorldPrimitive> rounded(std::vector<WorldPrimitive> vertices) {
-  auto f32 = [](double v) { return double(float(v)); };
-  for (WorldPrimitive& p : vertices) {
-    for (Vec3& v : p.vertices.positions) v = Vec3(f32(v.x()), f32(v.y()), f32(v.z()));
-    for (Vec3& v : p.vertices.normals) v = Vec3(f32(v.x()), f32(v.y()), f32(v.z()));
-    for (Vec4& v : p.vertices.tangents) v = Vec4(f32(v.x()), f32(v.y()), f32(v.z()), v.w());
-  }
-  return vertices;
-}
 
 double largest_move(const std::vector<WorldPrimitive>& a, const std::vector<WorldPrimitive>& b) {
   double largest = 0.0;
@@ -85,7 +76,7 @@ void check_model_under(const std::string& label, const Scene& scene, BoundsModel
   for (const PrimitiveErrorBounds& b : bounds)
     for (double bound : b.position) largest_bound = std::max(largest_bound, bound);
   auto caught = [&](const std::vector<WorldPrimitive>& test) {
-    return !compare_vertices(scene, reference, rounded(test), bounds).passed();
+    return !compare_vertices(scene, reference, test::rounded_to_float32(test), bounds).passed();
   };
   ASSERT_FALSE(caught(reference)) << "the unperturbed run passes";
 

@@ -227,10 +227,8 @@ TEST(DiagnoseTest, ARecipesEngineIsDiagnosedAgainstTheRecipe) {
       const EvaluatedPose pose = evaluate_recipe(adjusted, recipe, double(float(time)));
       SkinningOptions options;
       options = skinning_options_under(options, conventions.skinning);
-      std::vector<WorldPrimitive> vertices = evaluate_vertices(adjusted, pose, options, conventions);
-      for (WorldPrimitive& p : vertices)
-        for (Vec3& v : p.vertices.positions) v = Vec3(double(float(v.x())), double(float(v.y())), double(float(v.z())));
-      observations.push_back({"recipe engine", time, std::move(vertices)});
+      observations.push_back(
+          {"recipe engine", time, test::rounded_to_float32(evaluate_vertices(adjusted, pose, options, conventions))});
     }
     DiagnoseSettings settings;
     settings.recipe = recipe;

@@ -16,6 +16,7 @@
 #include "verify/any_order_vertex_bounds.h"
 #include "verify/recipe_bounds.h"
 #include "verify/stage_bisection.h"
+#include "support/float32_rounding.h"
 
 #include <gtest/gtest.h>
 
@@ -46,37 +47,8 @@ const GoldenRecipe kRecipes[] = {
     {"chain64", "ik-aim", 1.5},
 };
 
-std::string recipe_path(const std::string& name) { return std::string(SKINREF_GOLDEN_DIR) + "/recipes/" + name + ".json"; }
-
-double f32(double x) { return double(float(x)); }
-
-EvaluatedPose rounded(EvaluatedPose pose) {
-  for (size_t n = 0; n < pose.local.local.size(); ++n) {
-    Transform& t = pose.local.local[n];
-    for (int i = 0; i < 3; ++i) {
-      t.translation[i] = f32(t.translation[i]);
-      t.scale[i] = f32(t.scale[i]);
-    }
-    for (int i = 0; i < 4; ++i) t.rotation.coeffs()[i] = f32(t.rotation.coeffs()[i]);
-    for (double& w : pose.local.morph_weights[n]) w = f32(w);
-    for (int i = 0; i < 16; ++i) pose.model.global[n].data()[i] = f32(pose.model.global[n].data()[i]);
-  }
-  for (JointPalette& palette : pose.palettes) {
-    for (Mat4& m : palette.skinning)
-      for (int i = 0; i < 16; ++i) m.data()[i] = f32(m.data()[i]);
-    for (Mat3& m : palette.normal)
-      for (int i = 0; i < 9; ++i) m.data()[i] = f32(m.data()[i]);
-  }
-  return pose;
-}
-
-std::vector<WorldPrimitive> rounded(std::vector<WorldPrimitive> vertices) {
-  for (WorldPrimitive& p : vertices) {
-    for (Vec3& v : p.vertices.positions) v = Vec3(f32(v.x()), f32(v.y()), f32(v.z()));
-    for (Vec3& v : p.vertices.normals) v = Vec3(f32(v.x()), f32(v.y()), f32(v.z()));
-    for (Vec4& v : p.vertices.tangents) v = Vec4(f32(v.x()), f32(v.y()), f32(v.z()), v.w());
-  }
-  return vertices;
+std::string recipe_path(const std::string& name) {
+  return std::string(SKINREF_GOLDEN_DIR) + "/recipes/" + name + ".json";
 }
 
 // The recipe's pose from (possibly altered) samples, with IK and palettes: evaluate_recipe()'s steps.
@@ -102,7 +74,7 @@ TEST_P(RecipeBoundsTest, ACorrectRunPassesAndPlantedErrorsAreNamed) {
   const GoldenRecipe& c = GetParam();
   const Scene scene = make_builtin_scene(c.model);
   const Recipe recipe = load_recipe(recipe_path(c.recipe), scene);
-  const double tau = f32(c.time);
+  const double tau = test::rounded_to_float32(c.time);
   const EvaluatedPose reference = evaluate_recipe(scene, recipe, tau);
   const RecipePoseBounds bounds = recipe_pose_error_bounds(scene, recipe, tau);
   const RecipeStages stages{bounds.ik_nodes};
@@ -110,10 +82,15 @@ TEST_P(RecipeBoundsTest, ACorrectRunPassesAndPlantedErrorsAreNamed) {
   const std::vector<PrimitiveErrorBounds> vertex_bounds =
       any_order_vertex_error_bounds(scene, reference, {}, &bounds.pose);
 
-  // A correct run: every value rounded to float32.
-  const EvaluatedPose correct = rounded(reference);
-  const StageDivergence pass = bisect_stages(scene, reference, &correct, &bounds.pose, reference_vertices,
-                                             rounded(evaluate_vertices(scene, correct, {})), vertex_bounds, &stages);
+  // A run's pose rounded to float32, and its vertices, bisected against the reference.
+  auto bisect = [&](const EvaluatedPose& run) {
+    const EvaluatedPose held = test::rounded_to_float32(run);
+    return bisect_stages(scene, reference, &held, &bounds.pose, reference_vertices,
+                         test::rounded_to_float32(evaluate_vertices(scene, held, {})), vertex_bounds, &stages);
+  };
+
+  // A correct run.
+  const StageDivergence pass = bisect(reference);
   EXPECT_EQ(pass.stage, PipelineStage::None) << pass.location << ": " << pass.error << " > " << pass.bound;
 
   double blended = 0.0, solved = 0.0;  // the largest rotation component bound of each kind of node
@@ -132,9 +109,7 @@ TEST_P(RecipeBoundsTest, ACorrectRunPassesAndPlantedErrorsAreNamed) {
     while (!mask.empty() && joint < mask.size() && mask[joint] == 0.0) ++joint;
     Quat& q = samples.additive_clips[a].pose.local[joint].rotation;
     q = (Quat(Eigen::AngleAxisd(kPlantedAngle / recipe.additive[a].weight, Vec3::UnitX())) * q).normalized();
-    const EvaluatedPose planted = rounded(pose_from(scene, recipe, samples));
-    const StageDivergence found = bisect_stages(scene, reference, &planted, &bounds.pose, reference_vertices,
-                                                rounded(evaluate_vertices(scene, planted, {})), vertex_bounds, &stages);
+    const StageDivergence found = bisect(pose_from(scene, recipe, samples));
     EXPECT_EQ(found.stage, PipelineStage::Blend) << pipeline_stage_name(found.stage) << " " << found.location;
     EXPECT_EQ(found.node, int(joint)) << found.location;
     std::printf("  planted 1e-4 rad in additive layer %zu at node %zu: %s stage, %s (error %.3g, bound %.3g)\n", a,
@@ -146,12 +121,11 @@ TEST_P(RecipeBoundsTest, ACorrectRunPassesAndPlantedErrorsAreNamed) {
     const auto* two_bone = std::get_if<TwoBoneIk>(&step);
     if (!two_bone) continue;
     const int middle = two_bone->middle;
-    const EvaluatedPose planted = rounded(pose_from(scene, recipe, sample_recipe(scene, recipe, tau), [&](LocalPose& local) {
-      Quat& q = local.local[size_t(middle)].rotation;
-      q = (q * Quat(Eigen::AngleAxisd(kPlantedIkAngle, Vec3::UnitZ()))).normalized();
-    }));
-    const StageDivergence found = bisect_stages(scene, reference, &planted, &bounds.pose, reference_vertices,
-                                                rounded(evaluate_vertices(scene, planted, {})), vertex_bounds, &stages);
+    const StageDivergence found =
+        bisect(pose_from(scene, recipe, sample_recipe(scene, recipe, tau), [&](LocalPose& local) {
+          Quat& q = local.local[size_t(middle)].rotation;
+          q = (q * Quat(Eigen::AngleAxisd(kPlantedIkAngle, Vec3::UnitZ()))).normalized();
+        }));
     EXPECT_EQ(found.stage, PipelineStage::Ik) << pipeline_stage_name(found.stage) << " " << found.location;
     EXPECT_EQ(found.node, middle) << found.location;
     std::printf("  planted 1e-3 rad after the two-bone solve at node %d: %s stage, %s\n", middle,
