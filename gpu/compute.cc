@@ -1,5 +1,6 @@
 #include "gpu/compute.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -16,18 +17,31 @@ uint64_t timestamp_mask(const Context& context) {
   return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
 }
 
+// skinref's own shaders: bindings 0..n-1, entry point main, specialization constant 0 selecting the variant.
+ComputeLayout consecutive_bindings(uint32_t binding_count, uint32_t push_constant_bytes) {
+  ComputeLayout layout;
+  for (uint32_t b = 0; b < binding_count; ++b) layout.bindings.push_back(b);
+  layout.push_constant_bytes = push_constant_bytes;
+  return layout;
+}
+
 }  // namespace
 
 ComputeProgram::ComputeProgram(Context& context, std::span<const uint32_t> spirv, uint32_t binding_count,
                                uint32_t push_constant_bytes)
-    : context_(context), binding_count_(binding_count), push_constant_bytes_(push_constant_bytes) {
+    : ComputeProgram(context, spirv, consecutive_bindings(binding_count, push_constant_bytes)) {}
+
+ComputeProgram::ComputeProgram(Context& context, std::span<const uint32_t> spirv, ComputeLayout layout)
+    : context_(context), layout_(std::move(layout)) {
   const VkDevice device = context.device();
+  const uint32_t binding_count = uint32_t(layout_.bindings.size());
+  const uint32_t push_constant_bytes = layout_.push_constant_bytes;
   // A constructor that throws does not run the destructor: release what was created so far by hand.
   try {
     std::vector<VkDescriptorSetLayoutBinding> bindings(binding_count);
     for (uint32_t b = 0; b < binding_count; ++b)
-      bindings[b] = VkDescriptorSetLayoutBinding{b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
-                                                 nullptr};
+      bindings[b] = VkDescriptorSetLayoutBinding{layout_.bindings[b], VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                                 VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     VkDescriptorSetLayoutCreateInfo layout_info{};
     layout_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
     layout_info.bindingCount = binding_count;
@@ -45,7 +59,7 @@ ComputeProgram::ComputeProgram(Context& context, std::span<const uint32_t> spirv
 
     shader_ = context.create_shader(spirv.data(), spirv.size());
 
-    const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, binding_count};
+    const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max<uint32_t>(binding_count, 1)};
     VkDescriptorPoolCreateInfo pool_info{};
     pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
     pool_info.maxSets = 1;
@@ -92,17 +106,18 @@ void ComputeProgram::release() {
 }
 
 void ComputeProgram::bind_buffers(std::span<const VkDescriptorBufferInfo> buffers) {
-  if (buffers.size() != binding_count_) throw std::invalid_argument("ComputeProgram::bind_buffers: wrong count");
-  std::vector<VkWriteDescriptorSet> writes(binding_count_);
-  for (uint32_t b = 0; b < binding_count_; ++b) {
+  const uint32_t binding_count = this->binding_count();
+  if (buffers.size() != binding_count) throw std::invalid_argument("ComputeProgram::bind_buffers: wrong count");
+  std::vector<VkWriteDescriptorSet> writes(binding_count);
+  for (uint32_t b = 0; b < binding_count; ++b) {
     writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     writes[b].dstSet = set_;
-    writes[b].dstBinding = b;
+    writes[b].dstBinding = layout_.bindings[b];
     writes[b].descriptorCount = 1;
     writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writes[b].pBufferInfo = &buffers[b];
   }
-  vkUpdateDescriptorSets(context_.device(), binding_count_, writes.data(), 0, nullptr);
+  vkUpdateDescriptorSets(context_.device(), binding_count, writes.data(), 0, nullptr);
 }
 
 VkPipeline ComputeProgram::pipeline(uint32_t specialization) {
@@ -115,8 +130,8 @@ VkPipeline ComputeProgram::pipeline(uint32_t specialization) {
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = shader_;
-  info.stage.pName = "main";
-  info.stage.pSpecializationInfo = &specialization_info;
+  info.stage.pName = layout_.entry_point.c_str();
+  info.stage.pSpecializationInfo = layout_.specialized ? &specialization_info : nullptr;
   info.layout = pipeline_layout_;
   VkPipeline created = VK_NULL_HANDLE;
   VK_CHECK(vkCreateComputePipelines(context_.device(), VK_NULL_HANDLE, 1, &info, nullptr, &created));
@@ -130,7 +145,7 @@ void ComputeProgram::bind(VkCommandBuffer cmd, uint32_t specialization) {
 }
 
 void ComputeProgram::push(VkCommandBuffer cmd, const void* data, uint32_t bytes) const {
-  if (bytes != push_constant_bytes_) throw std::invalid_argument("ComputeProgram::push: wrong size");
+  if (bytes != layout_.push_constant_bytes) throw std::invalid_argument("ComputeProgram::push: wrong size");
   vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, bytes, data);
 }
 

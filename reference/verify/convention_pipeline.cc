@@ -19,6 +19,8 @@ Scene load_model_under(const std::string& spec, const Conventions& conventions) 
 
 bool conventions_need_reference_backend(const Conventions& conventions) {
   Conventions backend_side = conventions;
+  // The load conventions are baked into the Scene by load_model_under(): every backend skins that scene.
+  backend_side.load = LoadConventions{};
   backend_side.skinning.weights = WeightNormalization::AsStored;
   if (backend_side.skinning.normals == NormalTransform::BlendNormalMatrices)
     backend_side.skinning.normals = NormalTransform::InverseTranspose;

@@ -8,7 +8,8 @@
 // - ConventionRun: one evaluation of a scene under conventions at one playback time: the pose
 //   (evaluate_pose with conventions) and the world vertices (evaluate_vertices with conventions).
 // - conventions_need_reference_backend(): true when a convention has no counterpart in skinref's own
-//   float32 backends (anything but weights=sum and normals=blend-normal-matrices); the CLI refuses those with
+//   float32 backends (anything but the load conventions, which load_model_under() bakes into the Scene that
+//   every backend skins, weights=sum and normals=blend-normal-matrices); the CLI refuses those with
 //   --backend cpu|vulkan.
 #pragma once
 #include "core/conventions.h"

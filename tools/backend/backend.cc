@@ -3,6 +3,7 @@
 #include "backend/backend_kinds.h"
 #include "core/enum_names.h"
 
+#include <filesystem>
 #include <stdexcept>
 
 namespace skinref {
@@ -44,6 +45,10 @@ std::vector<WorldPrimitive> Backend::vertices(const Scene& scene, const Evaluate
   return job->vertices();
 }
 
+std::optional<std::string> Backend::skinning_unsupported(const Scene&, const SkinningOptions&) const {
+  return std::nullopt;
+}
+
 RenderResult Backend::render(const Scene& scene, const EvaluatedPose& pose,
                              const std::vector<WorldPrimitive>& primitives, const RenderCamera& camera,
                              const RenderOptions& options) {
@@ -55,15 +60,24 @@ std::unique_ptr<Backend> make_backend(const BackendOptions& options) {
     throw std::invalid_argument(std::string("make_backend: the ") + backend_name(options.kind) +
                                 " backend is not built");
   }
-  if (options.kind != BackendKind::Vulkan && (options.gpu_pose || options.validate || !options.device.empty())) {
-    throw std::invalid_argument("make_backend: gpu_pose, validate and device apply to the vulkan backend only");
+  if (options.kind != BackendKind::Vulkan && (options.gpu_pose || options.validate || !options.device.empty() ||
+                                              !options.shader.empty() || !options.shader_interface.empty())) {
+    throw std::invalid_argument("make_backend: gpu_pose, validate, device and shader apply to the vulkan backend only");
   }
+  if (options.shader.empty() != options.shader_interface.empty())
+    throw std::invalid_argument("make_backend: a user shader needs both the shader and its interface");
   switch (options.kind) {
     case BackendKind::Reference: return make_reference_backend();
     case BackendKind::Cpu: return make_cpu_backend();
     case BackendKind::Vulkan: return make_vulkan_backend(options);
   }
   throw std::invalid_argument("make_backend: not a BackendKind");
+}
+
+std::string backend_writer(const BackendOptions& options) {
+  if (!options.shader.empty())
+    return "user shader " + std::filesystem::path(options.shader).filename().string() + " (skinref vulkan)";
+  return std::string("skinref ") + backend_name(options.kind);
 }
 
 std::unique_ptr<Backend> make_backend(BackendKind kind) {

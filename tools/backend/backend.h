@@ -21,6 +21,9 @@
 //   vertices() of the job: for every backend, the drawn primitives in evaluate_vertices() order; float32
 //   backends hold float32 values in the double fields.
 // - render(): the reference rasterizer (render_scene()), or the GPU renderer (only RenderResult::image).
+// - With BackendOptions::shader, vulkan's skinning job runs the user's shader (its traffic model: the bytes
+//   of the buffers its interface describes); make_backend() loads it and checks it against its interface
+//   (InputError on a contradiction); other kinds refuse it with std::invalid_argument.
 // - finish(): throws gpu::GpuError when the validation layer reported any warning or error (vulkan).
 // - summary(): "" (reference), ", cpu backend (KERNEL)" or ", vulkan on DEVICE" (+ ", GPU animation"), for
 //   a command's summary line; description(): "reference", "cpu (KERNEL)" or "vulkan" + summary(), for
@@ -59,7 +62,14 @@ struct BackendOptions {
   bool gpu_pose = false;  // vulkan: the GPU animation pass computes the pose of a clip
   bool validate = false;  // vulkan: the validation layer on; any warning or error fails finish()
   std::string device;     // vulkan: index or name substring; empty: the automatic choice
+  // vulkan: a user's skinning compute shader (SPIR-V, GLSL or HLSL) and its interface JSON run in place of
+  // skin.comp (gpu/user_shader.h, gpu/user_skinning.h); both or neither. Loaded and checked by make_backend().
+  std::string shader, shader_interface;
 };
+
+// The writer a dump of this backend's vertices records: "skinref KIND", or "user shader FILE (skinref vulkan)"
+// for a user's shader, whose dumps compare and diagnose then hold to the any-order bounds.
+std::string backend_writer(const BackendOptions& options);
 
 // Skinning prepared once on a backend and run any number of times: what an engine's frame loop does, and
 // what the benchmarks time.
@@ -98,6 +108,9 @@ class Backend {
   virtual RenderResult render(const Scene& scene, const EvaluatedPose& pose,
                               const std::vector<WorldPrimitive>& primitives, const RenderCamera& camera,
                               const RenderOptions& options);
+  // Why this backend cannot skin `scene` with `options` (a user's shader computes one method and reads a
+  // fixed number of influences), for callers that skip such cases visibly; nullopt when it can.
+  virtual std::optional<std::string> skinning_unsupported(const Scene& scene, const SkinningOptions& options) const;
   virtual void finish() const {}
   virtual std::string summary() const = 0;
   virtual std::string description() const = 0;

@@ -7,6 +7,7 @@
 #include "gpu/animation_gpu.h"
 #include "gpu/render_gpu.h"
 #include "gpu/skinning_gpu.h"
+#include "gpu/user_skinning.h"
 #endif
 
 #include <stdexcept>
@@ -30,6 +31,17 @@ double skin_comp_traffic_bytes(const Scene& scene) {
   return bytes;
 }
 
+// The primitives of skinned drawn nodes.
+std::vector<const Primitive*> skinned_primitives(const Scene& scene) {
+  std::vector<const Primitive*> result;
+  for (const int n : drawn_nodes(scene)) {
+    const Node& node = scene.nodes[size_t(n)];
+    if (node.skin < 0) continue;
+    for (const Primitive& prim : scene.meshes[size_t(node.mesh)].primitives) result.push_back(&prim);
+  }
+  return result;
+}
+
 // Prepared compute skinning (gpu::GpuSkinning: plan and upload once, dispatch per run, read back on demand).
 class VulkanSkinningJob final : public SkinningJob {
  public:
@@ -51,11 +63,33 @@ class VulkanSkinningJob final : public SkinningJob {
   double traffic_bytes_;
 };
 
+// A user's shader in place of skin.comp (gpu::UserShaderSkinning: buffers laid out as its interface says).
+class UserShaderJob final : public SkinningJob {
+ public:
+  UserShaderJob(gpu::Context& context, const gpu::UserShader& shader, const Scene& scene, const EvaluatedPose& pose,
+                const SkinningOptions& options)
+      : context_(context), name_(shader.interface.name), skinning_(context, shader, scene, pose, options) {}
+
+  void run() override { skinning_.dispatch(); }
+  std::vector<WorldPrimitive> vertices() const override { return skinning_.read_back(); }
+  double traffic_bytes() const override { return skinning_.traffic_bytes(); }
+  double prepare_seconds() const override { return skinning_.prepare_ms() * 1e-3; }
+  std::optional<double> device_seconds() const override { return skinning_.device_ms() * 1e-3; }
+  void set_threads(int) override {}
+  std::string label() const override { return "vulkan, user shader " + name_ + ", " + context_.info().name; }
+
+ private:
+  gpu::Context& context_;
+  std::string name_;
+  gpu::UserShaderSkinning skinning_;
+};
+
 class VulkanBackend final : public Backend {
  public:
   // Owns its context (make_backend) or borrows one (make_vulkan_backend(context, ...)).
-  VulkanBackend(std::unique_ptr<gpu::Context> owned, gpu::Context& context, bool gpu_pose)
-      : owned_(std::move(owned)), context_(context), gpu_pose_(gpu_pose) {}
+  VulkanBackend(std::unique_ptr<gpu::Context> owned, gpu::Context& context, bool gpu_pose,
+                std::optional<gpu::UserShader> shader = std::nullopt)
+      : owned_(std::move(owned)), context_(context), gpu_pose_(gpu_pose), shader_(std::move(shader)) {}
 
   BackendKind kind() const override { return BackendKind::Vulkan; }
   bool gpu_pose() const override { return gpu_pose_; }
@@ -68,6 +102,7 @@ class VulkanBackend final : public Backend {
 
   std::unique_ptr<SkinningJob> prepare_skinning(const Scene& scene, const EvaluatedPose& pose,
                                                 const SkinningOptions& options) override {
+    if (shader_) return std::make_unique<UserShaderJob>(context_, *shader_, scene, pose, options);
     return std::make_unique<VulkanSkinningJob>(context_, scene, pose, options);
   }
 
@@ -76,6 +111,20 @@ class VulkanBackend final : public Backend {
     RenderResult result;
     result.image = gpu::gpu_render(context_, scene, pose, primitives, camera, options);
     return result;
+  }
+
+  std::optional<std::string> skinning_unsupported(const Scene& scene, const SkinningOptions& options) const override {
+    if (!shader_) return std::nullopt;
+    const gpu::ShaderInterface& interface = shader_->interface;
+    if (options.method != interface.method)
+      return "the user shader computes " + std::string(skinning_method_name(interface.method)) + ", not " +
+             skinning_method_name(options.method);
+    for (const Primitive* prim : skinned_primitives(scene))
+      if (uint32_t(prim->influences_per_vertex) > interface.influences)
+        return "the user shader reads " + std::to_string(interface.influences) + " influences per vertex, the model has " +
+               std::to_string(prim->influences_per_vertex) + " (an engine's importer limits them: " +
+               "--convention influences=top" + std::to_string(interface.influences) + "-renormalized)";
+    return std::nullopt;
   }
 
   void finish() const override {
@@ -88,7 +137,8 @@ class VulkanBackend final : public Backend {
   }
 
   std::string summary() const override {
-    return ", vulkan on " + context_.info().name + (gpu_pose_ ? ", GPU animation" : "");
+    return ", vulkan on " + context_.info().name + (gpu_pose_ ? ", GPU animation" : "") +
+           (shader_ ? ", user shader " + shader_->interface.name : "");
   }
   std::string description() const override { return "vulkan" + summary(); }
 
@@ -96,6 +146,7 @@ class VulkanBackend final : public Backend {
   std::unique_ptr<gpu::Context> owned_;
   gpu::Context& context_;
   bool gpu_pose_;
+  std::optional<gpu::UserShader> shader_;
 };
 
 }  // namespace
@@ -105,9 +156,12 @@ std::unique_ptr<Backend> make_vulkan_backend(gpu::Context& context, bool gpu_pos
 }
 
 std::unique_ptr<Backend> make_vulkan_backend(const BackendOptions& options) {
+  // The user's shader is read and checked against its interface before any device is set up.
+  std::optional<gpu::UserShader> shader;
+  if (!options.shader.empty()) shader = gpu::load_user_shader(options.shader, options.shader_interface);
   auto context = std::make_unique<gpu::Context>(gpu::ContextOptions{options.validate, options.device});
   gpu::Context& borrowed = *context;
-  return std::make_unique<VulkanBackend>(std::move(context), borrowed, options.gpu_pose);
+  return std::make_unique<VulkanBackend>(std::move(context), borrowed, options.gpu_pose, std::move(shader));
 }
 
 #else

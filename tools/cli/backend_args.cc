@@ -6,7 +6,8 @@
 namespace skinref::cli {
 
 std::vector<OptionSpec> with_backend_options(std::vector<OptionSpec> own, bool with_palette) {
-  own.insert(own.end(), {{"--backend", true}, {"--device", true}, {"--validate", false}});
+  own.insert(own.end(), {{"--backend", true}, {"--device", true}, {"--validate", false}, {"--shader", true},
+                         {"--interface", true}});
   if (with_palette) own.push_back({"--palette", true});
   return own;
 }
@@ -31,6 +32,14 @@ BackendOptions parse_backend(const ParsedArgs& parsed, const PoseSelection& sele
   options.validate = parsed.has_flag("--validate");
   options.device = device.value_or("");
   if (!vulkan && (device || options.validate)) throw UsageError(command + ": --device and --validate need --backend vulkan");
+  options.shader = parsed.value("--shader").value_or("");
+  options.shader_interface = parsed.value("--interface").value_or("");
+  if (!options.shader.empty() || !options.shader_interface.empty()) {
+    if (!vulkan) throw UsageError(command + ": --shader and --interface need --backend vulkan");
+    if (options.shader.empty() || options.shader_interface.empty())
+      throw UsageError(command + ": --shader FILE and --interface FILE.json go together");
+    if (command == "pose") throw UsageError(command + ": --shader skins; pose computes no vertices (use skin or render)");
+  }
   if (const std::optional<std::string> text = parsed.value("--palette")) {
     static const std::vector<std::string> kChoices{"reference", "gpu"};
     options.gpu_pose = parse_choice(*text, "--palette", kChoices) == 1;
@@ -74,7 +83,7 @@ DumpRecord dump_record_of(const std::string& model, const PoseSelection& selecti
                           const SkinningOptions& options, const BackendOptions& backend, const Conventions& conventions) {
   DumpRecord record;
   record.present = true;
-  record.writer = std::string("skinref ") + backend_name(backend.kind);
+  record.writer = backend_writer(backend);
   record.model = model;
   record.model_hash = model_content_hash(model);
   record.animation = selection.recipe ? "recipe:" + *selection.recipe

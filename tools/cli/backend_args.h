@@ -3,7 +3,8 @@
 // (tools/backend/backend.h), and the pose a backend gives for the command's pose selection.
 //
 // Contract:
-// - with_backend_options(own, with_palette): a command's own OptionSpecs plus the backend's.
+// - with_backend_options(own, with_palette): a command's own OptionSpecs plus the backend's (--shader FILE
+//   --interface FILE.json: a user's skinning shader on --backend vulkan, for skin, render and golden check).
 // - parse_backend(): checks the combination before any model is loaded: --device and --validate need
 //   --backend vulkan, and so does --palette gpu; --backend vulkan in a build without the Vulkan path is a
 //   UsageError; --palette gpu with --recipe is a UsageError (the GPU pass samples one clip: blending, masks

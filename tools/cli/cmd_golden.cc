@@ -20,6 +20,7 @@ std::string golden_usage() {
   return "usage: skinref golden update [--filter GLOB] [--golden-dir DIR] [--threads N]\n"
          "       skinref golden check --backend reference|cpu|vulkan [--filter GLOB] [--golden-dir DIR]\n"
          "                            [--report DIR] [--device NAME|INDEX] [--validate] [--threads N]\n"
+         "                            [--shader FILE --interface FILE.json]\n"
          "  The golden images and dumps listed in DIR/manifest.json (default: the source tree's golden/ folder;\n"
          "  format and policy in its README.md), under DIR/cases/NAME/tTIME.png, .skv (f64), .pose.json.\n"
          "  update  regenerates them from the reference (cases in parallel, every file written atomically);\n"
@@ -35,6 +36,9 @@ std::string golden_usage() {
          "  --threads N         cases run at once, 1 to 1024 (default: the hardware threads; vulkan: 1)\n"
          "  --report DIR        check: write DIR/index.html (golden, actual and difference images, metrics, stage)\n"
          "  --device, --validate  the Vulkan device and validation layer (see skinref render --help)\n"
+         "  --shader, --interface  vulkan: your own skinning shader in place of skinref's (see skinref skin --help),\n"
+         "                      its vertices held to the any-order bounds; cases of another method or with more\n"
+         "                      influences than it reads are skipped, each with its reason\n"
          "  Corpus cases (model corpus:PATH, the corpus from SKINREF_CORPUS_DIR or " SKINREF_CORPUS_DIR ")\n"
          "  are skipped with a line 'SKIPPED: corpus not found ...' when it is absent.\n"
          "  Exit status: 0 every output passed (skips allowed), 1 any failed or is missing, 2 bad manifest or usage.\n";

@@ -26,7 +26,8 @@ std::string skin_usage() {
          "         [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
          "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
          "         " + method_option_synopsis() + " [--threads N]\n"
-         "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]]\n"
+         "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]\n"
+         "                    [--shader FILE.spv|FILE.comp|FILE.hlsl --interface FILE.json]]\n"
          "         --out FILE.json|FILE.skv|FILE.ply\n"
          "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and writes the world-space positions,\n"
          "  normals and tangents of every drawn primitive.\n"
@@ -50,6 +51,10 @@ std::string skin_usage() {
          "  --palette P         with --backend vulkan: reference (default: the reference's pose and palettes, in\n"
          "                      float32) or gpu (sampling, local to model and palettes in a compute pass too, at\n"
          "                      the float32 time; one clip: not with --recipe)\n"
+         "  --shader FILE       with --backend vulkan: your own skinning compute shader in place of skinref's\n"
+         "                      (SPIR-V, or GLSL/HLSL compiled with glslc), checked against --interface FILE.json\n"
+         "                      by SPIR-V reflection; the dump records writer \"user shader FILE\", which compare\n"
+         "                      and diagnose hold to the any-order bounds (README: \"Your own skinning shader\")\n"
          "  --out FILE          .json, .skv (binary) or .ply (for viewers); required; written atomically\n";
 }
 

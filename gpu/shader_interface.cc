@@ -1,0 +1,332 @@
+#include "gpu/shader_interface.h"
+
+#include "core/enum_names.h"
+#include "core/input_error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace skinref::gpu {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::array<ShaderAttribute, 11> kAttributes = {
+    ShaderAttribute::Position,        ShaderAttribute::Normal,        ShaderAttribute::Tangent,
+    ShaderAttribute::Joints,          ShaderAttribute::Weights,       ShaderAttribute::SkinnedPosition,
+    ShaderAttribute::SkinnedNormal,   ShaderAttribute::SkinnedTangent, ShaderAttribute::Palette,
+    ShaderAttribute::DualQuaternion,  ShaderAttribute::ModelMatrix};
+
+constexpr std::array<AttributeFormat, 10> kFormats = {
+    AttributeFormat::Float3,          AttributeFormat::Float4,       AttributeFormat::Uint8,
+    AttributeFormat::Uint16,          AttributeFormat::Uint32,       AttributeFormat::Float32,
+    AttributeFormat::Mat4ColumnMajor, AttributeFormat::Mat4RowMajor, AttributeFormat::Mat3x4RowMajor,
+    AttributeFormat::DualQuat};
+
+constexpr std::array<PushValue, 3> kPushValues = {PushValue::VertexCount, PushValue::Influences,
+                                                  PushValue::PaletteSize};
+
+const char* push_value_name(PushValue value) {
+  switch (value) {
+    case PushValue::VertexCount: return "vertex_count";
+    case PushValue::Influences: return "influences";
+    case PushValue::PaletteSize: return "palette_size";
+  }
+  return "?";
+}
+
+ElementKind kind_of(ShaderAttribute attribute) {
+  switch (attribute) {
+    case ShaderAttribute::Palette:
+    case ShaderAttribute::DualQuaternion: return ElementKind::PaletteEntry;
+    case ShaderAttribute::ModelMatrix: return ElementKind::Single;
+    default: return ElementKind::Vertex;
+  }
+}
+
+bool is_output(ShaderAttribute attribute) {
+  return attribute == ShaderAttribute::SkinnedPosition || attribute == ShaderAttribute::SkinnedNormal ||
+         attribute == ShaderAttribute::SkinnedTangent;
+}
+
+// The formats an attribute may take, for the error message and the check.
+std::vector<AttributeFormat> formats_for(ShaderAttribute attribute) {
+  switch (attribute) {
+    case ShaderAttribute::Tangent:
+    case ShaderAttribute::SkinnedTangent: return {AttributeFormat::Float4};
+    case ShaderAttribute::Joints: return {AttributeFormat::Uint8, AttributeFormat::Uint16, AttributeFormat::Uint32};
+    case ShaderAttribute::Weights: return {AttributeFormat::Float32};
+    case ShaderAttribute::Palette:
+      return {AttributeFormat::Mat4ColumnMajor, AttributeFormat::Mat4RowMajor, AttributeFormat::Mat3x4RowMajor};
+    case ShaderAttribute::DualQuaternion: return {AttributeFormat::DualQuat};
+    case ShaderAttribute::ModelMatrix: return {AttributeFormat::Mat4ColumnMajor, AttributeFormat::Mat4RowMajor};
+    default: return {AttributeFormat::Float3, AttributeFormat::Float4};
+  }
+}
+
+uint32_t format_size(AttributeFormat format, uint32_t influences) {
+  switch (format) {
+    case AttributeFormat::Float3: return 12;
+    case AttributeFormat::Float4: return 16;
+    case AttributeFormat::Uint8: return influences;
+    case AttributeFormat::Uint16: return 2 * influences;
+    case AttributeFormat::Uint32:
+    case AttributeFormat::Float32: return 4 * influences;
+    case AttributeFormat::Mat4ColumnMajor:
+    case AttributeFormat::Mat4RowMajor: return 64;
+    case AttributeFormat::Mat3x4RowMajor: return 48;
+    case AttributeFormat::DualQuat: return 32;
+  }
+  return 0;
+}
+
+// Reads the JSON members of one object, refusing unknown keys so that a misspelt one is not silently ignored.
+class ObjectReader {
+ public:
+  ObjectReader(const std::string& file, const Json& json, std::string path)
+      : file_(file), json_(json), path_(std::move(path)) {
+    if (!json_.is_object()) fail(path_, "a JSON object");
+  }
+
+  [[noreturn]] void fail(const std::string& at, const std::string& expected) const {
+    throw InputError(file_, at.empty() ? "/" : at, expected);
+  }
+  std::string at(const char* key) const { return path_ + "/" + key; }
+
+  const Json* find(const char* key) {
+    seen_.insert(key);
+    const auto it = json_.find(key);
+    return it == json_.end() ? nullptr : &*it;
+  }
+  const Json& need(const char* key) {
+    const Json* value = find(key);
+    if (!value) fail(at(key), std::string("a \"") + key + "\" member");
+    return *value;
+  }
+  std::string string(const char* key) {
+    const Json& value = need(key);
+    if (!value.is_string()) fail(at(key), "a string");
+    return value.get<std::string>();
+  }
+  std::optional<std::string> optional_string(const char* key) {
+    if (!find(key)) return std::nullopt;
+    return string(key);
+  }
+  uint32_t count(const char* key, uint32_t lo, uint32_t hi) {
+    const Json& value = need(key);
+    if (!value.is_number_integer() || value.get<int64_t>() < lo || value.get<int64_t>() > hi)
+      fail(at(key), "an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + value.dump());
+    return static_cast<uint32_t>(value.get<int64_t>());
+  }
+  std::optional<uint32_t> optional_count(const char* key, uint32_t lo, uint32_t hi) {
+    if (!find(key)) return std::nullopt;
+    return count(key, lo, hi);
+  }
+  template <class Enum, size_t N>
+  Enum choice(const char* key, const std::array<Enum, N>& values, const char* (*name_of)(Enum)) {
+    const std::string text = string(key);
+    if (const std::optional<Enum> value = parse_enum_name(text, values, name_of)) return *value;
+    fail(at(key), "one of " + join_enum_names(values, name_of, ", ") + ", got \"" + text + "\"");
+  }
+  const Json& array(const char* key) {
+    const Json& value = need(key);
+    if (!value.is_array()) fail(at(key), "an array");
+    return value;
+  }
+  void no_other_keys() const {
+    for (auto it = json_.begin(); it != json_.end(); ++it)
+      if (!seen_.count(it.key())) fail(at(it.key().c_str()), "no such key (misspelt?)");
+  }
+
+ private:
+  const std::string& file_;
+  const Json& json_;
+  std::string path_;
+  std::set<std::string> seen_;
+};
+
+InterfaceAttribute parse_attribute(const std::string& file, const Json& json, const std::string& path,
+                                   uint32_t influences) {
+  ObjectReader reader(file, json, path);
+  InterfaceAttribute attribute;
+  attribute.attribute = reader.choice("attribute", kAttributes, shader_attribute_name);
+  attribute.format = reader.choice("format", kFormats, attribute_format_name);
+  attribute.offset = reader.optional_count("offset", 0, 1u << 16).value_or(0);
+  reader.no_other_keys();
+  const std::vector<AttributeFormat> allowed = formats_for(attribute.attribute);
+  if (std::find(allowed.begin(), allowed.end(), attribute.format) == allowed.end()) {
+    std::string names;
+    for (AttributeFormat f : allowed) names += std::string(names.empty() ? "" : ", ") + attribute_format_name(f);
+    reader.fail(reader.at("format"), std::string("for ") + shader_attribute_name(attribute.attribute) + ": " + names +
+                                         ", got " + attribute_format_name(attribute.format));
+  }
+  attribute.size = format_size(attribute.format, influences);
+  return attribute;
+}
+
+InterfaceBuffer parse_buffer(const std::string& file, const Json& json, const std::string& path, uint32_t influences) {
+  ObjectReader reader(file, json, path);
+  InterfaceBuffer buffer;
+  buffer.binding = reader.count("binding", 0, 1023);
+  const Json& attributes = reader.array("attributes");
+  if (attributes.empty()) reader.fail(reader.at("attributes"), "at least one attribute");
+  for (size_t a = 0; a < attributes.size(); ++a)
+    buffer.attributes.push_back(
+        parse_attribute(file, attributes[a], reader.at("attributes") + "/" + std::to_string(a), influences));
+  buffer.kind = kind_of(buffer.attributes.front().attribute);
+  buffer.written = is_output(buffer.attributes.front().attribute);
+  uint32_t end = 0;
+  for (size_t a = 0; a < buffer.attributes.size(); ++a) {
+    const InterfaceAttribute& attribute = buffer.attributes[a];
+    const std::string at = reader.at("attributes") + "/" + std::to_string(a);
+    if (kind_of(attribute.attribute) != buffer.kind || is_output(attribute.attribute) != buffer.written)
+      reader.fail(at + "/attribute",
+                  std::string("attributes of one kind in a buffer (per-vertex inputs, per-vertex outputs, palette "
+                              "entries or the model matrix), got ") +
+                      shader_attribute_name(attribute.attribute) + " beside " +
+                      shader_attribute_name(buffer.attributes.front().attribute));
+    if (attribute.offset % 4 != 0) reader.fail(at + "/offset", "a multiple of 4 bytes");
+    for (size_t b = 0; b < a; ++b) {
+      const InterfaceAttribute& other = buffer.attributes[b];
+      if (attribute.offset < other.offset + other.size && other.offset < attribute.offset + attribute.size)
+        reader.fail(at + "/offset", std::string("bytes not shared with ") + shader_attribute_name(other.attribute) +
+                                        " (offset " + std::to_string(other.offset) + ", " +
+                                        std::to_string(other.size) + " bytes)");
+    }
+    end = std::max(end, attribute.offset + ((attribute.size + 3) / 4) * 4);
+  }
+  // The stride defaults to the packed element; a given stride must hold every attribute.
+  buffer.stride = reader.optional_count("stride", 4, 1u << 16).value_or(end);
+  if (buffer.stride < end || buffer.stride % 4 != 0)
+    reader.fail(reader.at("stride"), "a multiple of 4 bytes of at least " + std::to_string(end) +
+                                         " (the attributes' extent), got " + std::to_string(buffer.stride));
+  reader.no_other_keys();
+  return buffer;
+}
+
+}  // namespace
+
+const char* shader_attribute_name(ShaderAttribute attribute) {
+  switch (attribute) {
+    case ShaderAttribute::Position: return "position";
+    case ShaderAttribute::Normal: return "normal";
+    case ShaderAttribute::Tangent: return "tangent";
+    case ShaderAttribute::Joints: return "joints";
+    case ShaderAttribute::Weights: return "weights";
+    case ShaderAttribute::SkinnedPosition: return "skinned_position";
+    case ShaderAttribute::SkinnedNormal: return "skinned_normal";
+    case ShaderAttribute::SkinnedTangent: return "skinned_tangent";
+    case ShaderAttribute::Palette: return "palette";
+    case ShaderAttribute::DualQuaternion: return "dual_quaternion";
+    case ShaderAttribute::ModelMatrix: return "model_matrix";
+  }
+  return "?";
+}
+
+const char* attribute_format_name(AttributeFormat format) {
+  switch (format) {
+    case AttributeFormat::Float3: return "float3";
+    case AttributeFormat::Float4: return "float4";
+    case AttributeFormat::Uint8: return "uint8";
+    case AttributeFormat::Uint16: return "uint16";
+    case AttributeFormat::Uint32: return "uint32";
+    case AttributeFormat::Float32: return "float32";
+    case AttributeFormat::Mat4ColumnMajor: return "mat4-column-major";
+    case AttributeFormat::Mat4RowMajor: return "mat4-row-major";
+    case AttributeFormat::Mat3x4RowMajor: return "mat3x4-row-major";
+    case AttributeFormat::DualQuat: return "dualquat";
+  }
+  return "?";
+}
+
+const InterfaceBuffer* ShaderInterface::buffer_of(ShaderAttribute attribute, const InterfaceAttribute** found) const {
+  for (const InterfaceBuffer& buffer : buffers)
+    for (const InterfaceAttribute& a : buffer.attributes)
+      if (a.attribute == attribute) {
+        if (found) *found = &a;
+        return &buffer;
+      }
+  return nullptr;
+}
+
+ShaderInterface parse_shader_interface(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "a readable shader interface file (JSON)");
+  std::stringstream text;
+  text << in.rdbuf();
+  Json json;
+  try {
+    json = Json::parse(text.str());
+  } catch (const Json::parse_error& error) {
+    throw InputError(path, "", std::string("valid JSON: ") + error.what());
+  }
+  ObjectReader reader(path, json, "");
+  if (reader.string("format") != "skinref-shader-interface")
+    reader.fail("/format", "\"skinref-shader-interface\"");
+  if (reader.count("version", 1, 1) != 1) reader.fail("/version", "1");
+  ShaderInterface result;
+  result.path = path;
+  result.name = reader.optional_string("name").value_or(std::filesystem::path(path).filename().string());
+  result.entry_point = reader.optional_string("entry_point").value_or("main");
+  result.workgroup_size = reader.optional_count("workgroup_size", 1, 1024);
+  result.method = reader.choice("method", kSkinningMethods, skinning_method_name);
+  result.influences = reader.count("influences", 1, 16);
+
+  const Json& buffers = reader.array("buffers");
+  std::set<uint32_t> bindings;
+  for (size_t b = 0; b < buffers.size(); ++b) {
+    const std::string at = "/buffers/" + std::to_string(b);
+    InterfaceBuffer buffer = parse_buffer(path, buffers[b], at, result.influences);
+    if (!bindings.insert(buffer.binding).second)
+      reader.fail(at + "/binding", "a binding not described twice, got " + std::to_string(buffer.binding) + " again");
+    for (const InterfaceAttribute& attribute : buffer.attributes)
+      if (result.buffer_of(attribute.attribute))
+        reader.fail(at, std::string("each attribute in one buffer, got ") + shader_attribute_name(attribute.attribute) +
+                            " twice");
+    result.buffers.push_back(std::move(buffer));
+  }
+
+  // What every skinning shader needs, and what its method needs.
+  auto require = [&](ShaderAttribute attribute, const char* why) {
+    if (!result.buffer_of(attribute))
+      reader.fail("/buffers", std::string("a buffer holding ") + shader_attribute_name(attribute) + " (" + why + ")");
+  };
+  require(ShaderAttribute::Position, "the bind positions");
+  require(ShaderAttribute::Joints, "the influences' joints");
+  require(ShaderAttribute::Weights, "the influences' weights");
+  require(ShaderAttribute::SkinnedPosition, "the result");
+  switch (result.method) {
+    case SkinningMethod::Lbs: require(ShaderAttribute::Palette, "LBS blends the palette's matrices"); break;
+    case SkinningMethod::Dqs:
+      require(ShaderAttribute::DualQuaternion, "DQS blends the palette's dual quaternions");
+      break;
+  }
+  if (result.buffer_of(ShaderAttribute::SkinnedNormal)) require(ShaderAttribute::Normal, "skinned normals need them");
+  if (result.buffer_of(ShaderAttribute::SkinnedTangent)) require(ShaderAttribute::Tangent, "skinned tangents need them");
+
+  if (const Json* push = reader.find("push_constants")) {
+    if (!push->is_array()) reader.fail("/push_constants", "an array");
+    std::set<uint32_t> offsets;
+    for (size_t p = 0; p < push->size(); ++p) {
+      const std::string at = "/push_constants/" + std::to_string(p);
+      ObjectReader entry(path, (*push)[p], at);
+      InterfacePush value;
+      value.offset = entry.count("offset", 0, 124);
+      value.value = entry.choice("value", kPushValues, push_value_name);
+      entry.no_other_keys();
+      if (value.offset % 4 != 0 || !offsets.insert(value.offset).second)
+        entry.fail(at + "/offset", "a multiple of 4 not used by another push constant");
+      result.push_constants.push_back(value);
+    }
+  }
+  reader.no_other_keys();
+  return result;
+}
+
+}  // namespace skinref::gpu
