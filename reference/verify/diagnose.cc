@@ -428,6 +428,7 @@ class Search {
     if (no_effect_.count(assignments)) return nullptr;
     Evaluation evaluation = diagnoser_.evaluate(assignments);
     evaluation.score.search_order = diagnosis_.candidates_tried++;
+    if (settings_.on_candidate) settings_.on_candidate(joined(assignments));
     if (same_references(evaluation.references, base_.references)) {
       no_effect_.insert(assignments);
       diagnosis_.no_effect.push_back(joined(assignments));

@@ -49,6 +49,7 @@
 #include "verify/stage_bisection.h"
 #include "verify/vertex_compare.h"
 #include <nlohmann/json_fwd.hpp>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -83,6 +84,9 @@ struct DiagnoseSettings {
   // evaluation does not take (time mapping, the sampling rules but key quantization and resampling, palette,
   // morph weight selection) are not candidates then: recipe_applicable().
   std::optional<Recipe> recipe;
+  // Called after each candidate's evaluation with its conventions ("NAME=VALUE, ..."), for a progress display;
+  // it changes nothing in the search.
+  std::function<void(const std::string& candidate)> on_candidate;
 };
 // Whether a recipe's evaluation takes these conventions (load, key quantization and resampling, morph order,
 // skinning); false for the others.

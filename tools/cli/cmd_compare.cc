@@ -16,6 +16,7 @@
 // threshold) / pixel count, and the comparison passes when it is <= --max-fraction. --report DIR writes
 // a.png, b.png, diff.png (the heat map), side_by_side.png (A | B | diff) and compare.json, each staged in a
 // temporary file and all renamed into place once every one was written.
+#include "cli/ci_reports.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "cli/dump_records.h"
@@ -40,7 +41,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -472,21 +476,47 @@ std::string compare_usage() {
          "  to its derived float32 bound at TEST's time (the two dumps must agree on animation and time), and\n"
          "  the first stage with a value over its bound is named with the node or joint. The model is the\n"
          "  dump's \"source\" unless --model is given; --report DIR writes pose.json. A dump printed with fewer\n"
-         "  than 17 significant digits (%.9g) has its printing rounding added to every bound.\n";
+         "  than 17 significant digits (%.9g) has its printing rounding added to every bound.\n"
+         "  --junit FILE        any pair: also write a JUnit XML report, the pair as one test case (its verdict,\n"
+         "                      and what compare printed), for CI dashboards; none after bad input (exit 2)\n";
 }
+
+namespace {
+int compare_pair(const ParsedArgs& parsed);
+}  // namespace
 
 int run_compare(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions = with_convention_options(
       {{"--threshold", true}, {"--tolerance-px", true}, {"--max-fraction", true}, {"--report", true},
        {"--model", true},     {"--anim", true},         {"--time", true},         {"--method", true},
        {"--weights", true},   {"--normals", true},      {"--palette", true},      {"--bounds", true},
-       {"--recipe", true}});
+       {"--recipe", true},    {"--junit", true}});
   const ParsedArgs parsed = parse_args(args, kOptions, "compare");
   if (parsed.help) {
     std::cout << compare_usage();
     return kExitOk;
   }
   require_positionals(parsed, 2, "A and B", "compare");
+  const std::optional<std::string> junit_path = parsed.value("--junit");
+  if (!junit_path) return compare_pair(parsed);
+  // One JUnit test case for the pair, written once the comparison has a verdict (bad input writes none).
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<TeeOutput> tee(std::in_place);
+  const int exit_code = compare_pair(parsed);
+  const std::string output = tee->text();
+  tee.reset();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  write_junit(*junit_path, "skinref compare",
+              {junit_from_output("skinref.compare", parsed.positionals[0] + " vs " + parsed.positionals[1], seconds,
+                                 exit_code, output)},
+              output);
+  std::cout << "JUnit: " << *junit_path << "\n";
+  return exit_code;
+}
+
+namespace {
+
+int compare_pair(const ParsedArgs& parsed) {
   const std::string& a_path = parsed.positionals[0];
   const std::string& b_path = parsed.positionals[1];
   if (has_extension(a_path, ".skv") && has_extension(b_path, ".skv"))
@@ -501,5 +531,7 @@ int run_compare(std::span<const std::string> args) {
   refuse_options(parsed, kVertexOptions, "applies to .skv vertex dumps, not to images");
   return compare_png_images(parsed, a_path, b_path);
 }
+
+}  // namespace
 
 }  // namespace skinref::cli

@@ -3,6 +3,7 @@
 // (one per dump, in order) or from the dump's record. Exit 0 when the dumps match glTF 2.0 (with the
 // conventions given as known), 1 otherwise (the verdict names what explains them, or says nothing does), 2 for
 // bad input.
+#include "cli/ci_reports.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "cli/dump_records.h"
@@ -55,6 +56,7 @@ std::string diagnose_usage() {
          "         [--time T ...]\n"
          "         " + method_option_synopsis() + " [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
          "         [--max-conventions N] [--bounds any-order|skinref-order] [--recipe FILE] [--report DIR]\n"
+         "         [--junit FILE.xml]\n"
          "  Names the engine conventions (docs/conventions.md) that explain how an engine's vertex dumps differ\n"
          "  from glTF 2.0. It checks TEST against the specification first, then against every single convention\n"
          "  and their combinations, each re-evaluated from the stage it touches, and prints a ranked verdict, e.g.\n"
@@ -78,6 +80,8 @@ std::string diagnose_usage() {
          "                      the recipe's poses, held to its bounds; the conventions a recipe's evaluation\n"
          "                      takes are tried (load, key quantization, resampling, morph order, skinning)\n"
          "  --report DIR        also write DIR/diagnosis.json (every candidate ranked)\n"
+         "  --junit FILE        also write a JUnit XML report: one test case per dump, with the verdict\n"
+         "  On a terminal a progress line names the candidate being evaluated; nothing when not a terminal.\n"
          "  Exit status: 0 the dumps match glTF 2.0 (with the given conventions), 1 they do not (the verdict\n"
          "  says which conventions explain them), 2 unreadable or mismatched inputs or bad options.\n";
 }
@@ -91,7 +95,8 @@ int run_diagnose(std::span<const std::string> args) {
        {"--max-conventions", true},
        {"--bounds", true},
        {"--recipe", true},
-       {"--report", true}});
+       {"--report", true},
+       {"--junit", true}});
   const ParsedArgs parsed = parse_args(args, kOptions, "diagnose");
   if (parsed.help) {
     std::cout << diagnose_usage();
@@ -198,14 +203,20 @@ int run_diagnose(std::span<const std::string> args) {
   }
 
   Diagnosis diagnosis;
+  ProgressLine progress(0);  // the search's length is not known in advance
+  settings.on_candidate = [&](const std::string& candidate) { progress.step(candidate.empty() ? "glTF 2.0" : candidate); };
+  const std::optional<std::string> junit_path = parsed.value("--junit");
+  std::optional<TeeOutput> tee;
   try {
     diagnosis = diagnose(scene, observations, settings);
+    progress.finish();
   } catch (const InputError& error) {
     throw InputError(error.file().empty() ? dump_paths.front() : error.file(), error.json_path(),
                      error.expected() + " (model " + model + ")");
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
+  if (junit_path) tee.emplace();
   std::cout << "diagnose " << model << ", "
             << (!recipe_label.empty() ? recipe_label
                 : settings.animation < 0 ? std::string("rest pose") : "animation " + std::to_string(settings.animation))
@@ -243,7 +254,19 @@ int run_diagnose(std::span<const std::string> args) {
     std::cout << "report: " << (std::filesystem::path(*report_dir) / "diagnosis.json").string() << "\n";
   }
   const bool matches = diagnosis.matches_specification && sentinel_note.empty();
-  return matches ? kExitOk : kExitComparisonFailed;
+  const int exit_code = matches ? kExitOk : kExitComparisonFailed;
+  if (junit_path) {
+    // One test case per dump, each carrying the verdict the dumps share (diagnose explains them together).
+    const std::string output = tee->text();
+    tee.reset();
+    std::vector<JunitCase> cases;
+    for (const std::string& path : dump_paths)
+      cases.push_back(junit_from_output("skinref.diagnose." + model, path, seconds / double(dump_paths.size()),
+                                        exit_code, output));
+    write_junit(*junit_path, "skinref diagnose " + model, cases, output);
+    std::cout << "JUnit: " << *junit_path << "\n";
+  }
+  return exit_code;
 }
 
 }  // namespace skinref::cli

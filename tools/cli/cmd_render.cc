@@ -153,7 +153,8 @@ std::string render_usage() {
          "         [--size WxH] [--camera auto|gltf:N|EX,EY,EZ:TX,TY,TZ:FOV]\n"
          "         [--view shaded|normals|weights:JOINT|depth] [--threads N] [--ids FILE.png] --out FILE.png\n"
          "         [--dump FILE.skv|FILE.json|FILE.ply] [--trace X,Y]\n"
-         "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]]\n"
+         "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]\n"
+         "                    [--shader FILE --interface FILE.json]]\n"
          "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and rasterizes it with Vulkan's rules\n"
          "  (the reference image a GPU renderer is compared with).\n"
          "  --anim NAME|INDEX   animation to sample (an integer is an index); default: the first, or the rest\n"
@@ -186,6 +187,8 @@ std::string render_usage() {
          "  --palette P         with --backend vulkan: reference (default: the reference's pose and palettes) or\n"
          "                      gpu (sampling, local to model and palettes in a compute pass, at the float32\n"
          "                      time; one clip: not with --recipe)\n"
+         "  --shader, --interface  with --backend vulkan: your own skinning shader skins what is drawn (see\n"
+         "                      skinref skin --help)\n"
          "  Every output is written atomically; after any error none is written.\n";
 }
 

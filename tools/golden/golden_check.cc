@@ -11,6 +11,7 @@
 // skipped, with a line, when the corpus is absent.
 #include "backend/backend.h"
 #include "cli/backend_args.h"
+#include "cli/ci_reports.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "golden/golden_case.h"
@@ -439,12 +440,51 @@ CaseResult check_case(const GoldenCase& golden_case, const CheckSettings& settin
   return result;
 }
 
+// One JUnit test case per golden case: failed when any output failed or is missing, an error when the case
+// could not be set up, skipped when every output was skipped; each output's verdict in the details.
+std::vector<JunitCase> junit_cases(const std::vector<const GoldenCase*>& cases, const std::vector<CaseResult>& results,
+                                   const std::vector<double>& seconds, const BackendOptions& backend) {
+  std::vector<JunitCase> junit;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    JunitCase& c = junit.emplace_back();
+    c.classname = std::string("skinref.golden.") + backend_name(backend.kind);
+    c.name = cases[i]->name;
+    c.seconds = seconds[i];
+    size_t failed = 0, errors = 0, skipped = 0;
+    for (const GoldenReportRow& row : results[i].rows) {
+      failed += row.status == GoldenStatus::Fail || row.status == GoldenStatus::Missing;
+      errors += row.status == GoldenStatus::Error;
+      skipped += row.status == GoldenStatus::Skipped;
+    }
+    for (const std::string& line : results[i].lines) c.details += line + "\n";
+    const size_t outputs = results[i].rows.size();
+    if (errors > 0) {
+      c.outcome = JunitOutcome::Error;
+      c.message = results[i].rows.front().message;
+    } else if (failed > 0) {
+      c.outcome = JunitOutcome::Failed;
+      c.message = std::to_string(failed) + " of " + std::to_string(outputs) + " outputs failed";
+      for (const GoldenReportRow& row : results[i].rows)
+        if (row.status == GoldenStatus::Fail || row.status == GoldenStatus::Missing) {
+          c.message += ": " + row.output + ": " + row.message;
+          break;
+        }
+    } else if (outputs > 0 && skipped == outputs) {
+      c.outcome = JunitOutcome::Skipped;
+      c.message = results[i].rows.front().message;
+      c.details.clear();
+    }
+  }
+  return junit;
+}
+
 }  // namespace
 
 int run_golden_check(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{{"--backend", true},    {"--filter", true}, {"--golden-dir", true},
                                                 {"--report", true},     {"--device", true}, {"--validate", false},
-                                                {"--threads", true},    {"--shader", true}, {"--interface", true}};
+                                                {"--threads", true},    {"--shader", true}, {"--interface", true},
+                                                {"--junit", true},      {"--shard", true}};
   const ParsedArgs parsed = parse_args(args, kOptions, "golden check");
   if (parsed.help) {
     std::cout << golden_usage();
@@ -465,7 +505,14 @@ int run_golden_check(std::span<const std::string> args) {
     if (vulkan && threads != 1) throw UsageError("golden check: --backend vulkan checks one case at a time (--threads 1)");
   }
   const GoldenManifest manifest = load_golden_manifest(golden_manifest_path(settings.golden_dir));
-  const std::vector<const GoldenCase*> cases = select_cases(manifest, parsed.value("--filter"));
+  // This shard's part of the selected cases (all of them without sharding): case k of the selection is
+  // shard k mod N's, so N machines check disjoint parts with nothing to coordinate.
+  const Shard shard = parse_shard(parsed, "golden check");
+  const std::vector<const GoldenCase*> selected = select_cases(manifest, parsed.value("--filter"));
+  std::vector<const GoldenCase*> cases;
+  for (size_t k = 0; k < selected.size(); ++k)
+    if (shard.owns(k)) cases.push_back(selected[k]);
+  const std::optional<std::string> junit_path = parsed.value("--junit");
   // An unknown --device (or no Vulkan device at all) is reported before any case runs.
   const std::string backend_description = make_backend(settings.backend)->description();
   if (settings.report_dir) {
@@ -478,14 +525,20 @@ int run_golden_check(std::span<const std::string> args) {
 
   const auto start = std::chrono::steady_clock::now();
   std::vector<CaseResult> results(cases.size());
+  std::vector<double> case_seconds(cases.size(), 0.0);
   std::mutex output_mutex;
   std::atomic<size_t> next{0};
+  ProgressLine progress(cases.size());
   auto worker = [&] {
     for (size_t i = next++; i < cases.size(); i = next++) {
+      const auto case_start = std::chrono::steady_clock::now();
       results[i] = check_case(*cases[i], settings);
+      case_seconds[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - case_start).count();
       const std::lock_guard<std::mutex> lock(output_mutex);
+      progress.finish();  // the result lines go where the progress line was
       for (const std::string& line : results[i].lines) std::cout << line << "\n";
       std::cout.flush();
+      progress.step(cases[i]->name);
     }
   };
   std::vector<std::thread> pool;
@@ -493,6 +546,7 @@ int run_golden_check(std::span<const std::string> args) {
   for (size_t t = 1; t < workers; ++t) pool.emplace_back(worker);
   worker();
   for (std::thread& thread : pool) thread.join();
+  progress.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   GoldenReport report;
@@ -516,7 +570,13 @@ int run_golden_check(std::span<const std::string> args) {
     write_golden_report(*settings.report_dir, report);
     report_note = "; report: " + (fs::path(*settings.report_dir) / "index.html").string();
   }
-  std::cout << "golden check (" << report.backend << "): " << report.rows.size() << " outputs of " << cases.size()
+  if (junit_path) {
+    write_junit(*junit_path, "skinref golden check (" + report.backend + ")",
+                junit_cases(cases, results, case_seconds, settings.backend));
+    report_note += "; JUnit: " + *junit_path;
+  }
+  std::cout << "golden check (" << report.backend << (shard.count > 1 ? ", " + shard.describe() : std::string())
+            << "): " << report.rows.size() << " outputs of " << cases.size()
             << " cases: " << passed << " passed, " << failed << " failed, " << skipped << " skipped in "
             << format("%.1f", seconds) << " s" << report_note << "\n";
   if (setup_error) return kExitBadInput;
