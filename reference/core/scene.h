@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace skinref {
@@ -160,6 +161,9 @@ struct Scene {
   std::vector<Texture> textures;
   std::vector<Image> images;
   std::vector<Camera> cameras;
+  // How a file that is not glTF was imported (io/assimp_import.h): ("format", "FBX"), ("unit", ...), ...,
+  // in order, for `info`; empty for glTF and built-in scenes.
+  std::vector<std::pair<std::string, std::string>> import_facts;
 };
 
 // glTF's spelling: "STEP", "LINEAR", "CUBICSPLINE"; "translation", "rotation", "scale", "weights".

@@ -401,14 +401,13 @@ void write_glb(std::ostream& out, const std::string& json, const std::vector<uns
 
 }  // namespace
 
-void export_gltf(const Scene& scene, const std::string& path) {
-  const std::string ext = lower_case_extension(path);
-  const bool binary = ext == ".glb";
-  if (!binary && ext != ".gltf") throw InputError(path, "", "an output path ending in .gltf or .glb");
+namespace {
 
+// The glTF JSON document and its binary buffer for `scene` (`binary`: the buffer is the GLB's BIN chunk).
+std::pair<nlohmann::json, std::vector<unsigned char>> serialize(const Scene& scene, bool binary, const std::string& path) {
   ModelBuilder builder(scene, scene.source);
   const tinygltf::Model model = builder.build();
-  const std::vector<unsigned char>& bin = builder.bin();
+  std::vector<unsigned char> bin = builder.bin();
 
   std::ostringstream serialized;
   tinygltf::TinyGLTF writer;
@@ -432,6 +431,22 @@ void export_gltf(const Scene& scene, const std::string& path) {
   for (size_t c = 0; c < scene.cameras.size(); ++c)
     if (scene.cameras[c].perspective && scene.cameras[c].zfar == 0.0)
       doc.at("cameras").at(c).at("perspective").erase("zfar");  // absent zfar = infinite projection
+
+  return {std::move(doc), std::move(bin)};
+}
+
+}  // namespace
+
+void export_glb(const Scene& scene, std::ostream& out) {
+  const auto [doc, bin] = serialize(scene, true, scene.source);
+  write_glb(out, doc.dump(), bin, scene.source);
+}
+
+void export_gltf(const Scene& scene, const std::string& path) {
+  const std::string ext = lower_case_extension(path);
+  const bool binary = ext == ".glb";
+  if (!binary && ext != ".gltf") throw InputError(path, "", "an output path ending in .gltf or .glb");
+  const auto [doc, bin] = serialize(scene, binary, path);
 
   if (binary) {
     const std::string json = doc.dump();

@@ -8,10 +8,14 @@
 
 #include "core/scene.h"
 
+#include <ostream>
 #include <string>
 
 namespace skinref {
 
 void export_gltf(const Scene& scene, const std::string& path);
+
+// The same .glb, written to a stream (the Assimp import sends its scene this way: io/assimp_import.h).
+void export_glb(const Scene& scene, std::ostream& out);
 
 }  // namespace skinref

@@ -14,6 +14,7 @@
 
 #include "core/conventions.h"
 #include "core/scene.h"
+#include "io/assimp_import.h"
 
 #include <string>
 
@@ -34,8 +35,11 @@ Scene load_gltf_file(const std::string& path, JointSentinel joint_sentinel = Joi
 Scene load_gltf_memory(const std::string& bytes, const std::string& display_name, const std::string& base_dir,
                        JointSentinel joint_sentinel = JointSentinel::None);
 
-// `builtin:NAME` or a file path: the one entry point for every command that takes a model.
-Scene load_model(const std::string& spec, JointSentinel joint_sentinel = JointSentinel::None);
+// `builtin:NAME` or a file path: the one entry point for every command that takes a model. A path whose
+// extension is not .gltf or .glb goes through Assimp (io/assimp_import.h) with `import`; the joint sentinel
+// applies to glTF's JOINTS only.
+Scene load_model(const std::string& spec, JointSentinel joint_sentinel = JointSentinel::None,
+                 const ImportOptions& import = {});
 
 // The extensions this loader implements when a file lists them as required.
 bool is_supported_required_extension(const std::string& name);

@@ -11,8 +11,8 @@ void apply_scene_conventions(Scene& scene, const Conventions& conventions) {
   apply_clip_conventions(scene, conventions.sampling);
 }
 
-Scene load_model_under(const std::string& spec, const Conventions& conventions) {
-  Scene scene = load_model(spec, conventions.load.joint_sentinel);
+Scene load_model_under(const std::string& spec, const Conventions& conventions, const ImportOptions& import) {
+  Scene scene = load_model(spec, conventions.load.joint_sentinel, import);
   apply_scene_conventions(scene, conventions);
   return scene;
 }

@@ -2,7 +2,8 @@
 // commands that take --convention (pose, skin, compare, bisect) and for diagnose.
 //
 // Contract:
-// - load_model_under(): load_model() with the joint sentinel, then apply_scene_conventions().
+// - load_model_under(): load_model() with the joint sentinel (and the import options of a file that is not
+//   glTF), then apply_scene_conventions().
 // - apply_scene_conventions(): the load conventions (io/load_conventions.h), then the clip conventions
 //   (anim/clip_conventions.h); the Scene stays valid.
 // - ConventionRun: one evaluation of a scene under conventions at one playback time: the pose
@@ -13,13 +14,14 @@
 //   --backend cpu|vulkan.
 #pragma once
 #include "core/conventions.h"
+#include "io/assimp_import.h"
 #include "core/pose.h"
 #include "core/vertices.h"
 #include "skin/options.h"
 #include <string>
 #include <vector>
 namespace skinref {
-Scene load_model_under(const std::string& spec, const Conventions& conventions);
+Scene load_model_under(const std::string& spec, const Conventions& conventions, const ImportOptions& import = {});
 void apply_scene_conventions(Scene& scene, const Conventions& conventions);
 bool conventions_need_reference_backend(const Conventions& conventions);
 }  // namespace skinref

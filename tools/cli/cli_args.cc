@@ -241,6 +241,44 @@ SkinningOptions parse_skinning_options(const ParsedArgs& parsed) {
   return options;
 }
 
+std::vector<OptionSpec> with_import_options(std::vector<OptionSpec> own) {
+  own.insert(own.end(), {{"--import-scale", true}, {"--import-up", true}, {"--import-limit-weights", true}});
+  return own;
+}
+
+ImportOptions parse_import_options(const ParsedArgs& parsed) {
+  ImportOptions options;
+  if (const std::optional<std::string> text = parsed.value("--import-scale")) {
+    if (*text == "auto") {
+      options.scale_mode = ImportOptions::Mode::Auto;
+    } else if (*text == "none") {
+      options.scale_mode = ImportOptions::Mode::None;
+    } else {
+      options.scale_mode = ImportOptions::Mode::Given;
+      options.scale = parse_finite_double(*text, "--import-scale");
+      if (!(options.scale > 0.0)) throw UsageError("option --import-scale: auto, none or a positive factor, got '" + *text + "'");
+    }
+  }
+  if (const std::optional<std::string> text = parsed.value("--import-up")) {
+    static const std::vector<std::string> kChoices{"auto", "none", "y", "z"};
+    const size_t choice = parse_choice(*text, "--import-up", kChoices);
+    options.up_mode = choice == 0 ? ImportOptions::Mode::Auto : choice == 1 ? ImportOptions::Mode::None : ImportOptions::Mode::Given;
+    options.up = choice == 3 ? 'z' : 'y';
+  }
+  if (const std::optional<std::string> text = parsed.value("--import-limit-weights"))
+    options.limit_weights = int(parse_integer(*text, "--import-limit-weights", 1, 16));
+  return options;
+}
+
+std::string import_option_help() {
+  return "  --import-scale S    FBX, Collada, ... (Assimp): auto (default: the file's unit to metres), none (as\n"
+         "                      stored) or a factor\n"
+         "  --import-up U       auto (default: the file's axis system to +Y up), none, y or z (the file is Y-up or\n"
+         "                      Z-up, right-handed)\n"
+         "  --import-limit-weights K  Assimp's LimitBoneWeights: the K largest weights per vertex, renormalized\n"
+         "                      (what an engine's importer does; diagnose names it influences=topK-renormalized)\n";
+}
+
 std::vector<OptionSpec> with_convention_options(std::vector<OptionSpec> own) {
   own.push_back({"--convention", true, true});
   own.push_back({"--conventions", true});

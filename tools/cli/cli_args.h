@@ -9,6 +9,7 @@
 
 #include "anim/pose_selection.h"
 #include "core/conventions.h"
+#include "io/assimp_import.h"
 #include "core/pose.h"
 #include "core/scene.h"
 #include "skin/options.h"
@@ -100,6 +101,13 @@ struct ConventionSelection {
 ConventionSelection parse_conventions(const ParsedArgs& parsed, const std::string& command);
 // The usage lines of those options.
 std::string convention_option_help();
+
+// The import options of the commands that load MODEL (info, pose, skin, render, export) for a file that is
+// not glTF (io/assimp_import.h): --import-scale auto|none|FACTOR, --import-up auto|none|y|z,
+// --import-limit-weights K (1 to 16). Bad values are UsageErrors.
+std::vector<OptionSpec> with_import_options(std::vector<OptionSpec> own);
+ImportOptions parse_import_options(const ParsedArgs& parsed);
+std::string import_option_help();
 
 // What selects the pose of `pose` and `skin`: --recipe FILE, or --anim NAME|INDEX at --time SECONDS.
 struct PoseSelection {

@@ -18,7 +18,8 @@ std::string export_usage() {
 
 int run_export(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{{"--out", true}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "export");
+  static const std::vector<OptionSpec> kAllOptions = with_import_options(kOptions);
+  const ParsedArgs parsed = parse_args(args, kAllOptions, "export");
   if (parsed.help) {
     std::cout << export_usage();
     return kExitOk;
@@ -28,7 +29,7 @@ int run_export(std::span<const std::string> args) {
   static const std::vector<std::string> kExtensions{".gltf", ".glb"};
   require_extension(out_path, kExtensions, "--out");
 
-  const Scene scene = load_model(parsed.positionals[0]);
+  const Scene scene = load_model(parsed.positionals[0], JointSentinel::None, parse_import_options(parsed));
   export_gltf(scene, out_path);
   std::cout << "wrote " << out_path << "\n";
   return kExitOk;

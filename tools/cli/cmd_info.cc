@@ -60,6 +60,11 @@ nlohmann::ordered_json info_json(const Scene& scene) {
   using json = nlohmann::ordered_json;
   json info;
   info["source"] = scene.source;
+  if (!scene.import_facts.empty()) {
+    json imported = json::object();
+    for (const auto& [key, value] : scene.import_facts) imported[key] = value;
+    info["import"] = imported;
+  }
   info["roots"] = scene.roots;
 
   json nodes = json::array();
@@ -182,6 +187,7 @@ std::string joined(const std::vector<Item>& items, const char* separator) {
 
 void print_text(const Scene& scene, std::ostream& out) {
   out << "source: " << scene.source << "\n";
+  for (const auto& [key, value] : scene.import_facts) out << "import: " << key << ": " << value << "\n";
   out << "active scene roots: [" << joined(scene.roots, ", ") << "]\n";
 
   out << "nodes: " << scene.nodes.size() << "\n";
@@ -250,21 +256,24 @@ void print_text(const Scene& scene, std::ostream& out) {
 }  // namespace
 
 std::string info_usage() {
-  return "usage: skinref info MODEL [--json]\n"
-         "  Describes MODEL (a .gltf/.glb path or builtin:NAME): scene roots, nodes, meshes and primitives\n"
-         "  (vertex counts, attributes, influence sets, morph targets), skins, animations, materials, images.\n"
-         "  --json   print JSON instead of text\n";
+  return "usage: skinref info MODEL [--json] [--import-scale S] [--import-up U] [--import-limit-weights K]\n"
+         "  Describes MODEL (a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME):\n"
+         "  scene roots, nodes, meshes and primitives (vertex counts, attributes, influence sets, morph targets),\n"
+         "  skins, animations, materials, images; for a file that is not glTF, how it was imported (format, the\n"
+         "  file's unit and axes, the scale and axes applied).\n"
+         "  --json   print JSON instead of text\n" + import_option_help();
 }
 
 int run_info(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{{"--json", false}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "info");
+  static const std::vector<OptionSpec> kAllOptions = with_import_options(kOptions);
+  const ParsedArgs parsed = parse_args(args, kAllOptions, "info");
   if (parsed.help) {
     std::cout << info_usage();
     return kExitOk;
   }
   require_positionals(parsed, 1, "MODEL", "info");
-  const Scene scene = load_model(parsed.positionals[0]);
+  const Scene scene = load_model(parsed.positionals[0], JointSentinel::None, parse_import_options(parsed));
   if (parsed.has_flag("--json")) {
     std::cout << info_json(scene).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   } else {

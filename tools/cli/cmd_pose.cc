@@ -36,7 +36,7 @@ std::string pose_usage() {
 int run_pose(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{
       {"--anim", true}, {"--recipe", true}, {"--time", true}, {"--out", true}};
-  static const std::vector<OptionSpec> kAllOptions = with_convention_options(with_backend_options(kOptions, false));
+  static const std::vector<OptionSpec> kAllOptions = with_import_options(with_convention_options(with_backend_options(kOptions, false)));
   const ParsedArgs parsed = parse_args(args, kAllOptions, "pose");
   if (parsed.help) {
     std::cout << pose_usage();
@@ -58,7 +58,7 @@ int run_pose(std::span<const std::string> args) {
   if (convention_path) refuse_conventions_off_reference(backend_options, selection, pose_conventions, "pose");
   const std::unique_ptr<Backend> backend = make_backend(backend_options);
 
-  const Scene scene = load_model_under(parsed.positionals[0], conventions);
+  const Scene scene = load_model_under(parsed.positionals[0], conventions, parse_import_options(parsed));
   const SelectedPose selected =
       convention_path ? convention_pose(scene, selection, conventions) : backend_pose(*backend, scene, selection);
   backend->finish();

@@ -197,7 +197,7 @@ int run_render(std::span<const std::string> args) {
       {"--anim", true},   {"--time", true}, {"--recipe", true},  {"--method", true}, {"--size", true},
       {"--camera", true}, {"--view", true}, {"--threads", true}, {"--ids", true},    {"--out", true},
       {"--dump", true},   {"--trace", true}};
-  static const std::vector<OptionSpec> kAllOptions = with_backend_options(kOptions, true);
+  static const std::vector<OptionSpec> kAllOptions = with_import_options(with_backend_options(kOptions, true));
   const ParsedArgs parsed = parse_args(args, kAllOptions, "render");
   if (parsed.help) {
     std::cout << render_usage();
@@ -256,7 +256,7 @@ int run_render(std::span<const std::string> args) {
   // Before the model loads, so that an unknown --device is reported at once.
   const std::unique_ptr<Backend> backend = make_backend(backend_options);
 
-  const Scene scene = load_model(parsed.positionals[0]);
+  const Scene scene = load_model(parsed.positionals[0], JointSentinel::None, parse_import_options(parsed));
   if (view.view == RenderView::Weights) options.weights_joint = resolve_weights_joint(scene, view.joint);
   const SelectedPose selected = backend_pose(*backend, scene, selection);
   const std::vector<WorldPrimitive> primitives = backend->vertices(scene, selected.pose, skinning);

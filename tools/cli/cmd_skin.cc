@@ -62,7 +62,7 @@ int run_skin(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{{"--anim", true},    {"--time", true},    {"--precision", true},
                                                 {"--weights", true}, {"--normals", true}, {"--threads", true},
                                                 {"--method", true},  {"--recipe", true}, {"--out", true}};
-  static const std::vector<OptionSpec> kAllOptions = with_convention_options(with_backend_options(kOptions, true));
+  static const std::vector<OptionSpec> kAllOptions = with_import_options(with_convention_options(with_backend_options(kOptions, true)));
   const ParsedArgs parsed = parse_args(args, kAllOptions, "skin");
   if (parsed.help) {
     std::cout << skin_usage();
@@ -99,7 +99,7 @@ int run_skin(std::span<const std::string> args) {
   // Before the model loads, so that an unknown --device is reported at once.
   const std::unique_ptr<Backend> backend = make_backend(backend_options);
 
-  const Scene scene = load_model_under(parsed.positionals[0], conventions);
+  const Scene scene = load_model_under(parsed.positionals[0], conventions, parse_import_options(parsed));
   const SelectedPose selected =
       convention_path ? convention_pose(scene, selection, conventions) : backend_pose(*backend, scene, selection);
   dump.primitives = convention_path ? evaluate_vertices(scene, selected.pose, options, conventions)

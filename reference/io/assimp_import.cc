@@ -1,0 +1,641 @@
+// Assimp's scene into skinref's Scene (assimp_import.h), in a child process. The child sends back one message
+// on a pipe: a status byte ('G': a .glb and the import facts follow; 'E': an error line follows), then
+// length-prefixed blocks. The parent never trusts it: sizes are capped, the .glb goes through the glTF loader.
+#include "io/assimp_import.h"
+
+#include "core/input_error.h"
+#include "io/gltf_export.h"
+#include "io/gltf_load.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <new>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#ifdef SKINREF_HAVE_ASSIMP
+#include <assimp/Importer.hpp>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#endif
+
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace skinref {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return ext;
+}
+
+#ifdef SKINREF_HAVE_ASSIMP
+
+Mat4 to_mat4(const aiMatrix4x4& m) {
+  Mat4 out;
+  out << m.a1, m.a2, m.a3, m.a4, m.b1, m.b2, m.b3, m.b4, m.c1, m.c2, m.c3, m.c4, m.d1, m.d2, m.d3, m.d4;
+  return out;
+}
+
+std::string name_of(const aiString& name) { return std::string(name.C_Str(), name.length); }
+
+// A metadata number of any of the types Assimp's importers store.
+std::optional<double> metadata_number(const aiScene& scene, const char* key) {
+  if (!scene.mMetaData) return std::nullopt;
+  const aiMetadata& meta = *scene.mMetaData;
+  for (unsigned i = 0; i < meta.mNumProperties; ++i) {
+    if (name_of(meta.mKeys[i]) != key || !meta.mValues[i].mData) continue;
+    const void* data = meta.mValues[i].mData;
+    switch (meta.mValues[i].mType) {
+      case AI_BOOL: return *static_cast<const bool*>(data) ? 1.0 : 0.0;
+      case AI_INT32: return double(*static_cast<const int32_t*>(data));
+      case AI_UINT64: return double(*static_cast<const uint64_t*>(data));
+      case AI_FLOAT: return double(*static_cast<const float*>(data));
+      case AI_DOUBLE: return *static_cast<const double*>(data);
+      default: return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+class Translator {
+ public:
+  Translator(const aiScene& ai, const std::string& source, const ImportOptions& options)
+      : ai_(ai), source_(source), options_(options) {}
+
+  Scene run() {
+    scene_.source = source_;
+    if (!ai_.mRootNode) fail("", "a scene with a root node");
+    if (ai_.mNumMeshes > 0 && !ai_.mMeshes) fail("/meshes", "the meshes Assimp counted");
+    const int import_root = add_import_root();
+    const int root = add_node(*ai_.mRootNode, import_root, "/nodes/" + name_of(ai_.mRootNode->mName));
+    if (import_root < 0) scene_.roots.push_back(root);
+    resolve_skins();
+    for (unsigned a = 0; a < ai_.mNumAnimations; ++a) add_animation(*ai_.mAnimations[a], a);
+    finalize_scene(scene_);
+    return std::move(scene_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& where, const std::string& expected) const {
+    throw InputError(source_, where, expected);
+  }
+
+  // ---- units and axes --------------------------------------------------------------------------------------
+  // The root node that brings the file to metres and +Y up, or -1 when nothing is to be applied.
+  int add_import_root() {
+    const std::string format = lower_extension(source_) == ".fbx" ? "FBX" : lower_extension(source_) == ".dae" ? "Collada" : lower_extension(source_).substr(1);
+    facts_.push_back({"format", format});
+    const bool fbx = format == "FBX";
+    double scale = 1.0;
+    const std::optional<double> unit = metadata_number(ai_, "UnitScaleFactor");
+    if (fbx) facts_.push_back({"file unit", unit ? std::to_string(*unit) + " cm" : std::string("not stated (1 cm)")});
+    else facts_.push_back({"file unit", "applied by Assimp (Collada <unit>) or metres"});
+    switch (options_.scale_mode) {
+      case ImportOptions::Mode::Auto: scale = fbx ? 0.01 * unit.value_or(1.0) : 1.0; break;
+      case ImportOptions::Mode::None: scale = 1.0; break;
+      case ImportOptions::Mode::Given: scale = options_.scale; break;
+    }
+    if (!(scale > 0.0) || !std::isfinite(scale)) fail("/UnitScaleFactor", "a positive unit scale, got " + std::to_string(scale));
+
+    // Rows: where the file's axes go. glTF: +X right, +Y up, +Z front.
+    Mat3 axes = Mat3::Identity();
+    std::string axes_text = "as stored";
+    auto axis_row = [&](const char* axis_key, const char* sign_key, int fallback_axis) {
+      const int axis = int(metadata_number(ai_, axis_key).value_or(fallback_axis));
+      const double sign = metadata_number(ai_, sign_key).value_or(1.0) < 0 ? -1.0 : 1.0;
+      if (axis < 0 || axis > 2) fail(std::string("/") + axis_key, "an axis 0, 1 or 2");
+      Vec3 row = Vec3::Zero();
+      row[axis] = sign;
+      return row;
+    };
+    if (options_.up_mode == ImportOptions::Mode::Auto && fbx) {
+      axes.row(0) = axis_row("CoordAxis", "CoordAxisSign", 0).transpose();
+      axes.row(1) = axis_row("UpAxis", "UpAxisSign", 1).transpose();
+      axes.row(2) = axis_row("FrontAxis", "FrontAxisSign", 2).transpose();
+      if (std::abs(std::abs(axes.determinant()) - 1.0) > 0.5)
+        fail("/UpAxis", "three distinct axes in the FBX axis system (CoordAxis, UpAxis, FrontAxis)");
+      facts_.push_back({"file axes", "up " + std::string(1, "XYZ"[int(metadata_number(ai_, "UpAxis").value_or(1))]) +
+                                         (metadata_number(ai_, "UpAxisSign").value_or(1.0) < 0 ? " (negative)" : "")});
+      axes_text = axes.isIdentity() ? "as stored (already +Y up)" : "converted to +Y up";
+    } else if (options_.up_mode == ImportOptions::Mode::Given && options_.up == 'z') {
+      axes << 1, 0, 0, 0, 0, 1, 0, -1, 0;  // Z-up right-handed: (x, y, z) -> (x, z, -y)
+      axes_text = "Z-up converted to +Y up (--import-up z)";
+    } else if (options_.up_mode == ImportOptions::Mode::Auto) {
+      axes_text = "applied by Assimp (Collada <up_axis>) or as stored";
+    }
+    std::ostringstream scale_text;
+    scale_text << scale;
+    facts_.push_back({"applied scale", scale_text.str()});
+    facts_.push_back({"applied axes", axes_text});
+    if (scale == 1.0 && axes.isIdentity()) return -1;
+
+    // TRS of the root: a proper rotation and a scale whose sign carries a mirror.
+    Node root;
+    root.name = "skinref:import";
+    Mat3 rotation = axes;
+    Vec3 scales = Vec3::Constant(scale);
+    if (axes.determinant() < 0) {
+      rotation.col(0) = -rotation.col(0);
+      scales.x() = -scale;
+    }
+    root.rest.rotation = Quat(rotation).normalized();
+    root.rest.scale = scales;
+    scene_.nodes.push_back(root);
+    scene_.roots.push_back(int(scene_.nodes.size()) - 1);
+    return int(scene_.nodes.size()) - 1;
+  }
+
+  // ---- nodes and meshes ------------------------------------------------------------------------------------
+  int add_node(const aiNode& ai_node, int parent, const std::string& path) {
+    if (scene_.nodes.size() > 1000000) fail(path, "at most a million nodes");
+    if (++depth_ > 10000) fail(path, "a node hierarchy at most 10000 deep");
+    const int index = int(scene_.nodes.size());
+    Node node;
+    node.name = name_of(ai_node.mName);
+    if (!decompose_trs(to_mat4(ai_node.mTransformation), &node.rest, tol::kMatrixShear))
+      fail(path + "/mTransformation", "a transform without shear (translation, rotation, scale)");
+    node.parent = parent;
+    scene_.nodes.push_back(node);
+    if (parent >= 0) scene_.nodes[size_t(parent)].children.push_back(index);
+    if (!node.name.empty()) nodes_by_name_[node.name].push_back(index);
+    if (ai_node.mNumMeshes > 0) add_meshes(ai_node, index, path);
+    for (unsigned c = 0; c < ai_node.mNumChildren; ++c)
+      add_node(*ai_node.mChildren[c], index, path + "/" + name_of(ai_node.mChildren[c]->mName));
+    --depth_;
+    return index;
+  }
+
+  void add_meshes(const aiNode& ai_node, int index, const std::string& path) {
+    Mesh skinned, rigid;
+    std::vector<const aiMesh*> skinned_sources;
+    for (unsigned m = 0; m < ai_node.mNumMeshes; ++m) {
+      const unsigned mesh_index = ai_node.mMeshes[m];
+      if (mesh_index >= ai_.mNumMeshes) fail(path + "/mMeshes/" + std::to_string(m), "a mesh index below " + std::to_string(ai_.mNumMeshes));
+      const aiMesh& mesh = *ai_.mMeshes[mesh_index];
+      const std::string mesh_path = "/meshes/" + std::to_string(mesh_index);
+      if (mesh.mNumBones > 0) {
+        skinned.primitives.push_back(primitive_of(mesh, mesh_path));
+        skinned_sources.push_back(&mesh);
+      } else {
+        rigid.primitives.push_back(primitive_of(mesh, mesh_path));
+      }
+    }
+    Node& node = scene_.nodes[size_t(index)];
+    if (!skinned.primitives.empty()) {
+      skinned.name = node.name;
+      fill_default_weights(skinned);
+      node.mesh = int(scene_.meshes.size());
+      scene_.meshes.push_back(std::move(skinned));
+      pending_skins_.push_back({index, skinned_sources, path});
+    }
+    if (!rigid.primitives.empty() && skinned_sources.empty()) {  // a rigid node: the meshes are its own
+      rigid.name = node.name;
+      fill_default_weights(rigid);
+      node.mesh = int(scene_.meshes.size());
+      scene_.meshes.push_back(std::move(rigid));
+    } else if (!rigid.primitives.empty()) {
+      rigid.name = node.name + "$rigid";
+      fill_default_weights(rigid);
+      Node holder;
+      holder.name = node.name + "$rigid";
+      holder.parent = index;
+      holder.mesh = int(scene_.meshes.size());
+      scene_.meshes.push_back(std::move(rigid));
+      const int holder_index = int(scene_.nodes.size());
+      scene_.nodes[size_t(index)].children.push_back(holder_index);
+      scene_.nodes.push_back(holder);
+    }
+  }
+
+  // Default morph weights of the mesh: the targets' mWeight, recorded per primitive in target_weights_.
+  void fill_default_weights(Mesh& mesh) {
+    size_t targets = 0;
+    for (const Primitive& p : mesh.primitives) targets = std::max(targets, p.targets.size());
+    if (targets == 0) return;
+    for (const Primitive& p : mesh.primitives)
+      if (p.targets.size() != targets)
+        fail("/meshes", "the same number of morph targets in every mesh of a node (" + mesh.name + ")");
+    mesh.default_weights = last_target_weights_;
+    mesh.default_weights.resize(targets, 0.0);
+  }
+
+  Primitive primitive_of(const aiMesh& mesh, const std::string& path) {
+    Primitive prim;
+    const unsigned n = mesh.mNumVertices;
+    if (n == 0 || !mesh.mVertices) fail(path + "/mVertices", "vertices");
+    if (n > 100000000u) fail(path + "/mNumVertices", "at most 1e8 vertices");
+    prim.positions.reserve(n);
+    for (unsigned v = 0; v < n; ++v) prim.positions.emplace_back(mesh.mVertices[v].x, mesh.mVertices[v].y, mesh.mVertices[v].z);
+    if (mesh.mNormals)
+      for (unsigned v = 0; v < n; ++v) prim.normals.emplace_back(mesh.mNormals[v].x, mesh.mNormals[v].y, mesh.mNormals[v].z);
+    if (mesh.mTangents && mesh.mBitangents && mesh.mNormals)
+      for (unsigned v = 0; v < n; ++v) {
+        const Vec3 t(mesh.mTangents[v].x, mesh.mTangents[v].y, mesh.mTangents[v].z);
+        const Vec3 b(mesh.mBitangents[v].x, mesh.mBitangents[v].y, mesh.mBitangents[v].z);
+        const double w = prim.normals[v].cross(t).dot(b) < 0.0 ? -1.0 : 1.0;
+        prim.tangents.emplace_back(t.x(), t.y(), t.z(), w);
+      }
+    if (mesh.mTextureCoords[0])
+      for (unsigned v = 0; v < n; ++v) prim.texcoords0.emplace_back(mesh.mTextureCoords[0][v].x, mesh.mTextureCoords[0][v].y);
+
+    // Faces: after Triangulate and SortByPType a mesh holds one kind of primitive.
+    const unsigned kind = mesh.mPrimitiveTypes & (aiPrimitiveType_POINT | aiPrimitiveType_LINE | aiPrimitiveType_TRIANGLE | aiPrimitiveType_POLYGON);
+    prim.topology = kind == aiPrimitiveType_POINT ? Topology::Points : kind == aiPrimitiveType_LINE ? Topology::Lines : Topology::Triangles;
+    const unsigned corners = prim.topology == Topology::Points ? 1 : prim.topology == Topology::Lines ? 2 : 3;
+    if (kind != aiPrimitiveType_POINT && kind != aiPrimitiveType_LINE && kind != aiPrimitiveType_TRIANGLE)
+      fail(path + "/mPrimitiveTypes", "one kind of primitive per mesh (points, lines or triangles)");
+    prim.indexed = true;
+    for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
+      const aiFace& face = mesh.mFaces[f];
+      if (face.mNumIndices != corners) fail(path + "/mFaces/" + std::to_string(f), std::to_string(corners) + " indices");
+      for (unsigned k = 0; k < corners; ++k) {
+        if (face.mIndices[k] >= n) fail(path + "/mFaces/" + std::to_string(f), "indices below " + std::to_string(n));
+        prim.indices.push_back(face.mIndices[k]);
+      }
+    }
+
+    // Morph targets: Assimp stores the target's attributes, glTF their differences from the base.
+    last_target_weights_.clear();
+    for (unsigned t = 0; t < mesh.mNumAnimMeshes; ++t) {
+      const aiAnimMesh& target = *mesh.mAnimMeshes[t];
+      if (target.mNumVertices != n) fail(path + "/mAnimMeshes/" + std::to_string(t), std::to_string(n) + " vertices");
+      MorphTarget morph;
+      if (target.mVertices)
+        for (unsigned v = 0; v < n; ++v)
+          morph.position_deltas.emplace_back(double(target.mVertices[v].x) - prim.positions[v].x(),
+                                             double(target.mVertices[v].y) - prim.positions[v].y(),
+                                             double(target.mVertices[v].z) - prim.positions[v].z());
+      if (target.mNormals && !prim.normals.empty())
+        for (unsigned v = 0; v < n; ++v)
+          morph.normal_deltas.emplace_back(double(target.mNormals[v].x) - prim.normals[v].x(),
+                                           double(target.mNormals[v].y) - prim.normals[v].y(),
+                                           double(target.mNormals[v].z) - prim.normals[v].z());
+      prim.targets.push_back(std::move(morph));
+      last_target_weights_.push_back(target.mWeight);
+    }
+
+    // Influences from the bones' weight lists, in bone order; joint indices are the mesh's bone indices for
+    // now and become skin joint indices in resolve_skins().
+    if (mesh.mNumBones > 0) {
+      std::vector<std::vector<std::pair<uint32_t, double>>> per_vertex(n);
+      for (unsigned b = 0; b < mesh.mNumBones; ++b) {
+        const aiBone& bone = *mesh.mBones[b];
+        for (unsigned w = 0; w < bone.mNumWeights; ++w) {
+          const aiVertexWeight& entry = bone.mWeights[w];
+          if (entry.mVertexId >= n)
+            fail(path + "/mBones/" + std::to_string(b) + "/mWeights/" + std::to_string(w), "a vertex below " + std::to_string(n));
+          if (!std::isfinite(entry.mWeight))
+            fail(path + "/mBones/" + std::to_string(b) + "/mWeights/" + std::to_string(w), "a finite weight");
+          per_vertex[entry.mVertexId].push_back({b, entry.mWeight});
+        }
+      }
+      size_t most = 1;
+      for (const auto& list : per_vertex) most = std::max(most, list.size());
+      if (most > 64) fail(path + "/mBones", "at most 64 influences per vertex, got " + std::to_string(most));
+      prim.influences_per_vertex = int((most + 3) / 4 * 4);
+      prim.joints.assign(size_t(n) * size_t(prim.influences_per_vertex), 0u);
+      prim.weights.assign(size_t(n) * size_t(prim.influences_per_vertex), 0.0);
+      for (unsigned v = 0; v < n; ++v)
+        for (size_t i = 0; i < per_vertex[v].size(); ++i) {
+          prim.joints[size_t(v) * size_t(prim.influences_per_vertex) + i] = per_vertex[v][i].first;
+          prim.weights[size_t(v) * size_t(prim.influences_per_vertex) + i] = per_vertex[v][i].second;
+        }
+    }
+    return prim;
+  }
+
+  int node_named(const std::string& name, const std::string& where) const {
+    const auto found = nodes_by_name_.find(name);
+    if (found == nodes_by_name_.end()) fail(where, "a node named '" + name + "'");
+    if (found->second.size() > 1) fail(where, "one node named '" + name + "', found " + std::to_string(found->second.size()));
+    return found->second.front();
+  }
+
+  // Skins, once every node exists: joints by bone name, inverse bind matrices from the offsets.
+  void resolve_skins() {
+    for (const PendingSkin& pending : pending_skins_) {
+      Skin skin;
+      skin.name = scene_.nodes[size_t(pending.node)].name;
+      std::map<std::string, uint32_t> joint_of_bone;
+      Mesh& mesh = scene_.meshes[size_t(scene_.nodes[size_t(pending.node)].mesh)];
+      for (size_t m = 0; m < pending.meshes.size(); ++m) {
+        const aiMesh& ai_mesh = *pending.meshes[m];
+        std::vector<uint32_t> remap(ai_mesh.mNumBones);
+        for (unsigned b = 0; b < ai_mesh.mNumBones; ++b) {
+          const aiBone& bone = *ai_mesh.mBones[b];
+          const std::string name = name_of(bone.mName);
+          const std::string where = pending.path + "/bones/" + name;
+          const Mat4 offset = to_mat4(bone.mOffsetMatrix);
+          const auto [it, inserted] = joint_of_bone.emplace(name, uint32_t(skin.joints.size()));
+          if (inserted) {
+            skin.joints.push_back(node_named(name, where));
+            skin.inverse_bind.push_back(offset);
+          } else if (!skin.inverse_bind[it->second].isApprox(offset, 1e-6)) {
+            fail(where, "one offset matrix per bone; the node's meshes give bone '" + name + "' two");
+          }
+          remap[b] = it->second;
+        }
+        for (uint32_t& joint : mesh.primitives[m].joints) joint = remap.empty() ? 0u : remap[joint];
+      }
+      scene_.nodes[size_t(pending.node)].skin = int(scene_.skins.size());
+      scene_.skins.push_back(std::move(skin));
+    }
+  }
+
+  // ---- animations ------------------------------------------------------------------------------------------
+  void add_animation(const aiAnimation& ai_animation, unsigned index) {
+    const std::string path = "/animations/" + std::to_string(index);
+    if (ai_animation.mNumMorphMeshChannels > 0 || ai_animation.mNumMeshChannels > 0)
+      fail(path, "node animation only: morph-target and mesh animation channels are not mapped");
+    const double ticks = ai_animation.mTicksPerSecond > 0.0 ? ai_animation.mTicksPerSecond : 25.0;
+    Animation animation;
+    animation.name = name_of(ai_animation.mName);
+    for (unsigned c = 0; c < ai_animation.mNumChannels; ++c) {
+      const aiNodeAnim& channel = *ai_animation.mChannels[c];
+      const std::string channel_path = path + "/channels/" + std::to_string(c);
+      for (const aiAnimBehaviour state : {channel.mPreState, channel.mPostState})
+        if (state == aiAnimBehaviour_LINEAR || state == aiAnimBehaviour_REPEAT)
+          fail(channel_path, std::string("pre- and post-states DEFAULT or CONSTANT (clamped, as glTF plays); got ") +
+                                 (state == aiAnimBehaviour_LINEAR ? "LINEAR (extrapolation)" : "REPEAT"));
+      const int node = node_named(name_of(channel.mNodeName), channel_path + "/mNodeName");
+      add_sampler(animation, node, ChannelPath::Translation, channel.mNumPositionKeys, ticks, channel_path + "/mPositionKeys",
+                  [&](unsigned k, std::vector<double>& out) {
+                    const aiVectorKey& key = channel.mPositionKeys[k];
+                    out.insert(out.end(), {key.mValue.x, key.mValue.y, key.mValue.z});
+                    return key.mTime;
+                  });
+      add_sampler(animation, node, ChannelPath::Rotation, channel.mNumRotationKeys, ticks, channel_path + "/mRotationKeys",
+                  [&](unsigned k, std::vector<double>& out) {
+                    const aiQuatKey& key = channel.mRotationKeys[k];
+                    out.insert(out.end(), {key.mValue.x, key.mValue.y, key.mValue.z, key.mValue.w});
+                    return key.mTime;
+                  });
+      add_sampler(animation, node, ChannelPath::Scale, channel.mNumScalingKeys, ticks, channel_path + "/mScalingKeys",
+                  [&](unsigned k, std::vector<double>& out) {
+                    const aiVectorKey& key = channel.mScalingKeys[k];
+                    out.insert(out.end(), {key.mValue.x, key.mValue.y, key.mValue.z});
+                    return key.mTime;
+                  });
+    }
+    if (!animation.channels.empty()) scene_.animations.push_back(std::move(animation));
+  }
+
+  template <class KeyReader>
+  void add_sampler(Animation& animation, int node, ChannelPath target, unsigned count, double ticks,
+                   const std::string& path, KeyReader read_key) {
+    if (count == 0) return;
+    const int components = target == ChannelPath::Rotation ? 4 : 3;
+    AnimationSampler sampler;
+    sampler.interpolation = Interpolation::Linear;
+    sampler.components = components;
+    std::vector<double> value;
+    for (unsigned k = 0; k < count; ++k) {
+      value.clear();
+      const double time = read_key(k, value) / ticks;
+      if (!std::isfinite(time) || time < 0.0) fail(path + "/" + std::to_string(k), "a finite key time >= 0");
+      for (double v : value)
+        if (!std::isfinite(v)) fail(path + "/" + std::to_string(k), "finite key values");
+      if (!sampler.times.empty() && float(time) <= float(sampler.times.back())) {
+        const bool same = std::equal(value.begin(), value.end(), sampler.values.end() - components);
+        if (float(time) == float(sampler.times.back()) && same) continue;  // a repeated key
+        fail(path + "/" + std::to_string(k), "increasing key times (a jump at one time cannot be played as LINEAR)");
+      }
+      sampler.times.push_back(time);
+      sampler.values.insert(sampler.values.end(), value.begin(), value.end());
+    }
+    animation.channels.push_back(AnimationChannel{int(animation.samplers.size()), node, target});
+    animation.samplers.push_back(std::move(sampler));
+  }
+
+  struct PendingSkin {
+    int node;
+    std::vector<const aiMesh*> meshes;
+    std::string path;
+  };
+
+ public:
+  std::vector<std::pair<std::string, std::string>> facts_;
+
+ private:
+  const aiScene& ai_;
+  std::string source_;
+  const ImportOptions& options_;
+  Scene scene_;
+  std::map<std::string, std::vector<int>> nodes_by_name_;
+  std::vector<PendingSkin> pending_skins_;
+  std::vector<double> last_target_weights_;
+  int depth_ = 0;
+};
+
+// ---- the child process -------------------------------------------------------------------------------------
+
+bool write_all(int fd, const void* data, size_t size) {
+  const char* bytes = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t written = ::write(fd, bytes, size);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return false;
+    bytes += written;
+    size -= size_t(written);
+  }
+  return true;
+}
+
+void send(int fd, char status, const std::vector<std::string>& blocks) {
+  bool ok = write_all(fd, &status, 1);
+  for (const std::string& block : blocks) {
+    const uint64_t size = block.size();
+    ok = ok && write_all(fd, &size, sizeof size) && write_all(fd, block.data(), block.size());
+  }
+  (void)ok;  // the parent reports a short message
+}
+
+[[noreturn]] void run_child(int fd, const std::string& path, const ImportOptions& options) {
+#if !defined(__SANITIZE_ADDRESS__)
+  const rlimit memory{options.address_space_bytes, options.address_space_bytes};
+  setrlimit(RLIMIT_AS, &memory);
+#endif
+  const rlimit cpu{tol::kAssimpCpuSeconds, tol::kAssimpCpuSeconds + 1};
+  setrlimit(RLIMIT_CPU, &cpu);
+  try {
+    Assimp::Importer importer;
+    unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_FlipUVs | aiProcess_ValidateDataStructure;
+    if (options.limit_weights > 0) {
+      importer.SetPropertyInteger(AI_CONFIG_PP_LBW_MAX_WEIGHTS, options.limit_weights);
+      flags |= aiProcess_LimitBoneWeights;
+    }
+    const aiScene* ai = importer.ReadFile(path, flags);
+    if (!ai) {
+      const std::string reason = importer.GetErrorString();
+      // Assimp catches an allocation failure itself and reports it as text.
+      if (reason.find("bad_alloc") != std::string::npos) throw std::bad_alloc();
+      throw InputError(path, "", "a file Assimp can import: " + reason);
+    }
+    if (ai->mFlags & AI_SCENE_FLAGS_INCOMPLETE) throw InputError(path, "", "a complete scene (Assimp flagged it incomplete)");
+    Translator translator(*ai, path, options);
+    const Scene scene = translator.run();
+    std::ostringstream glb;
+    export_glb(scene, glb);
+    nlohmann::json facts = nlohmann::json::array();
+    for (const auto& [key, value] : translator.facts_) facts.push_back({key, value});
+    send(fd, 'G', {glb.str(), facts.dump()});
+    _exit(0);
+  } catch (const InputError& error) {
+    send(fd, 'E', {error.what()});
+    _exit(3);
+  } catch (const std::bad_alloc&) {
+    send(fd, 'E', {path + ": an import within the limit of " + std::to_string(options.address_space_bytes >> 20) +
+                   " MiB of address space: an allocation failed"});
+    _exit(4);
+  } catch (const std::exception& error) {
+    send(fd, 'E', {path + ": a file Assimp can import: " + error.what()});
+    _exit(5);
+  }
+}
+
+#endif  // SKINREF_HAVE_ASSIMP
+
+}  // namespace
+
+bool assimp_available() {
+#ifdef SKINREF_HAVE_ASSIMP
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool is_assimp_path(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  return !ext.empty() && ext != ".gltf" && ext != ".glb";
+}
+
+#ifdef SKINREF_HAVE_ASSIMP
+
+Scene scene_from_assimp(const aiScene& scene, const std::string& source, const ImportOptions& options) {
+  Translator translator(scene, source, options);
+  Scene result = translator.run();
+  result.import_facts = translator.facts_;
+  return result;
+}
+
+Scene load_assimp_file(const std::string& path, const ImportOptions& options) {
+  if (!fs::is_regular_file(path)) throw InputError(path, "", "a readable file");
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("cannot create a pipe for the Assimp import of " + path);
+  const pid_t child = fork();
+  if (child < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    throw std::runtime_error("cannot start the Assimp import of " + path + ": fork failed");
+  }
+  if (child == 0) {
+    close(fds[0]);
+    run_child(fds[1], path, options);
+  }
+  close(fds[1]);
+
+  // Read everything the child sends, within the wall-clock limit and the size limit.
+  std::string message;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(options.wall_seconds));
+  bool timed_out = false, too_big = false;
+  char buffer[1 << 16];
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd pfd{fds[0], POLLIN, 0};
+    const int ready = poll(&pfd, 1, int(std::min<long long>(left.count(), 1000)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) continue;
+    const ssize_t got = ::read(fds[0], buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    message.append(buffer, size_t(got));
+    if (message.size() > tol::kAssimpResultBytes + 4096) {
+      too_big = true;
+      break;
+    }
+  }
+  close(fds[0]);
+  if (timed_out || too_big) kill(child, SIGKILL);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timed_out)
+    throw InputError(path, "", "an import that finishes within " + std::to_string(options.wall_seconds) +
+                                   " s: Assimp was stopped");
+  if (too_big) throw InputError(path, "", "an imported scene under " + std::to_string(tol::kAssimpResultBytes >> 20) + " MiB");
+
+  // The message: status byte, then length-prefixed blocks.
+  std::vector<std::string> blocks;
+  size_t at = 1;
+  while (message.size() >= at + sizeof(uint64_t)) {
+    uint64_t size = 0;
+    std::memcpy(&size, message.data() + at, sizeof size);
+    at += sizeof size;
+    if (size > message.size() - at) break;
+    blocks.push_back(message.substr(at, size));
+    at += size;
+  }
+  if (message.empty() || (message[0] != 'G' && message[0] != 'E') || at != message.size()) {
+    std::string how = "the import stopped";
+    if (WIFSIGNALED(status)) {
+      const int signal = WTERMSIG(status);
+      how = signal == SIGXCPU ? "Assimp ran past its " + std::to_string(tol::kAssimpCpuSeconds) + " s of CPU time"
+            : "Assimp crashed (signal " + std::to_string(signal) + ": " + strsignal(signal) + ")";
+    } else if (WIFEXITED(status) && message.empty()) {
+      how = "Assimp's process ended with status " + std::to_string(WEXITSTATUS(status)) +
+            " without a result (out of memory within its " + std::to_string(options.address_space_bytes >> 20) +
+            " MiB, or killed)";
+    } else if (WIFEXITED(status)) {
+      how = "Assimp's process ended with status " + std::to_string(WEXITSTATUS(status)) + " without a result";
+    }
+    throw InputError(path, "", "a file Assimp imports without failing: " + how);
+  }
+  if (message[0] == 'E') throw std::runtime_error(blocks.empty() ? path + ": the import failed" : blocks[0]);
+  if (blocks.size() != 2) throw InputError(path, "", "a complete result from the Assimp import");
+
+  Scene scene = load_gltf_memory(blocks[0], path + " (as imported)", "");
+  scene.source = path;
+  const nlohmann::json facts = nlohmann::json::parse(blocks[1], nullptr, false);
+  if (facts.is_array())
+    for (const nlohmann::json& fact : facts)
+      if (fact.is_array() && fact.size() == 2 && fact[0].is_string() && fact[1].is_string())
+        scene.import_facts.emplace_back(fact[0].get<std::string>(), fact[1].get<std::string>());
+  return scene;
+}
+
+#else
+
+Scene scene_from_assimp(const aiScene&, const std::string& source, const ImportOptions&) {
+  throw InputError(source, "", "a build with Assimp (libassimp-dev) to read this format");
+}
+
+Scene load_assimp_file(const std::string& path, const ImportOptions&) {
+  throw InputError(path, "", "a .gltf or .glb file: this build has no Assimp (libassimp-dev) for other formats");
+}
+
+#endif
+
+}  // namespace skinref

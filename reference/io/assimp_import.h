@@ -1,0 +1,76 @@
+// FBX, Collada and the other formats Assimp reads, loaded into the same Scene as glTF (README "FBX and other
+// formats" has the mapping table).
+//
+// Contract:
+// - load_assimp_file() runs Assimp in a child process (fork) under stated limits (tol-style constants below:
+//   address space, CPU time, wall time, the size of what comes back), because Assimp is known to crash and
+//   hang on malformed files. The child translates Assimp's scene into a Scene and sends it back as a .glb
+//   (float32 values, as Assimp holds them), which the parent loads with the glTF loader and its checks. A
+//   crash, a hang, an allocation failure or a refusal in the child is an InputError naming the file and what
+//   happened; nothing is written.
+// - The mapping (scene_from_assimp()): nodes keep Assimp's hierarchy and names, FBX pivot helpers
+//   ($AssimpFbx$...) included, each transform decomposed into TRS (a transform with shear is refused, naming
+//   the node). A node's meshes with bones become one skinned node: joints are the bones, matched to nodes by
+//   name (each name must be unique), in order of first appearance over the node's meshes; inverse bind
+//   matrices are the bones' offset matrices (a bone given two offsets is refused). Each vertex's influences
+//   are the bones' weight entries in bone order, padded with (joint 0, weight 0) to a multiple of 4; weights
+//   as stored. A node's meshes without bones go to a child node "NAME$rigid" with an identity transform.
+//   Morph targets come from aiAnimMesh (positions and normals as deltas from the base mesh; default weights
+//   from mWeight). Animations: each aiNodeAnim's position, rotation and scale keys become LINEAR samplers
+//   (rotations by slerp), times in seconds (ticks / ticks per second; 25 ticks per second when the file
+//   gives none, Assimp's documented default); pre- and post-states DEFAULT and CONSTANT clamp to the first
+//   and last key (glTF's rule), LINEAR and REPEAT are refused; keys at equal times keep the first (a jump
+//   between different values there is refused), negative times are refused. Morph-target animation
+//   (aiMeshMorphAnim) and cameras are not mapped: the first is refused, cameras are dropped.
+// - Units and axes: glTF is metres and +Y up. ImportOptions::scale: kAuto applies the file's unit
+//   (FBX UnitScaleFactor centimetres, Collada's unit, which Assimp applies itself), kNone leaves the
+//   values as stored, a number multiplies by it. ImportOptions::up: kAuto applies the file's axis system (FBX
+//   UpAxis/FrontAxis/CoordAxis and signs; Collada's up_axis, applied by Assimp), or treats the file as Y-up or
+//   Z-up. Both are applied by one root node "skinref:import" above Assimp's root when they are not identity.
+//   Scene::import_facts records the format, the file's unit and axes, and what was applied, for `info`.
+// - limit_weights K > 0 runs Assimp's LimitBoneWeights: per vertex the K largest weights, renormalized (the
+//   convention influences=topK-renormalized of core/conventions.h, done by the importer).
+#pragma once
+
+#include "core/scene.h"
+
+#include <optional>
+#include <string>
+
+struct aiScene;
+
+namespace skinref {
+
+namespace tol {
+// Limits of one Assimp import (the child process).
+inline constexpr unsigned long long kAssimpAddressSpaceBytes = 4ull << 30;  // RLIMIT_AS (not under ASan)
+inline constexpr unsigned kAssimpCpuSeconds = 60;                          // RLIMIT_CPU
+inline constexpr unsigned kAssimpWallSeconds = 90;                         // then SIGKILL
+inline constexpr unsigned long long kAssimpResultBytes = 1ull << 30;       // the .glb sent back
+}  // namespace tol
+
+struct ImportOptions {
+  enum class Mode { Auto, None, Given };
+  Mode scale_mode = Mode::Auto;
+  double scale = 1.0;            // Mode::Given
+  Mode up_mode = Mode::Auto;
+  char up = 'y';                 // Mode::Given: 'y' or 'z' (right-handed)
+  int limit_weights = 0;         // 0: off; else 1 to 16
+  // The child's limits (lowered by the tests to see each failure handled).
+  unsigned long long address_space_bytes = tol::kAssimpAddressSpaceBytes;
+  double wall_seconds = tol::kAssimpWallSeconds;
+
+  bool is_default() const { return scale_mode == Mode::Auto && up_mode == Mode::Auto && limit_weights == 0; }
+};
+
+// Whether `path` is loaded through Assimp (its extension is not .gltf or .glb, and this build has Assimp).
+bool is_assimp_path(const std::string& path);
+// Whether this build has the Assimp loader.
+bool assimp_available();
+
+Scene load_assimp_file(const std::string& path, const ImportOptions& options = {});
+
+// The translation itself (in the child; exposed for tests). `source` names the file in errors.
+Scene scene_from_assimp(const aiScene& scene, const std::string& source, const ImportOptions& options);
+
+}  // namespace skinref
