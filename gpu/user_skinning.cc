@@ -8,7 +8,9 @@
 #include "skin/dqs.h"
 #include "skin/morph.h"
 
+#include <array>
 #include <bit>
+#include <functional>
 #include <chrono>
 #include <cstring>
 #include <optional>
@@ -341,35 +343,37 @@ std::vector<WorldPrimitive> UserShaderSkinning::read_back() const {
     out.primitive = run.primitive;
     out.skinned = run.skinned;
     if (run.vertex_count == 0) continue;
-    const InterfaceAttribute* attribute = nullptr;
-    auto source = [&](ShaderAttribute which) -> const std::vector<std::byte>* {
+    // The floats of one output attribute of vertex v (3, or 4 for tangents), or nullptr when the interface
+    // does not write it.
+    auto reader = [&](ShaderAttribute which) -> std::function<std::array<float, 4>(uint32_t)> {
+      const InterfaceAttribute* attribute = nullptr;
       const InterfaceBuffer* buffer = s.interface.buffer_of(which, &attribute);
       if (!buffer) return nullptr;
-      return &run.results[size_t(buffer - s.interface.buffers.data())];
+      const std::vector<std::byte>& bytes = run.results[size_t(buffer - s.interface.buffers.data())];
+      const size_t stride = buffer->stride, offset = attribute->offset;
+      const bool four = attribute->format == AttributeFormat::Float4;
+      return [&bytes, stride, offset, four](uint32_t v) {
+        const size_t at = size_t(v) * stride + offset;
+        return std::array<float, 4>{get_float(bytes, at), get_float(bytes, at + 4), get_float(bytes, at + 8),
+                                    four ? get_float(bytes, at + 12) : 0.0f};
+      };
     };
-    auto stride_of = [&](ShaderAttribute which) { return s.interface.buffer_of(which)->stride; };
-    const std::vector<std::byte>* positions = source(ShaderAttribute::SkinnedPosition);
-    const InterfaceAttribute* a = attribute;
+    const auto positions = reader(ShaderAttribute::SkinnedPosition);
+    const auto normals = run.has_normals ? reader(ShaderAttribute::SkinnedNormal) : nullptr;
+    const auto tangents = run.has_tangents ? reader(ShaderAttribute::SkinnedTangent) : nullptr;
     out.vertices.positions.resize(run.vertex_count);
+    if (normals) out.vertices.normals.resize(run.vertex_count);
+    if (tangents) out.vertices.tangents.resize(run.vertex_count);
     for (uint32_t v = 0; v < run.vertex_count; ++v) {
-      const size_t at = size_t(v) * stride_of(ShaderAttribute::SkinnedPosition) + a->offset;
-      out.vertices.positions[v] = Vec3(get_float(*positions, at), get_float(*positions, at + 4), get_float(*positions, at + 8));
-    }
-    if (const std::vector<std::byte>* normals = source(ShaderAttribute::SkinnedNormal); normals && run.has_normals) {
-      a = attribute;
-      out.vertices.normals.resize(run.vertex_count);
-      for (uint32_t v = 0; v < run.vertex_count; ++v) {
-        const size_t at = size_t(v) * stride_of(ShaderAttribute::SkinnedNormal) + a->offset;
-        out.vertices.normals[v] = Vec3(get_float(*normals, at), get_float(*normals, at + 4), get_float(*normals, at + 8));
+      const std::array<float, 4> p = positions(v);
+      out.vertices.positions[v] = Vec3(p[0], p[1], p[2]);
+      if (normals) {
+        const std::array<float, 4> n = normals(v);
+        out.vertices.normals[v] = Vec3(n[0], n[1], n[2]);
       }
-    }
-    if (const std::vector<std::byte>* tangents = source(ShaderAttribute::SkinnedTangent); tangents && run.has_tangents) {
-      a = attribute;
-      out.vertices.tangents.resize(run.vertex_count);
-      for (uint32_t v = 0; v < run.vertex_count; ++v) {
-        const size_t at = size_t(v) * stride_of(ShaderAttribute::SkinnedTangent) + a->offset;
-        out.vertices.tangents[v] = Vec4(get_float(*tangents, at), get_float(*tangents, at + 4),
-                                        get_float(*tangents, at + 8), get_float(*tangents, at + 12));
+      if (tangents) {
+        const std::array<float, 4> t = tangents(v);
+        out.vertices.tangents[v] = Vec4(t[0], t[1], t[2], t[3]);
       }
     }
   }

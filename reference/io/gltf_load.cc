@@ -685,11 +685,12 @@ Scene load_gltf_file(const std::string& path, JointSentinel joint_sentinel) {
 
 Scene load_model(const std::string& spec, JointSentinel joint_sentinel, const ImportOptions& import) {
   const std::string prefix = "builtin:";
-  if (spec.rfind(prefix, 0) == 0) return make_builtin_scene(spec.substr(prefix.size()));
-  if (is_assimp_path(spec)) return load_assimp_file(spec, import);
+  const bool builtin = spec.rfind(prefix, 0) == 0;
+  if (!builtin && is_assimp_path(spec)) return load_assimp_file(spec, import);
   if (!import.is_default())
     throw InputError(spec, "", "a file in another format than glTF for the --import-* options (glTF is metres, +Y up, "
                                "and its influences are limited with --convention influences=topK-renormalized)");
+  if (builtin) return make_builtin_scene(spec.substr(prefix.size()));
   return load_gltf_file(spec, joint_sentinel);
 }
 

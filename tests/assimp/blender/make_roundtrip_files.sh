@@ -6,7 +6,7 @@
 #   tests/assimp/blender/make_roundtrip_files.sh SKINREF_EXE OUT_DIR
 #
 # Needs Blender 3.4 (Debian: apt-get install --no-install-recommends blender); BLENDER overrides the command.
-# The corpus is read from $SKINREF_CORPUS_DIR (default /work/shared/corpus). When `assimp` (Debian's
+# The corpus is read from $SKINREF_CORPUS_DIR (default: ../shared/corpus beside the repository). When `assimp` (Debian's
 # assimp-utils) is on PATH, OUT_DIR/assimp_info.txt gets `assimp info FILE` (Assimp's default post-processing for
 # `info`, which joins identical vertices) for each produced file, timings left out, and a line with the counts of
 # a raw import (`assimp info -r`).
@@ -19,7 +19,7 @@ if [ $# -ne 2 ]; then
 fi
 skinref=$1
 out=$2
-corpus=${SKINREF_CORPUS_DIR:-/work/shared/corpus}
+corpus=${SKINREF_CORPUS_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/../shared/corpus}
 blender=${BLENDER:-blender}
 here=$(cd "$(dirname "$0")" && pwd)
 
