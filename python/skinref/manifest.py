@@ -12,7 +12,7 @@ read_manifest(path) returns the cases as a list of dicts, defaults filled in:
                  "skv" and "pose" None when dumps is false)}
 Checked as skinref checks it, each problem a FormatError ("FILE: /JSON/POINTER: EXPECTED"): strict JSON (a
 repeated key, NaN or a number beyond a double is refused), the format and version, unknown keys, unique case
-names of [a-z0-9._-], the model (a known built-in scene, or a relative corpus .gltf/.glb path), "animation"
+names of [a-z0-9._-], the model (a known built-in scene, or a relative corpus .gltf/.glb/.fbx/.dae path), "animation"
 and "recipe" not together, the recipe file present under the golden folder, times non-empty, finite,
 strictly increasing and float32-exact, method, size, camera and view as `skinref render` takes them, "dumps"
 false only with a "dumps_reason", and tolerance overrides for "vulkan" only, with a reason. A file that cannot
@@ -146,9 +146,10 @@ def _model(check, where, model):
         return
     if model.startswith("corpus:"):
         relative = model[len("corpus:"):]
-        suffix = ".gltf" if relative.endswith(".gltf") else ".glb"
-        if not _relative_below(relative) or not (relative.endswith(suffix) and len(relative) > len(suffix)):
-            check.fail(where, 'corpus:RELATIVE/PATH.gltf|.glb below the corpus folder, got "%s"' % model)
+        known_format = any(relative.endswith(suffix) and len(relative) > len(suffix)
+                           for suffix in (".gltf", ".glb", ".fbx", ".dae"))
+        if not _relative_below(relative) or not known_format:
+            check.fail(where, 'corpus:RELATIVE/PATH.gltf|.glb|.fbx|.dae below the corpus folder, got "%s"' % model)
         return
     check.fail(where, '"builtin:NAME" or "corpus:RELATIVE/PATH", got "%s"' % model)
 

@@ -16,7 +16,9 @@
 //   are over, and the worst one (largest error / bound): a readable location ("node 3 'elbow' rotation.z",
 //   "skin 0 joint 5 (node 7 'hand') palette (1,3)", "primitive 0 (node 2, mesh 0) vertex 117 normal"), its
 //   node / joint / vertex indices, error and bound. Later stages are not reported: they inherit the error.
-// - Structural mismatches (node counts, skins, primitives) throw InputError.
+// - Structural mismatches (node counts, skins, primitives) throw InputError. Within bounds, a float run
+//   without normals or tangents (a positions-only dump, a user's shader that writes positions and normals)
+//   is examined on the attributes it has; compared bit for bit, every attribute must be there.
 #pragma once
 
 #include "core/pose.h"

@@ -247,6 +247,17 @@ TEST_F(UserShaderCliTest, WrongInterfacesAreRefusedNamingTheBinding) {
   expect_refused(kEngineLbs, edited_interface(kEngineLbs, [](Json& j) { j["influence"] = 4; }), {"/influence", "no such key"});
 }
 
+// The golden suite on the user's shader: the cases of the other method skipped with the reason, the rest held
+// to the any-order bounds.
+TEST_F(UserShaderCliTest, GoldenCheckRunsOnTheShader) {
+  const test::CliRun checked = run({"golden", "check", "--backend", "vulkan", "--validate", "--filter", "bend-*",
+                                    "--shader", example(kEngineLbs.shader), "--interface", example(kEngineLbs.interface)});
+  EXPECT_EQ(checked.exit_code, kExitOk) << checked.out << checked.err;
+  EXPECT_NE(checked.out.find("SKIPPED bend-dqs: the user shader computes lbs, not dqs"), std::string::npos) << checked.out;
+  EXPECT_NE(checked.out.find("PASS bend-lbs"), std::string::npos) << checked.out;
+  EXPECT_NE(checked.out.find(" 0 failed"), std::string::npos) << checked.out;
+}
+
 TEST_F(UserShaderCliTest, ShaderThatDoesNotCompileIsRefused) {
   const std::string broken = work("broken.comp");
   std::ofstream(broken) << "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { undefined_call(); }\n";

@@ -58,6 +58,21 @@ TEST(StageBisectionTest, IdenticalRunsDivergeNowhere) {
   EXPECT_STREQ(pipeline_stage_name(d.stage), "none");
 }
 
+// A run without normals (a positions-only dump, a user's shader that writes no normals) is examined on what it
+// has: fewer values checked, and a wrong position still named at the skinning stage.
+TEST(StageBisectionTest, ARunWithoutNormalsIsExaminedOnItsPositions) {
+  const Fixture f;
+  std::vector<WorldPrimitive> positions_only = f.vertices;
+  for (WorldPrimitive& primitive : positions_only) primitive.vertices.normals.clear();
+  ASSERT_FALSE(f.vertices.front().vertices.normals.empty());
+  const StageDivergence full = f.bisect(f.reference, f.vertices);
+  const StageDivergence partial = f.bisect(f.reference, positions_only);
+  EXPECT_EQ(partial.stage, PipelineStage::None);
+  EXPECT_EQ(full.values_checked - partial.values_checked, f.vertices.front().vertices.normals.size());
+  positions_only.front().vertices.positions[3].x() += 1e-3;
+  EXPECT_EQ(f.bisect(f.reference, positions_only).stage, PipelineStage::Skinning);
+}
+
 // A clip time an engine mapped wrongly (it started the clip at its first key, say) is named at the time
 // mapping, before the sampling it throws off; within a few float32 roundings it passes.
 TEST(StageBisectionTest, AWrongClipTimeIsTimeMapping) {

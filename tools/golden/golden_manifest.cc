@@ -105,8 +105,10 @@ void parse_model(const Checker& check, const std::string& path, const std::strin
   }
   if (model.rfind(corpus, 0) == 0) {
     const std::string relative = model.substr(corpus.size());
-    if (!relative_below(relative) || !(ends_with(relative, ".gltf") || ends_with(relative, ".glb"))) {
-      check.fail(path, "corpus:RELATIVE/PATH.gltf|.glb below the corpus folder, got \"" + model + "\"");
+    const bool known_format = ends_with(relative, ".gltf") || ends_with(relative, ".glb") ||
+                              ends_with(relative, ".fbx") || ends_with(relative, ".dae");
+    if (!relative_below(relative) || !known_format) {
+      check.fail(path, "corpus:RELATIVE/PATH.gltf|.glb|.fbx|.dae below the corpus folder, got \"" + model + "\"");
     }
     return;
   }
