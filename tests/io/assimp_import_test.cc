@@ -293,6 +293,19 @@ TEST_F(AssimpCliTest, RenderInfoAndExportOfAnFbxCharacter) {
     EXPECT_EQ(a.primitives[p].vertices.positions, b.primitives[p].vertices.positions);
 }
 
+// Every file of the corpus that Assimp 5.2 reads loads, poses and renders (the skinned ones and the one
+// with node animation only, rotations of a full turn between keys).
+TEST_F(AssimpCliTest, EveryReadableCorpusFileRenders) {
+  for (const char* name : {"huesitos.fbx", "animation_with_skeleton.fbx", "box_nested_animation.dae",
+                           "anims_with_full_rotations_between_keys.DAE"}) {
+    const std::string png = work_.file(std::string(name) + ".png");
+    const test::CliRun rendered = run({"render", assimp_corpus(name), "--time", "0.5", "--size", "64x64", "--out", png});
+    EXPECT_EQ(rendered.exit_code, kExitOk) << name << ": " << rendered.err;
+    EXPECT_NE(rendered.out.find("pixels covered"), std::string::npos) << rendered.out;
+    EXPECT_EQ(rendered.out.find(" 0 pixels covered"), std::string::npos) << rendered.out;
+  }
+}
+
 TEST_F(AssimpCliTest, MalformedFilesAndMisplacedOptionsExitTwoWithOneLine) {
   std::ifstream in(assimp_corpus("huesitos.fbx"), std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
