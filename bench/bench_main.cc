@@ -10,8 +10,41 @@
 #endif
 
 #include <benchmark/benchmark.h>
+#include <sys/utsname.h>
 
+#include <fstream>
 #include <string>
+
+namespace {
+
+// The CPU's model name (/proc/cpuinfo) and the operating system's kernel: figures from different machines
+// must never be read as one series, and Google Benchmark's context names neither.
+std::string cpu_model_name() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, model, family, model_number;
+  const auto value = [&line]() {
+    const size_t colon = line.find(':');
+    const size_t start = colon == std::string::npos ? colon : line.find_first_not_of(" \t", colon + 1);
+    return start == std::string::npos ? std::string() : line.substr(start);
+  };
+  while (std::getline(cpuinfo, line) && !line.empty()) {  // the first processor's block
+    if (line.rfind("model name", 0) == 0) model = value();
+    else if (line.rfind("cpu family", 0) == 0) family = value();
+    else if (line.rfind("model", 0) == 0 && line.find(':') != std::string::npos) model_number = value();
+  }
+  if (model.empty()) model = "unknown (no model name in /proc/cpuinfo)";
+  // A virtual machine often shows a generic name ("AMD EPYC"): the family and model tell the core apart.
+  if (!family.empty()) model += " (family " + family + ", model " + model_number + ")";
+  return model;
+}
+
+std::string os_kernel() {
+  utsname name{};
+  if (uname(&name) != 0) return "unknown";
+  return std::string(name.sysname) + " " + name.release + " " + name.machine;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace skinref;
@@ -25,6 +58,8 @@ int main(int argc, char** argv) {
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  benchmark::AddCustomContext("skinref_cpu_model", cpu_model_name());
+  benchmark::AddCustomContext("skinref_os_kernel", os_kernel());
   benchmark::AddCustomContext("skinref_reference_kernel", skinning_kernel_name(SkinningKernel::Auto));
   benchmark::AddCustomContext("skinref_cpu_kernel", cpu::cpu_kernel_name(SkinningKernel::Auto));
   benchmark::AddCustomContext("skinref_all_threads", std::to_string(bench::all_threads()));

@@ -276,6 +276,8 @@ void write_machine(std::ostream& out, const BenchFile& file) {
     if (!value.empty()) out << "| " << what << " | " << cell(value) << " |\n";
   };
   row("host", context_string(context, "host_name"));
+  row("CPU model", context_string(context, "skinref_cpu_model"));
+  row("kernel", context_string(context, "skinref_os_kernel"));
   std::string cpus = context_string(context, "num_cpus");
   if (context.contains("mhz_per_cpu") && context["mhz_per_cpu"].is_number())
     cpus += (cpus.empty() ? "" : " at ") + fixed(context["mhz_per_cpu"].get<double>(), 0) + " MHz";
