@@ -24,8 +24,10 @@ double forward_position(const Playback& playback, double duration, double u) {
       // Each leg (forward or back) is a pass: an odd count stops at the far end D, an even one back at 0.
       if (playback.repetitions > 0 && u >= double(playback.repetitions) * duration)
         return playback.repetitions % 2 == 1 ? duration : 0.0;
-      const double q = std::fmod(u, 2.0 * duration);
-      return q <= duration ? q : 2.0 * duration - q;
+      const double period = 2.0 * duration;
+      if (!std::isfinite(period)) return u <= duration ? u : duration - (u - duration);  // D > DBL_MAX / 2
+      const double q = std::fmod(u, period);
+      return q <= duration ? q : period - q;
     }
   }
   throw std::invalid_argument("clip_local_time: unknown playback mode " + std::to_string(int(playback.mode)));
@@ -41,6 +43,14 @@ double clip_local_time(const Playback& playback, double duration, double tau) {
                                 std::to_string(playback.repetitions));
   if (duration == 0.0) return 0.0;  // a static clip has one frame
   const double u = (tau - playback.start_time) * std::abs(playback.rate);
+  // Elapsed time beyond the range of a double (e.g. tau = 1e308 at rate 3): a playing clip has no position
+  // there; once-played and finished repeating clips hold their end, a loop or an unlimited ping-pong its
+  // first frame (never fmod(inf), which is NaN).
+  if (std::isinf(u) && u > 0.0) {
+    if (playback.mode == PlaybackMode::Once) return playback.rate < 0.0 ? 0.0 : duration;
+    const double p = playback.repetitions > 0 ? forward_position(playback, duration, u) : 0.0;
+    return playback.rate < 0.0 ? duration - p : p;
+  }
   // Before the start (and for rate 0, whose u is 0) the first frame holds: p = 0.
   const double p = u > 0.0 ? forward_position(playback, duration, u) : 0.0;
   return playback.rate < 0.0 ? duration - p : p;

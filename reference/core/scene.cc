@@ -2,6 +2,7 @@
 // morph counts, animation layouts), shared by the glTF loader and the hand-built scenes. Scene indices
 // equal glTF indices, so the JSON paths here point into the file a Scene came from.
 #include "core/input_error.h"
+#include "core/limits.h"
 #include "core/scene.h"
 
 #include <algorithm>
@@ -110,6 +111,17 @@ class SceneChecker {
       for (int walk = s_.nodes[at].parent; walk != at; walk = s_.nodes[walk].parent) smallest = std::min(smallest, walk);
       fail("/nodes/" + std::to_string(smallest) + "/children",
            "an acyclic node hierarchy; node " + std::to_string(smallest) + " is its own ancestor");
+    }
+    // The hierarchy's depth (root = 1), parents first in node_order: every walk over it is iterative, and
+    // the stated limit also bounds whatever walks it elsewhere (exporters, engines reading the dumps).
+    std::vector<size_t> depth(count, 0);
+    for (const int n : s_.node_order) {
+      const int parent = s_.nodes[size_t(n)].parent;
+      depth[size_t(n)] = parent < 0 ? 1 : depth[size_t(parent)] + 1;
+      if (depth[size_t(n)] > limits::kMaxHierarchyDepth)
+        fail("/nodes/" + std::to_string(parent) + "/children",
+             "a node hierarchy depth " + limits::limit_text(limits::kMaxHierarchyDepth, "kMaxHierarchyDepth") +
+                 "; node " + std::to_string(n) + " is at depth " + str(depth[size_t(n)]));
     }
     for (Node& node : s_.nodes) node.in_active_scene = false;
     for (size_t r = 0; r < s_.roots.size(); ++r) {

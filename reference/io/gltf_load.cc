@@ -4,9 +4,12 @@
 #include "io/gltf_load.h"
 
 #include "core/input_error.h"
+#include "core/limits.h"
 #include "io/accessor.h"
 #include "io/builtin_scenes.h"
 
+#include <nlohmann/json.hpp>
+#include <stb_image.h>
 #include <tiny_gltf.h>
 
 #include <algorithm>
@@ -647,18 +650,266 @@ class GltfReader {
 
 bool is_glb(const std::string& bytes) { return bytes.size() >= 4 && bytes.compare(0, 4, "glTF") == 0; }
 
+// The stated limits (core/limits.h) on what the glTF JSON declares, checked on the raw JSON text before
+// tinygltf parses it (tinygltf allocates as the file declares: buffers by byteLength, one object per array
+// entry, and recurses into nested "extras"). A SAX pass over the text allocates nothing per entry and stops at
+// the first entry over a limit, so a file with a million animations is refused after reading 64K of them.
+class LimitScan final : public nlohmann::json::json_sax_t {
+ public:
+  explicit LimitScan(std::string file) : file_(std::move(file)) {}
+
+  bool null() override { return scalar(); }
+  bool boolean(bool) override { return scalar(); }
+  bool number_integer(number_integer_t v) override { return number(double(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return number(double(v)); }
+  bool number_float(number_float_t v, const string_t&) override { return number(v); }
+  bool string(string_t& v) override {
+    begin_value();
+    if (at({"accessors", "#", "type"})) accessor_components_ = components_of(v);
+    return true;
+  }
+  bool binary(binary_t&) override { return scalar(); }
+  bool start_object(std::size_t) override { return open(false); }
+  bool start_array(std::size_t) override { return open(true); }
+  bool key(string_t& k) override {
+    frames_.back().token = k;
+    // Attribute sets beyond the influence limit: JOINTS_n / WEIGHTS_n with n >= kMaxInfluenceSets.
+    if (at_container({"meshes", "#", "primitives", "#", "attributes"}) ||
+        at_container({"meshes", "#", "primitives", "#", "targets", "#"})) {
+      for (const char* prefix : {"JOINTS_", "WEIGHTS_"}) {
+        const size_t len = std::strlen(prefix);
+        if (k.compare(0, len, prefix) == 0) {
+          const std::string digits = k.substr(len);
+          if (!digits.empty() && digits.size() < 6 && std::all_of(digits.begin(), digits.end(), ::isdigit) &&
+              std::stoul(digits) >= limits::kMaxInfluenceSets)
+            fail(pointer(), "influence sets " + std::string(prefix) + "0 to " + std::string(prefix) +
+                                std::to_string(limits::kMaxInfluenceSets - 1) + " (" +
+                                std::to_string(limits::kMaxInfluenceSets * 4) + " influences per vertex), set count " +
+                                limits::limit_text(limits::kMaxInfluenceSets, "kMaxInfluenceSets") + ", got " + k);
+        }
+      }
+    }
+    return true;
+  }
+  bool end_object() override {
+    if (at_container({"accessors", "#"})) {
+      planned_ += accessor_count_ * accessor_components_ * 8 * 2;  // decoded doubles, and what is derived
+      accessor_count_ = 0;
+      accessor_components_ = 1;
+    }
+    return close();
+  }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception&) override {
+    syntax_error_ = true;  // tinygltf reports syntax errors in its own words
+    return false;
+  }
+
+  bool syntax_error() const { return syntax_error_; }
+
+  // After the scan: the memory the file plans, from its declared sizes.
+  void check_plan() const {
+    if (planned_ > double(limits::kMaxPlannedBytes))
+      throw InputError(file_, "", "a planned memory use (buffers, plus 16 bytes per decoded accessor component) " +
+                                      limits::limit_text(limits::kMaxPlannedBytes, "kMaxPlannedBytes") +
+                                      " bytes, got " + std::to_string(uint64_t(planned_)));
+  }
+
+ private:
+  struct Frame {
+    bool array = false;
+    size_t count = 0;   // entries begun (arrays)
+    std::string token;  // the member being read, or the index of the entry being read
+  };
+
+  [[noreturn]] void fail(const std::string& path, const std::string& expected) const {
+    throw InputError(file_, path, expected);
+  }
+
+  std::string pointer() const {
+    std::string p;
+    for (const Frame& f : frames_) p += "/" + f.token;
+    return p;
+  }
+
+  // Whether the innermost open container is the one at `pattern` ("#" matches any array index).
+  bool at_container(std::initializer_list<const char*> pattern) const {
+    if (frames_.size() != pattern.size() + 1) return false;
+    size_t i = 0;
+    for (const char* want : pattern) {
+      if (std::strcmp(want, "#") == 0 ? !frames_[i].array : frames_[i].token != want) return false;
+      ++i;
+    }
+    return true;
+  }
+  // Whether the value being read sits at `pattern` (the last token is its own key or index).
+  bool at(std::initializer_list<const char*> pattern) const {
+    if (frames_.size() != pattern.size()) return false;
+    size_t i = 0;
+    for (const char* want : pattern) {
+      if (std::strcmp(want, "#") == 0 ? !frames_[i].array : frames_[i].token != want) return false;
+      ++i;
+    }
+    return true;
+  }
+
+  // Called as a value begins: counts it in its array and checks that array's entry limit.
+  void begin_value() {
+    if (frames_.empty() || !frames_.back().array) return;
+    Frame& top = frames_.back();
+    top.token = std::to_string(top.count);
+    ++top.count;
+    size_t limit = 0;
+    const char* name = "";
+    const char* what = "";
+    // The array's own path, without the entry: frames_[0..size-1] where the last frame's token is the index.
+    auto array_at = [&](std::initializer_list<const char*> pattern) {
+      if (frames_.size() != pattern.size()) return false;
+      size_t i = 0;
+      for (const char* want : pattern) {
+        if (i + 1 == frames_.size()) return std::strcmp(want, "*") == 0;  // the entry's own slot
+        if (std::strcmp(want, "#") == 0 ? !frames_[i].array : frames_[i].token != want) return false;
+        ++i;
+      }
+      return true;
+    };
+    if (array_at({"nodes", "*"})) limit = limits::kMaxNodes, name = "kMaxNodes", what = "nodes";
+    else if (array_at({"animations", "*"})) limit = limits::kMaxAnimations, name = "kMaxAnimations", what = "animations";
+    else if (array_at({"animations", "#", "channels", "*"}) || array_at({"animations", "#", "samplers", "*"}))
+      limit = limits::kMaxChannelsPerAnimation, name = "kMaxChannelsPerAnimation", what = "entries";
+    else if (array_at({"skins", "#", "joints", "*"}))
+      limit = limits::kMaxJointsPerSkin, name = "kMaxJointsPerSkin", what = "joints";
+    else if (array_at({"nodes", "#", "children", "*"}) || array_at({"scenes", "#", "nodes", "*"}))
+      limit = limits::kMaxNodes, name = "kMaxNodes", what = "nodes";
+    else if (array_at({"meshes", "#", "primitives", "#", "targets", "*"}) || array_at({"meshes", "#", "weights", "*"}) ||
+             array_at({"nodes", "#", "weights", "*"}))
+      limit = limits::kMaxMorphTargets, name = "kMaxMorphTargets", what = "morph targets";
+    else if (frames_.size() == 2 && frames_[0].token != "nodes" && frames_[0].token != "animations")
+      limit = limits::kMaxArrayEntries, name = "kMaxArrayEntries", what = "entries";
+    else if (frames_.size() >= 3 && frames_.size() <= 6 && (frames_[0].token == "meshes" || frames_[0].token == "scenes"))
+      limit = limits::kMaxArrayEntries, name = "kMaxArrayEntries", what = "entries";
+    if (limit != 0 && top.count > limit) {
+      frames_.back().token.clear();
+      std::string path;
+      for (size_t i = 0; i + 1 < frames_.size(); ++i) path += "/" + frames_[i].token;
+      fail(path, std::string("a count of ") + what + " " + limits::limit_text(limit, name) + ", got more");
+    }
+  }
+  bool scalar() {
+    begin_value();
+    return true;
+  }
+  bool number(double v) {
+    begin_value();
+    if (at({"buffers", "#", "byteLength"})) {
+      if (!(v <= double(limits::kMaxBufferBytes)))
+        fail(pointer(), "a buffer byteLength " + limits::limit_text(limits::kMaxBufferBytes, "kMaxBufferBytes") +
+                            ", got " + number_text(v));
+      if (v > 0) planned_ += v;
+    } else if (at({"accessors", "#", "count"})) {
+      if (!(v <= double(limits::kMaxAccessorElements)))
+        fail(pointer(), "an accessor count " + limits::limit_text(limits::kMaxAccessorElements, "kMaxAccessorElements") +
+                            ", got " + number_text(v));
+      if (v > 0) accessor_count_ = v;
+    }
+    return true;
+  }
+  bool open(bool array) {
+    begin_value();
+    if (frames_.size() >= limits::kMaxJsonDepth) {
+      std::string start;  // the first few tokens locate it; the whole pointer would be 256 tokens long
+      for (size_t i = 0; i < 4; ++i) start += "/" + frames_[i].token;
+      fail(start + "/...", "JSON arrays and objects nested " +
+                               limits::limit_text(limits::kMaxJsonDepth, "kMaxJsonDepth") + " levels deep, got more");
+    }
+    frames_.push_back(Frame{array, 0, ""});
+    return true;
+  }
+  bool close() {
+    frames_.pop_back();
+    return true;
+  }
+
+  static std::string number_text(double v) {
+    if (v == std::floor(v) && std::abs(v) < 1e18) return std::to_string(int64_t(v));
+    return nlohmann::json(v).dump();
+  }
+
+  static double components_of(const std::string& type) {
+    if (type == "VEC2") return 2;
+    if (type == "VEC3") return 3;
+    if (type == "VEC4" || type == "MAT2") return 4;
+    if (type == "MAT3") return 9;
+    if (type == "MAT4") return 16;
+    return 1;
+  }
+
+  std::string file_;
+  std::vector<Frame> frames_;
+  double planned_ = 0;
+  double accessor_count_ = 0;
+  double accessor_components_ = 1;
+  bool syntax_error_ = false;
+};
+
+// The JSON text of a .gltf, or of a .glb's first chunk (empty when the container is malformed: tinygltf
+// then reports it).
+std::string_view gltf_json_text(const std::string& bytes, bool glb) {
+  if (!glb) return bytes;
+  if (bytes.size() < 20) return {};
+  uint32_t length = 0;
+  std::memcpy(&length, bytes.data() + 12, 4);
+  if (size_t(length) > bytes.size() - 20) return {};
+  return std::string_view(bytes).substr(20, length);
+}
+
+// tinygltf's image loader, after checking the image's size from its header (stb_image reads only the header
+// here) against the image limits: a PNG inside a glTF that declares 100000 x 100000 is refused undecoded.
+struct ImageLimitContext {
+  std::string file;
+};
+
+bool limited_image_loader(tinygltf::Image* image, const int index, std::string* err, std::string* warn, int req_width,
+                          int req_height, const unsigned char* bytes, int size, void* user_data) {
+  const auto* context = static_cast<const ImageLimitContext*>(user_data);
+  int w = 0, h = 0, comp = 0;
+  if (size > 0 && stbi_info_from_memory(bytes, size, &w, &h, &comp) != 0) {
+    if (size_t(w) > limits::kMaxImageDimension || size_t(h) > limits::kMaxImageDimension ||
+        size_t(w) * size_t(h) > limits::kMaxImagePixels)
+      throw InputError(context->file, "/images/" + std::to_string(index),
+                       "an image of width and height " +
+                           limits::limit_text(limits::kMaxImageDimension, "kMaxImageDimension") + " and pixels " +
+                           limits::limit_text(limits::kMaxImagePixels, "kMaxImagePixels") + ", got " +
+                           std::to_string(w) + "x" + std::to_string(h));
+  }
+  return tinygltf::LoadImageData(image, index, err, warn, req_width, req_height, bytes, size, nullptr);
+}
+
+
 }  // namespace
 
 bool is_supported_required_extension(const std::string& name) { return name == kQuantization; }
+
+void check_gltf_limits(const std::string& bytes, const std::string& display_name) {
+  const std::string_view text = gltf_json_text(bytes, is_glb(bytes));
+  if (text.empty()) return;
+  LimitScan scan(display_name);
+  nlohmann::json::sax_parse(text.begin(), text.end(), &scan, nlohmann::json::input_format_t::json, false);
+  if (!scan.syntax_error()) scan.check_plan();
+}
 
 Scene load_gltf_memory(const std::string& bytes, const std::string& display_name, const std::string& base_dir,
                        JointSentinel joint_sentinel) {
   if (bytes.size() > std::numeric_limits<unsigned int>::max())
     throw InputError(display_name, "", "a glTF file smaller than 4 GiB");
+  const bool glb = is_glb(bytes);
+  check_gltf_limits(bytes, display_name);
   tinygltf::TinyGLTF parser;
+  ImageLimitContext image_context{display_name};
+  parser.SetImageLoader(limited_image_loader, &image_context);
   tinygltf::Model model;
   std::string err, warn;
-  const bool ok = is_glb(bytes)
+  const bool ok = glb
                       ? parser.LoadBinaryFromMemory(&model, &err, &warn,
                                                     reinterpret_cast<const unsigned char*>(bytes.data()),
                                                     unsigned(bytes.size()), base_dir)

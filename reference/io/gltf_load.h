@@ -41,6 +41,11 @@ Scene load_gltf_memory(const std::string& bytes, const std::string& display_name
 Scene load_model(const std::string& spec, JointSentinel joint_sentinel = JointSentinel::None,
                  const ImportOptions& import = {});
 
+// The stated limits (core/limits.h) on what a glTF's JSON declares (entries of its arrays, buffer byteLengths,
+// accessor counts, influence sets, JSON nesting, the memory planned), checked on the raw text before tinygltf
+// parses it; load_gltf_memory() calls it first. Throws InputError naming the limit.
+void check_gltf_limits(const std::string& bytes, const std::string& display_name);
+
 // The extensions this loader implements when a file lists them as required.
 bool is_supported_required_extension(const std::string& name);
 

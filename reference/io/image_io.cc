@@ -4,6 +4,7 @@
 
 #include "core/atomic_file.h"
 #include "core/input_error.h"
+#include "core/limits.h"
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -44,6 +45,16 @@ void write_png(const RgbaImage& image, const std::string& path) {
   });
 }
 
+void check_image_size(const std::string& file, const std::string& where, size_t width, size_t height) {
+  if (width > limits::kMaxImageDimension || height > limits::kMaxImageDimension ||
+      width * height > limits::kMaxImagePixels)
+    throw InputError(file, where,
+                     "an image of width and height " +
+                         limits::limit_text(limits::kMaxImageDimension, "kMaxImageDimension") + " and of pixels " +
+                         limits::limit_text(limits::kMaxImagePixels, "kMaxImagePixels") + ", got " +
+                         std::to_string(width) + "x" + std::to_string(height));
+}
+
 RgbaImage read_png(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "cannot open the file: " + std::string(std::strerror(errno)));
@@ -54,6 +65,15 @@ RgbaImage read_png(const std::string& path) {
   }
   if (bytes.size() > size_t(INT_MAX)) throw InputError(path, "", "a PNG file below 2 GiB");
   int width = 0, height = 0, channels = 0;
+  // The size from the IHDR chunk first (PNG specification 11.2.2: the first chunk, width and height big-endian
+  // at bytes 16 and 20), before stb_image allocates width x height x 4 bytes.
+  if (bytes.size() >= 24 && bytes.compare(12, 4, "IHDR") == 0) {
+    auto be32 = [&](size_t at) {
+      return (uint32_t(uint8_t(bytes[at])) << 24) | (uint32_t(uint8_t(bytes[at + 1])) << 16) |
+             (uint32_t(uint8_t(bytes[at + 2])) << 8) | uint32_t(uint8_t(bytes[at + 3]));
+    };
+    check_image_size(path, "", be32(16), be32(20));
+  }
   std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
       stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), int(bytes.size()), &width, &height,
                             &channels, 4),

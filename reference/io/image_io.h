@@ -5,6 +5,7 @@
 // for a missing or undecodable file, and converts any channel count to RGBA8.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,6 +19,10 @@ struct RgbaImage {
 };
 
 void write_png(const RgbaImage& image, const std::string& path);
-RgbaImage read_png(const std::string& path);
+RgbaImage read_png(const std::string& path);  // checks the header's size against the image limits first
+
+// The image limits (core/limits.h: kMaxImageDimension, kMaxImagePixels): InputError(file, where, ...) for a
+// larger width x height. Used by read_png(), the glTF loader's images and the render size.
+void check_image_size(const std::string& file, const std::string& where, size_t width, size_t height);
 
 }  // namespace skinref

@@ -2,6 +2,8 @@
 // with every header field and size checked) and a binary PLY for viewers. Layouts are in vertex_dump.h.
 #include "io/vertex_dump.h"
 
+#include "core/limits.h"
+
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"
@@ -546,6 +548,10 @@ VertexDump read_vertices_skv(const std::string& path) {
     const bool has_tangents = (attributes & kAttributeTangents) != 0;
     const uint64_t components = 3u + (has_normals ? 3u : 0u) + (has_tangents ? 4u : 0u);
     const uint64_t bytes_per_vertex = components * precision_bytes;
+    if (vertex_count > limits::kMaxVerticesPerPrimitive)
+      throw fail(record + 16, "a vertex count " + limits::limit_text(limits::kMaxVerticesPerPrimitive,
+                                                                     "kMaxVerticesPerPrimitive") +
+                                  " for primitive " + std::to_string(i) + ", found " + std::to_string(vertex_count));
     // Compared by division so that a huge count cannot overflow the product.
     if (vertex_count > (size - offset) / bytes_per_vertex) {
       throw fail(record + 16, std::to_string(vertex_count) + " vertices of " + std::to_string(bytes_per_vertex) +

@@ -1,5 +1,6 @@
 // The renderer (render.h): skinned world vertices -> clip space -> rasterize (raster.h) -> per-pixel shading
 // from the winning triangle and its perspective-correct barycentrics (shading.h) -> sRGB8.
+#include "core/limits.h"
 #include "raster/render.h"
 
 #include "anim/local_to_model.h"
@@ -121,6 +122,12 @@ class PixelShader {
 };
 
 void check_options(const RenderOptions& options) {
+  if (size_t(options.width) * size_t(options.height) > limits::kMaxImagePixels ||
+      size_t(options.width) > limits::kMaxImageDimension || size_t(options.height) > limits::kMaxImageDimension)
+    throw std::invalid_argument("render_scene: image size " + std::to_string(options.width) + "x" +
+                                std::to_string(options.height) + "; expected each side " +
+                                limits::limit_text(limits::kMaxImageDimension, "kMaxImageDimension") + " and pixels " +
+                                limits::limit_text(limits::kMaxImagePixels, "kMaxImagePixels"));
   if (options.width < 1 || options.height < 1) {
     throw std::invalid_argument("render_scene: image size " + std::to_string(options.width) + "x" +
                                 std::to_string(options.height) + "; expected both >= 1");

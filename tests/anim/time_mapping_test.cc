@@ -5,10 +5,15 @@
 // every intermediate value is dyadic and the expected local times are exact; one case checks a non-dyadic
 // clip within tol::kClosedForm.
 #include "anim/time_mapping.h"
+#include "anim/evaluate_pose.h"
+#include "anim/sampling.h"
+#include "core/scene.h"
+#include "io/builtin_scenes.h"
 #include "support/tolerances.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 
 namespace skinref {
@@ -181,6 +186,74 @@ TEST(TimeMapping, ZeroLengthClipMapsToZero) {
 TEST(TimeMapping, RefusesBrokenArguments) {
   EXPECT_THROW(clip_local_time(playback(PlaybackMode::Loop), -1.0, 0.0), std::invalid_argument);
   EXPECT_THROW(clip_local_time(playback(PlaybackMode::Loop, 1.0, -1), kD, 0.0), std::invalid_argument);
+}
+
+
+// Issue 17's limits: a clip whose key times reach 1e300 s. Time mapping, sampling and the whole pose stay
+// finite at times before, inside and far beyond the clip, under clamping and looping conventions (no
+// float-to-int conversion of a time anywhere, no loop over periods).
+TEST(HugeClip, KeyTimesReaching1e300EvaluateToFinitePoses) {
+  Scene scene = make_builtin_scene("bend");
+  ASSERT_FALSE(scene.animations.empty());
+  for (Animation& anim : scene.animations) {
+    for (AnimationSampler& s : anim.samplers) {
+      const double last = s.times.back();
+      for (double& t : s.times) t = t / last * 1e300;
+    }
+    anim.start_time = 0.0;
+    anim.end_time = 1e300;
+  }
+  finalize_scene(scene);
+  auto all_finite = [](const EvaluatedPose& pose) {
+    for (const Transform& t : pose.local.local)
+      if (!t.translation.allFinite() || !t.rotation.coeffs().allFinite() || !t.scale.allFinite()) return false;
+    for (const Mat4& m : pose.model.global)
+      if (!m.allFinite()) return false;
+    for (const JointPalette& p : pose.palettes)
+      for (const Mat4& m : p.skinning)
+        if (!m.allFinite()) return false;
+    return true;
+  };
+  Conventions looping;
+  looping.time.playback = PlaybackLoop::Loop;
+  const double times[] = {-1e300, 0.0, 1.0, 1e299, 5e299, 1e300, 3e300, 1e308};
+  for (const double t : times) {
+    EXPECT_TRUE(all_finite(evaluate_pose(scene, 0, t))) << "clamped, t = " << t;
+    EXPECT_TRUE(all_finite(evaluate_pose(scene, 0, t, looping))) << "looping, t = " << t;
+  }
+  // Halfway through the clip the elbow is at its 90-degree key, exactly as in the 1 s clip at 0.5 s.
+  const Scene original = make_builtin_scene("bend");
+  const EvaluatedPose half = evaluate_pose(scene, 0, 5e299);
+  const EvaluatedPose reference = evaluate_pose(original, 0, 0.5);
+  for (size_t n = 0; n < half.local.local.size(); ++n)
+    EXPECT_TRUE(half.local.local[n].rotation.isApprox(reference.local.local[n].rotation, 1e-12)) << n;
+
+  // Time mapping of a 1e300 s (and a 1e308 s) clip: every mode lands in [0, D].
+  for (const double d : {1e300, 1e308}) {
+    for (const PlaybackMode mode : {PlaybackMode::Once, PlaybackMode::Loop, PlaybackMode::PingPong}) {
+      for (const double tau : {-1e308, 0.0, 1.0, 0.5 * d, d, 1.5 * d, 1e308}) {
+        Playback p;
+        p.mode = mode;
+        p.rate = 3.0;  // u = 3 tau may overflow to infinity: still a position in the clip
+        const double local = clip_local_time(p, d, tau);
+        EXPECT_TRUE(std::isfinite(local) && local >= 0.0 && local <= d) << d << " " << int(mode) << " " << tau;
+      }
+    }
+  }
+
+  // CUBICSPLINE over one 1e300 s interval, tangents scaled by it: finite values and a unit quaternion.
+  AnimationSampler cubic;
+  cubic.interpolation = Interpolation::CubicSpline;
+  cubic.components = 4;
+  cubic.times = {0.0, 1e300};
+  cubic.values = {0, 0, 0, 0, /**/ 0, 0, 0, 1, /**/ 0, 0, 1e-301, 0,
+                  0, 0, 1e-301, 0, /**/ 0, 0, 1, 0, /**/ 0, 0, 0, 0};
+  for (const double t : {0.0, 2.5e299, 5e299, 1e300, 2e300}) {
+    double out[4];
+    sample_sampler(cubic, ChannelPath::Rotation, t, out, SamplingConventions{});
+    for (const double v : out) EXPECT_TRUE(std::isfinite(v)) << t;
+    EXPECT_NEAR(std::sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]), 1.0, 1e-12) << t;
+  }
 }
 
 }  // namespace

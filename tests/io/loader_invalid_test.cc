@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace skinref {
 namespace {
@@ -708,6 +709,98 @@ TEST(LoaderInvalid, InvalidJsonRefusedByParser) {
 TEST(LoaderInvalid, TruncatedGlbRefusedByParser) {
   const std::string glb = make_skinned_model().to_glb_bytes();
   expect_refused_by_parser(glb.substr(0, glb.size() / 2));
+}
+
+
+// ---- stated resource limits (core/limits.h), checked on the JSON before tinygltf allocates --------------------
+
+void expect_limit(const std::string& bytes, const std::string& json_path, const std::vector<std::string>& mentions) {
+  const InputError e = expect_refused_bytes(bytes, json_path);
+  for (const std::string& mention : mentions)
+    EXPECT_NE(std::string(e.what()).find(mention), std::string::npos) << e.what();
+}
+
+TEST(LoaderLimits, AccessorCountBeyondTheLimit) {
+  GltfBuilder model = make_skinned_model();
+  model.json["accessors"][M::kKeyTimes]["count"] = 4294967296.0;
+  expect_limit(model.to_gltf_string(), "/accessors/6/count",
+               {"an accessor count <= 268435456", "kMaxAccessorElements", "got 4294967296"});
+}
+
+TEST(LoaderLimits, InfluenceSetsBeyondTheLimit) {
+  GltfBuilder model = make_skinned_model();
+  primitive0(model)["attributes"]["JOINTS_8"] = M::kJoints;
+  expect_limit(model.to_gltf_string(), "/meshes/0/primitives/0/attributes/JOINTS_8",
+               {"JOINTS_0 to JOINTS_7", "32 influences", "kMaxInfluenceSets"});
+}
+
+TEST(LoaderLimits, MorphTargetsBeyondTheLimit) {
+  GltfBuilder model = make_skinned_model();
+  primitive0(model)["targets"] = json::array();
+  for (int i = 0; i < 1025; ++i) primitive0(model)["targets"].push_back({{"POSITION", M::kPositions}});
+  expect_limit(model.to_gltf_string(), "/meshes/0/primitives/0/targets", {"<= 1024", "kMaxMorphTargets"});
+}
+
+TEST(LoaderLimits, JointsPerSkinBeyondTheLimit) {
+  GltfBuilder model = make_skinned_model();
+  model.json["skins"][0]["joints"] = std::vector<int>(65537, 0);
+  expect_limit(model.to_gltf_string(), "/skins/0/joints", {"<= 65536", "kMaxJointsPerSkin"});
+}
+
+TEST(LoaderLimits, DeeplyNestedExtrasBeyondTheJsonDepthLimit) {
+  // tinygltf converts "extras" recursively: 100,000 levels would overflow its stack.
+  GltfBuilder model = make_skinned_model();
+  model.json["extras"] = 0;
+  std::string text = model.to_gltf_string();
+  const size_t at = text.find("\"extras\":0");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 10, "\"extras\":" + std::string(100000, '[') + std::string(100000, ']'));
+  expect_limit(text, "/extras/0/0/0/...", {"nested <= 256", "kMaxJsonDepth"});
+}
+
+TEST(LoaderLimits, PlannedMemoryBeyondTheLimit) {
+  // Sixteen MAT4 accessors of 2^24 elements: each within the element limit, 64 GiB of decoded doubles together.
+  GltfBuilder model = make_skinned_model();
+  for (int i = 0; i < 16; ++i)
+    model.json["accessors"].push_back({{"componentType", 5126}, {"count", 1 << 24}, {"type", "MAT4"}});
+  expect_limit(model.to_gltf_string(), "", {"planned memory use", "<= 8589934592", "kMaxPlannedBytes"});
+}
+
+TEST(LoaderLimits, EmbeddedImageBeyondTheDimensionLimitIsNotDecoded) {
+  // A PNG header of 16385 x 1 (stb_image's own limits allow it): refused from the header.
+  auto be32 = [](uint32_t v) {
+    std::vector<uint8_t> b(4);
+    for (size_t i = 0; i < 4; ++i) b[i] = uint8_t(v >> (24 - 8 * i));
+    return b;
+  };
+  std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  auto append = [&](const std::vector<uint8_t>& more) { png.insert(png.end(), more.begin(), more.end()); };
+  append(be32(13));
+  append({'I', 'H', 'D', 'R'});
+  append(be32(16385));
+  append(be32(1));
+  append({8, 6, 0, 0, 0});
+  append(be32(0));
+  GltfBuilder model = make_skinned_model();
+  model.json["images"] = json::array({{{"uri", "data:image/png;base64," + test::base64_encode(png)}}});
+  expect_limit(model.to_gltf_string(), "/images/0", {"<= 16384", "kMaxImageDimension", "got 16385x1"});
+}
+
+TEST(LoaderLimits, DeepChainRefusedByTheDepthLimitAndTheLimitItselfLoads) {
+  auto chain = [](size_t depth) {
+    GltfBuilder model;
+    json nodes = json::array();
+    for (size_t i = 0; i < depth; ++i)
+      nodes.push_back(i + 1 < depth ? json{{"children", {i + 1}}} : json::object());
+    model.json["nodes"] = std::move(nodes);
+    model.json["scenes"] = json::array({{{"nodes", {0}}}});
+    return model.to_gltf_string();
+  };
+  expect_limit(chain(100000), "/nodes/9999/children",
+               {"a node hierarchy depth <= 10000", "kMaxHierarchyDepth", "node 10000 is at depth 10001"});
+  const Scene scene = load_gltf_memory(chain(10000), kFile, "");
+  EXPECT_EQ(scene.nodes.size(), 10000u);
+  EXPECT_EQ(scene.node_order.size(), 10000u);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -1072,6 +1073,150 @@ TEST_F(CliTest, DiagnoseRefusesBadInput) {
   expect_ok({"diagnose", "builtin:twist", work("twist.skv"), "--pose", work("pose.json")});
   strip_record(work("twist.skv"));
   expect_bad_input({"diagnose", "builtin:twist", work("twist.skv")}, {"does not record its time", "--time"}, with_pose);
+}
+
+
+// ---- stated resource limits (issue 17, core/limits.h) ------------------------------------------------------
+
+// A chain of `depth` nodes, each the only child of the one before.
+std::string node_chain_gltf(size_t depth) {
+  std::string nodes;
+  for (size_t i = 0; i < depth; ++i) {
+    if (i > 0) nodes += ",";
+    nodes += i + 1 < depth ? "{\"children\":[" + std::to_string(i + 1) + "]}" : "{}";
+  }
+  return R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[)" + nodes + "]}";
+}
+
+// A GLB whose JSON declares `byte_length` bytes of buffer 0 over a 4-byte BIN chunk.
+std::string glb_declaring_buffer(const std::string& byte_length) {
+  std::string json = R"({"asset":{"version":"2.0"},"buffers":[{"byteLength":)" + byte_length + "}]}";
+  while (json.size() % 4 != 0) json += ' ';
+  auto u32 = [](uint32_t v) {
+    std::string b(4, '\0');
+    for (size_t i = 0; i < 4; ++i) b[i] = static_cast<char>((v >> (8 * i)) & 0xffu);
+    return b;
+  };
+  const uint32_t total = uint32_t(12 + 8 + json.size() + 8 + 4);
+  return "glTF" + u32(2) + u32(total) + u32(uint32_t(json.size())) + "JSON" + json + u32(4) + std::string("BIN\0", 4) +
+         std::string(4, '\0');
+}
+
+// A PNG whose IHDR declares width x height RGBA8 pixels, followed by a tiny IDAT and IEND (CRCs left 0: the
+// size must be refused before anything checks them).
+std::string png_declaring(uint32_t width, uint32_t height) {
+  auto be32 = [](uint32_t v) {
+    std::string b(4, '\0');
+    for (size_t i = 0; i < 4; ++i) b[i] = static_cast<char>((v >> (24 - 8 * i)) & 0xffu);
+    return b;
+  };
+  std::string png("\x89PNG\r\n\x1a\n", 8);
+  png += be32(13) + "IHDR" + be32(width) + be32(height) + std::string("\x08\x06\x00\x00\x00", 5) + be32(0);
+  png += be32(0) + "IDAT" + be32(0) + be32(0) + "IEND" + be32(0);
+  return png;
+}
+
+// Runs skinref through the shell with its address space limited to `kib` KiB (ulimit -v): a command that tried to
+// allocate what the file declares would fail with std::bad_alloc (exit 3 or a crash), not exit 2. Skipped under
+// AddressSanitizer, whose shadow memory alone exceeds any such limit.
+int run_with_address_space_limit(const std::vector<std::string>& args, size_t kib, std::string* err,
+                                 const test::TempDir& captures) {
+  std::string command = "ulimit -v " + std::to_string(kib) + " && " + test::shell_quoted(SKINREF_CLI);
+  for (const std::string& arg : args) command += " " + test::shell_quoted(arg);
+  command += " 2>" + test::shell_quoted(captures.file("limited-stderr.txt")) + " >/dev/null";
+  const int status = std::system(("/bin/sh -c " + test::shell_quoted(command)).c_str());
+  *err = read_bytes(captures.file("limited-stderr.txt"));
+  return (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+TEST_F(CliTest, TimeNanAndInfinityAreRefused) {
+  for (const std::string time : {"nan", "NaN", "inf", "-inf", "1e999"}) {
+    expect_bad_input({"pose", "builtin:bend", "--time", time, "--out", work("pose.json")},
+                     {"option --time", "'" + time + "'", "is not a finite number"});
+  }
+  // A time far beyond the clip is a valid, finite time: the clip's end holds.
+  expect_ok({"pose", "builtin:bend", "--time", "1e300", "--out", work("pose.json")});
+  fs::remove(work("pose.json"));
+}
+
+TEST_F(CliTest, HundredThousandDeepNodeChainIsRefusedByTheDepthLimit) {
+  write_bytes(work("chain.gltf"), node_chain_gltf(100000));
+  for (const char* command : {"info", "pose"}) {
+    std::vector<std::string> args{command, work("chain.gltf")};
+    if (std::string(command) == "pose") args.insert(args.end(), {"--out", work("pose.json")});
+    expect_bad_input(args, {"chain.gltf: /nodes/9999/children: a node hierarchy depth <= 10000",
+                            "kMaxHierarchyDepth", "node 10000 is at depth 10001"},
+                     {"chain.gltf"});
+  }
+  // At the limit it loads, poses, exports and exports again (every walk over the hierarchy is iterative).
+  write_bytes(work("limit.gltf"), node_chain_gltf(10000));
+  expect_ok({"pose", work("limit.gltf"), "--out", work("pose.json")});
+  expect_ok({"export", work("limit.gltf"), "--out", work("again.glb")});
+  expect_ok({"info", work("again.glb")});
+}
+
+TEST_F(CliTest, MillionAnimationsAreRefusedQuicklyByTheirLimit) {
+  std::string text = R"({"asset":{"version":"2.0"},"animations":[)";
+  text.reserve(3'200'000);
+  for (size_t i = 0; i < 1'000'000; ++i) text += i == 0 ? "{}" : ",{}";
+  text += "]}";
+  write_bytes(work("anims.gltf"), text);
+  const auto start = std::chrono::steady_clock::now();
+  expect_bad_input({"info", work("anims.gltf")},
+                   {"anims.gltf: /animations: a count of animations <= 65536", "kMaxAnimations"}, {"anims.gltf"});
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+}
+
+TEST_F(CliTest, FourGibBufferIsRefusedWithoutAllocatingIt) {
+  const std::string gltf = R"({"asset":{"version":"2.0"},"buffers":[{"byteLength":4294967296,)"
+                           R"("uri":"data:application/octet-stream;base64,AAAA"}]})";
+  write_bytes(work("big.gltf"), gltf);
+  write_bytes(work("big.glb"), glb_declaring_buffer("4294967296"));
+  for (const char* name : {"big.gltf", "big.glb"}) {
+    const std::vector<std::string> mentions{std::string(name) + ": /buffers/0/byteLength: a buffer byteLength <= 2147483648",
+                                            "kMaxBufferBytes", "got 4294967296"};
+    expect_bad_input({"info", work(name)}, mentions, {"big.glb", "big.gltf"});
+    expect_bad_input({"skin", work(name), "--out", work("v.skv")}, mentions, {"big.glb", "big.gltf"});
+    if (kAddressSanitizer) continue;
+    std::string err;
+    EXPECT_EQ(run_with_address_space_limit({"info", work(name)}, 1024 * 1024, &err, captures_dir_), kExitBadInput)
+        << err;
+    for (const std::string& mention : mentions) EXPECT_NE(err.find(mention), std::string::npos) << err;
+  }
+}
+
+TEST_F(CliTest, OversizedImagesAreRefusedBeforeAllocating) {
+  expect_bad_input({"render", "builtin:bend", "--size", "16384x16384", "--out", work("r.png")},
+                   {"option --size: '16384x16384' has 268435456 pixels", "<= 67108864", "kMaxImagePixels"});
+  expect_bad_input({"render", "builtin:bend", "--size", "16385x1", "--out", work("r.png")},
+                   {"option --size", "1 to 16384"});
+  write_bytes(work("huge.png"), png_declaring(100000, 100000));
+  const std::vector<std::string> mentions{"huge.png: an image of width and height <= 16384", "kMaxImageDimension",
+                                          "got 100000x100000"};
+  expect_bad_input({"compare", work("huge.png"), work("huge.png")}, mentions, {"huge.png"});
+  write_bytes(work("wide.png"), png_declaring(16385, 1));
+  expect_bad_input({"compare", work("wide.png"), work("wide.png")}, {"got 16385x1", "kMaxImageDimension"},
+                   {"huge.png", "wide.png"});
+  if (!kAddressSanitizer) {
+    std::string err;
+    EXPECT_EQ(run_with_address_space_limit({"compare", work("huge.png"), work("huge.png")}, 1024 * 1024, &err,
+                                           captures_dir_),
+              kExitBadInput)
+        << err;
+    EXPECT_NE(err.find("got 100000x100000"), std::string::npos) << err;
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // image rendered offscreen by Vulkan (gpu/), with the same camera; with --backend cpu they are skinned by the
 // fast float32 CPU backend (cpu/) and rasterized by the reference. All outputs are staged in temporary files
 // and renamed together at the end, so a failure leaves none of them.
+#include "core/limits.h"
 #include "cli/backend_args.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
@@ -29,8 +30,9 @@ namespace {
 
 // Far above any useful core count; it only stops absurd values before threads are created.
 constexpr long long kMaxThreads = 1024;
-// Each side of the image; 16384^2 pixels already need about 10 GiB of per-pixel buffers.
-constexpr long long kMaxImageSide = 16384;
+// Each side of the image, and its pixels (core/limits.h): 16384^2 pixels would need about 10 GiB of per-pixel
+// buffers, so the pixel limit is 8192^2.
+constexpr long long kMaxImageSide = static_cast<long long>(limits::kMaxImageDimension);
 constexpr int kDefaultImageSide = 512;
 
 struct ImageSize {
@@ -52,6 +54,10 @@ ImageSize parse_size(const std::string& text) {
     const std::string detail = error.what();
     throw UsageError(problem + ": " + detail.substr(detail.find(": ") + 2));
   }
+  if (size_t(size.width) * size_t(size.height) > limits::kMaxImagePixels)
+    throw UsageError("option --size: '" + text + "' has " + std::to_string(size_t(size.width) * size_t(size.height)) +
+                     " pixels; expected width x height " +
+                     limits::limit_text(limits::kMaxImagePixels, "kMaxImagePixels") + " (e.g. 8192x8192)");
   return size;
 }
 
@@ -162,7 +168,7 @@ std::string render_usage() {
          "  --recipe FILE       a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
          "  --time SECONDS      sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
          "  --method M          " + method_option_help() + "\n"
-         "  --size WxH          image size, each side 1 to 16384 (default 512x512)\n"
+         "  --size WxH          image size, each side 1 to 16384, at most 8192x8192 pixels (default 512x512)\n"
          "  --camera C          auto (default: frames the whole animation, the same for every time), gltf:N (the\n"
          "                      file's camera N), or EX,EY,EZ:TX,TY,TZ:FOV (eye, target, vertical FOV in degrees)\n"
          "  --view V            shaded (default, Lambert), normals (n * 0.5 + 0.5), weights:JOINT (heat map of\n"
