@@ -98,7 +98,9 @@ class RecipeReader {
 
   // Every key of `object` must be one of `allowed`.
   void check_keys(const json& object, const std::string& path, std::initializer_list<const char*> allowed) const {
-    for (const auto& [key, value] : object.items()) {
+    for (const auto& item : object.items()) {
+      // A named reference, not a structured binding: clang before 16 cannot capture those in a lambda.
+      const std::string& key = item.key();
       const bool known =
           std::any_of(allowed.begin(), allowed.end(), [&](const char* name) { return key == name; });
       if (known) continue;

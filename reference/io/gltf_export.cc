@@ -446,7 +446,10 @@ void export_gltf(const Scene& scene, const std::string& path) {
   const std::string ext = lower_case_extension(path);
   const bool binary = ext == ".glb";
   if (!binary && ext != ".gltf") throw InputError(path, "", "an output path ending in .gltf or .glb");
-  const auto [doc, bin] = serialize(scene, binary, path);
+  // Named members, not a structured binding: clang before 16 cannot capture those in the lambdas below.
+  const auto serialized = serialize(scene, binary, path);
+  const auto& doc = serialized.first;
+  const auto& bin = serialized.second;
 
   if (binary) {
     const std::string json = doc.dump();

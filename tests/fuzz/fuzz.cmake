@@ -1,0 +1,49 @@
+# The fuzz targets of tests/fuzz/ (README "Fuzzing"), included by the top CMakeLists.txt in two ways:
+# - SKINREF_FUZZ=ON (clang, build-fuzz/): one libFuzzer program fuzz_TARGET per target, linked with
+#   -fsanitize=fuzzer,address,undefined against the layers compiled with fuzzer-no-link; ctest (label fuzz)
+#   replays tests/fuzz_regressions/TARGET/ and runs each target for a short fixed time from the committed
+#   seeds tests/fuzz/seeds/TARGET/.
+# - the normal builds with tests (g++: build/, build-asan/): fuzz_replay_TARGET, the same target source with
+#   tests/fuzz/replay_main.cc, replaying the regressions and the seeds (label fuzz), under the ASan build's
+#   sanitizers too.
+set(SKINREF_FUZZ_TARGETS gltf skv pose_dump recipe manifest png assimp)
+set(SKINREF_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
+set(SKINREF_FUZZ_REGRESSIONS ${CMAKE_SOURCE_DIR}/tests/fuzz_regressions)
+# Seconds of fuzzing per target in ctest (7 targets, two at a time on 2 cores: well under 3 minutes).
+set(SKINREF_FUZZ_CTEST_SECONDS 12 CACHE STRING "Seconds each fuzz target runs in ctest (label fuzz)")
+
+foreach(target ${SKINREF_FUZZ_TARGETS})
+  if(SKINREF_FUZZ)
+    set(program fuzz_${target})
+    add_executable(${program} ${SKINREF_FUZZ_DIR}/${target}_fuzz.cc)
+    target_link_options(${program} PRIVATE -fsanitize=fuzzer)
+  else()
+    set(program fuzz_replay_${target})
+    add_executable(${program} ${SKINREF_FUZZ_DIR}/${target}_fuzz.cc ${SKINREF_FUZZ_DIR}/replay_main.cc)
+  endif()
+  if(target STREQUAL "manifest")
+    target_sources(${program} PRIVATE ${CMAKE_SOURCE_DIR}/tools/golden/golden_manifest.cc)
+  endif()
+  skinref_top_include_root(${program})
+  target_include_directories(${program} PRIVATE ${SKINREF_FUZZ_DIR})
+  target_compile_options(${program} PRIVATE ${SKINREF_WARNINGS})
+  target_link_libraries(${program} PRIVATE skinref_verify)
+
+  if(SKINREF_FUZZ)
+    # (a) every kept input replays (-runs=0: execute the given files and stop).
+    add_test(NAME fuzz_regressions_${target}
+             COMMAND ${program} -runs=0 -rss_limit_mb=2048 -timeout=10 ${SKINREF_FUZZ_REGRESSIONS}/${target})
+    # (b) a short run from the committed seeds into a fresh scratch corpus.
+    add_test(NAME fuzz_run_${target}
+             COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${program}> -DTARGET=${target}
+                     -DSECONDS=${SKINREF_FUZZ_CTEST_SECONDS} -DSEEDS=${SKINREF_FUZZ_DIR}/seeds/${target}
+                     -DDICT=${SKINREF_FUZZ_DIR}/${target}.dict -DWORK=${CMAKE_BINARY_DIR}/fuzz-ctest/${target}
+                     -P ${SKINREF_FUZZ_DIR}/ctest_fuzz_run.cmake)
+    set_tests_properties(fuzz_regressions_${target} PROPERTIES LABELS "fuzz" TIMEOUT 60)
+    set_tests_properties(fuzz_run_${target} PROPERTIES LABELS "fuzz" TIMEOUT 90)
+  else()
+    add_test(NAME fuzz_replay_${target}
+             COMMAND ${program} ${SKINREF_FUZZ_REGRESSIONS}/${target} ${SKINREF_FUZZ_DIR}/seeds/${target})
+    set_tests_properties(fuzz_replay_${target} PROPERTIES LABELS "fuzz" TIMEOUT 120)
+  endif()
+endforeach()

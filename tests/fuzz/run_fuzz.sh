@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# run_fuzz.sh SECONDS [TARGET...]: runs the libFuzzer targets of build-fuzz/ (README "Fuzzing"), called by
+# `./run fuzz [SECONDS]` once the builds are done. Every target (or the ones named) runs for SECONDS, two at a
+# time (the machine has 2 cores), from its persisted corpus out/fuzz/corpus/TARGET/ and the seeds made now
+# into out/fuzz/seeds/TARGET/ (tests/fuzz/make_seeds.sh, with build/skinref); findings (crash-, timeout-,
+# oom-, leak- files) go to out/fuzz/findings/TARGET/, each run's log to out/fuzz/logs/TARGET.log. Limits per
+# input: -timeout=10 (an input over 10 s is a finding), -rss_limit_mb=2048 (and libFuzzer's malloc limit,
+# the same). Then a table per target: this run's executions and executions/s, the executions over all runs
+# (out/fuzz/totals.tsv), the edge coverage and features (libFuzzer's final cov: and ft:), the corpus size and
+# the findings. Exits 1 when out/fuzz/findings/ holds any finding (move a fixed one to
+# tests/fuzz_regressions/TARGET/ and delete it there), 2 on a usage or harness error.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-60}
+shift || true
+all=(gltf skv pose_dump recipe manifest png assimp)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
+case "$seconds" in '' | *[!0-9]*) echo "run_fuzz: SECONDS must be a whole number, got '$seconds'" >&2; exit 2 ;; esac
+out=out/fuzz
+mkdir -p "$out/logs"
+for t in "${targets[@]}"; do
+  [ -x "build-fuzz/fuzz_$t" ] || { echo "run_fuzz: build-fuzz/fuzz_$t is missing (./run fuzz builds it)" >&2; exit 2; }
+  mkdir -p "$out/corpus/$t" "$out/findings/$t"
+done
+
+echo "== fuzz seeds (out/fuzz/seeds/)"
+rm -rf "$out/seeds"
+tests/fuzz/make_seeds.sh build/skinref "$out/seeds" | grep '^make_seeds' || true
+
+count_findings() {  # count_findings TARGET
+  find "$out/findings/$1" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \
+    -o -name 'leak-*' \) | wc -l
+}
+
+run_one() {  # run_one TARGET
+  local t=$1 dict=()
+  [ -f "tests/fuzz/$t.dict" ] && dict=("-dict=tests/fuzz/$t.dict")
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+    "build-fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$out/findings/$t/" "${dict[@]}" "$out/corpus/$t" "$out/seeds/$t" \
+    >"$out/logs/$t.log" 2>&1 || echo "libFuzzer exit status $?" >>"$out/logs/$t.log"
+}
+
+echo "== fuzzing ${targets[*]} for $seconds s each, two at a time (logs: $out/logs/)"
+declare -A before
+for t in "${targets[@]}"; do before[$t]=$(count_findings "$t"); done
+running=0
+for t in "${targets[@]}"; do
+  if [ "$running" -ge 2 ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  run_one "$t" &
+  running=$((running + 1))
+done
+wait || true
+
+totals=$out/totals.tsv
+[ -f "$totals" ] || printf 'target\texecutions\truns\tseconds\n' >"$totals"
+total_findings=0
+printf '\n%-10s %8s %10s %12s %14s %7s %8s %7s %9s\n' target seconds exec/s executions "total execs" edges features corpus findings
+for t in "${targets[@]}"; do
+  log=$out/logs/$t.log
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | awk '{print $2}')
+  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | awk '{print $2}')
+  execs=${execs:-0}
+  previous=$(awk -F'\t' -v t="$t" '$1 == t { print $2 "\t" $3 "\t" $4 }' "$totals")
+  p_execs=$(echo "$previous" | cut -f1); p_runs=$(echo "$previous" | cut -f2); p_secs=$(echo "$previous" | cut -f3)
+  cumulative=$(( ${p_execs:-0} + execs ))
+  awk -F'\t' -v t="$t" '$1 != t' "$totals" >"$totals.tmp"
+  printf '%s\t%s\t%s\t%s\n' "$t" "$cumulative" $(( ${p_runs:-0} + 1 )) $(( ${p_secs:-0} + seconds )) >>"$totals.tmp"
+  mv "$totals.tmp" "$totals"
+  findings=$(count_findings "$t")
+  new=$(( findings - before[$t] ))
+  total_findings=$((total_findings + findings))
+  corpus=$(find "$out/corpus/$t" -type f | wc -l)
+  note=""
+  [ "$new" -gt 0 ] && note=" ($new new)"
+  printf '%-10s %8s %10s %12s %14s %7s %8s %7s %9s\n' "$t" "$seconds" "${rate:-?}" "$execs" "$cumulative" \
+    "${cov:-?}" "${ft:-?}" "$corpus" "$findings$note"
+done
+echo
+echo "executions: this run; total execs: over every run (out/fuzz/totals.tsv); edges: libFuzzer's final cov:"
+echo "(instrumented skinref code; Debian's tinygltf, stb, Assimp are not instrumented); features: its ft:."
+if [ "$total_findings" -gt 0 ]; then
+  echo "run_fuzz: $total_findings finding(s) under $out/findings/ (reproduce: build-fuzz/fuzz_TARGET FILE;" \
+       "once fixed, keep the input in tests/fuzz_regressions/TARGET/ and delete it there)" >&2
+  exit 1
+fi
+echo "run_fuzz: no findings"
