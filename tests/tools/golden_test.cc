@@ -11,7 +11,17 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <random>
+#include <thread>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -309,6 +319,99 @@ TEST_F(GoldenCommandTest, CorpusCasesAreSkippedVisiblyWithoutTheCorpus) {
   EXPECT_TRUE(contains(check.out, "SKIPPED: corpus not found at " + absent + ": case rigged not checked")) << check.out;
   EXPECT_TRUE(contains(check.out, "1 passed, 0 failed, 1 skipped")) << check.out;
   EXPECT_FALSE(fs::exists(golden_.path() / "cases" / "rigged"));
+}
+
+
+// ---- interrupted updates (issue 17) ------------------------------------------------------------------------
+
+// Every file below `root` with its bytes.
+std::map<std::string, std::string> snapshot(const fs::path& root) {
+  std::map<std::string, std::string> files;
+  for (const std::string& file : files_below(root)) files[file] = read_bytes(root / file);
+  return files;
+}
+
+// Starts `skinref golden update --golden-dir DIR --threads 1` with its output discarded; returns its pid.
+pid_t start_update(const fs::path& dir) {
+  const std::string cli = SKINREF_CLI, golden_dir = dir.string();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    execl(cli.c_str(), cli.c_str(), "golden", "update", "--golden-dir", golden_dir.c_str(), "--threads", "1",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return pid;
+}
+
+// SIGKILL at seeded random moments over an update's run time leaves cases/ byte-identical to the old set or to
+// the complete new set (the new one changes images and dumps, drops a time and adds one), never a mixture;
+// leftovers of a kill are cleaned up by the next run, which completes the new set.
+TEST_F(GoldenCommandTest, SigkillAtAnyMomentLeavesTheOldOrTheCompleteNewSet) {
+  const std::vector<std::string> old_cases{twist_case("a", "[0.25, 0.5]"), twist_case("b", "[0.5, 1]"),
+                                           twist_case("c", "[0, 0.75]"), twist_case("d", "[0.25]")};
+  write_manifest(old_cases);
+  ASSERT_EQ(golden({"update"}).exit_code, kExitOk);
+  const std::map<std::string, std::string> old_set = snapshot(golden_.path() / "cases");
+  ASSERT_EQ(old_set.size(), 21u);
+
+  // The new manifest: other sizes (every image differs), case a drops 0.5 and gains 0.75, d is left out of
+  // the manifest (its files stay, as a --filter's other cases do).
+  auto sized = [](const std::string& name, const std::string& times) {
+    return "{\"name\": \"" + name + "\", \"model\": \"builtin:twist\", \"times\": " + times +
+           ", \"size\": \"320x320\", \"method\": \"dqs\"}";
+  };
+  const std::vector<std::string> new_cases{sized("a", "[0.25, 0.75]"), sized("b", "[0.5, 1]"), sized("c", "[0, 0.75]")};
+  // The complete new set, from an uninterrupted run in a copy; its duration spreads the kills.
+  test::TempDir reference("golden-new");
+  fs::copy(golden_.path(), reference.path(), fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  write_manifest(new_cases);
+  fs::copy_file(manifest(), reference.path() / "manifest.json", fs::copy_options::overwrite_existing);
+  const auto start = std::chrono::steady_clock::now();
+  int status = 0;
+  ASSERT_EQ(waitpid(start_update(reference.path()), &status, 0) > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+  const double run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::map<std::string, std::string> new_set = snapshot(reference.path() / "cases");
+  ASSERT_EQ(new_set.size(), old_set.size());
+  ASSERT_NE(new_set, old_set);
+  EXPECT_FALSE(fs::exists(reference.path() / ".cases-staging"));
+
+  // Stratified: kill k at a seeded random moment in the k-th tenth of 1.1 x the run time, so that the kills
+  // spread over start-up, staging, the writes, the swap and the removal of the old set.
+  std::mt19937 random(17);
+  std::uniform_real_distribution<double> moment(0.0, 1.0);
+  size_t saw_old = 0, saw_new = 0, mid_update = 0;
+  for (int kill_index = 0; kill_index < 10; ++kill_index) {
+    // Back to the old set (a leftover staging or old folder of the last kill stays, for the next run to clean).
+    fs::remove_all(golden_.path() / "cases");
+    for (const auto& [file, bytes] : old_set) {
+      fs::create_directories((golden_.path() / "cases" / file).parent_path());
+      write_bytes(golden_.path() / "cases" / file, bytes);
+    }
+    const double delay = (kill_index + moment(random)) / 10.0 * 1.1 * run_seconds;
+    const pid_t pid = start_update(golden_.path());
+    std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    const std::map<std::string, std::string> now = snapshot(golden_.path() / "cases");
+    SCOPED_TRACE("killed after " + std::to_string(delay) + " s of a " + std::to_string(run_seconds) + " s run");
+    EXPECT_TRUE(now == old_set || now == new_set) << now.size() << " files, a mixture of the old and new sets";
+    saw_old += now == old_set ? 1 : 0;
+    saw_new += now == new_set ? 1 : 0;
+    mid_update += fs::exists(golden_.path() / ".cases-staging") ? 1 : 0;
+  }
+  std::cout << "golden update killed 10 times: " << saw_old << " left the old set, " << saw_new
+            << " the new set, " << mid_update << " left a staging folder (a full run takes " << run_seconds << " s)\n";
+  // A run to completion after the kills: the new set, and no staging or old folder left.
+  ASSERT_EQ(waitpid(start_update(golden_.path()), &status, 0) > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+  EXPECT_EQ(snapshot(golden_.path() / "cases"), new_set);
+  EXPECT_FALSE(fs::exists(golden_.path() / ".cases-staging"));
+  EXPECT_FALSE(fs::exists(golden_.path() / ".cases-old"));
+  // golden check agrees.
+  const test::CliRun check = golden({"check", "--backend", "reference"});
+  EXPECT_EQ(check.exit_code, kExitOk) << check.out << check.err;
 }
 
 }  // namespace

@@ -1,8 +1,12 @@
 // `skinref golden update`: every selected case is evaluated by the reference at each of its times and written
-// to GOLDEN_DIR/cases/NAME/<stem>.png, .skv (f64) and .pose.json; a case's files are staged in temporaries and
-// renamed together once all were written, so an interrupted update leaves every golden file whole (old or
-// new). Cases run in parallel (--threads); leftovers in a case's folder (outputs of times no longer listed,
-// temporaries of an interrupted run) are removed once the case's files are in place.
+// to GOLDEN_DIR/cases/NAME/<stem>.png, .skv (f64) and .pose.json. The whole set is staged: GOLDEN_DIR/cases is
+// first copied as hard links into the sibling GOLDEN_DIR/.cases-staging (so that cases outside --filter keep
+// their files), the selected cases are written there (each file to a temporary, then renamed, which replaces
+// a link without touching the committed file), and the staging folder is then swapped with cases/ in one step
+// (renameat2 RENAME_EXCHANGE) and the old set removed. A kill at any moment (SIGKILL included) leaves cases/
+// holding either the old set or the complete new one; the next run removes a leftover staging or old folder
+// first, and nothing ever reads them as goldens. Cases run in parallel (--threads); leftovers in a case's
+// folder (outputs of times no longer listed) are removed in the staged set.
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "golden/golden_case.h"
@@ -11,7 +15,12 @@
 #include "io/image_io.h"
 #include "backend/backend.h"
 
+#include <fcntl.h>
+#include <stdio.h>  // renameat2, RENAME_EXCHANGE (glibc 2.28)
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <atomic>
@@ -34,11 +43,62 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Writes every output of one case; returns a line for the log.
+// The staged set and, for the fallback where RENAME_EXCHANGE is not supported, the old set during the swap.
+fs::path staging_dir(const std::string& golden_dir) { return fs::path(golden_dir) / ".cases-staging"; }
+fs::path old_dir(const std::string& golden_dir) { return fs::path(golden_dir) / ".cases-old"; }
+fs::path cases_dir(const std::string& golden_dir) { return fs::path(golden_dir) / "cases"; }
+
+// What an interrupted update left: a staging folder (never complete as far as anyone knows: removed), or the
+// fallback swap's old folder (cases/ restored from it when the kill came between its two renames).
+void clean_up_interrupted_update(const std::string& golden_dir) {
+  const fs::path cases = cases_dir(golden_dir), old = old_dir(golden_dir), staging = staging_dir(golden_dir);
+  if (!fs::exists(cases) && fs::exists(old)) fs::rename(old, cases);
+  fs::remove_all(old);
+  fs::remove_all(staging);
+}
+
+// The staging folder as a copy of cases/ made of hard links (a plain copy where links are refused).
+void stage_current_set(const std::string& golden_dir) {
+  const fs::path cases = cases_dir(golden_dir), staging = staging_dir(golden_dir);
+  fs::create_directories(staging);
+  if (!fs::exists(cases)) return;
+  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(cases)) {
+    const fs::path target = staging / fs::relative(entry.path(), cases);
+    if (entry.is_directory()) {
+      fs::create_directories(target);
+    } else if (entry.is_regular_file()) {
+      std::error_code error;
+      fs::create_hard_link(entry.path(), target, error);
+      if (error) fs::copy_file(entry.path(), target);
+    }
+  }
+}
+
+// Swaps the staged set in: one renameat2(RENAME_EXCHANGE) where the file system supports it, else two renames
+// (cases/ -> .cases-old, staging -> cases/) that clean_up_interrupted_update() completes after a kill.
+void swap_in_staged_set(const std::string& golden_dir) {
+  const fs::path cases = cases_dir(golden_dir), old = old_dir(golden_dir), staging = staging_dir(golden_dir);
+  if (!fs::exists(cases)) {
+    fs::rename(staging, cases);
+    return;
+  }
+  if (renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, cases.c_str(), RENAME_EXCHANGE) == 0) {
+    fs::remove_all(staging);  // now the old set
+    return;
+  }
+  if (errno != EINVAL && errno != ENOSYS)
+    throw std::runtime_error("golden update: cannot swap " + staging.string() + " with " + cases.string() + ": " +
+                             std::strerror(errno));
+  fs::rename(cases, old);
+  fs::rename(staging, cases);
+  fs::remove_all(old);
+}
+
+// Writes every output of one case into the staged set; returns a line for the log.
 std::string update_case(const GoldenCase& golden_case, const std::string& golden_dir) {
   const PreparedCase prepared = prepare_case(golden_case, golden_dir);
   const std::unique_ptr<Backend> reference = make_backend(BackendKind::Reference);
-  const fs::path dir = case_dir(golden_dir, golden_case);
+  const fs::path dir = staging_dir(golden_dir) / golden_case.name;
   fs::create_directories(dir);
   StagedFiles staged;  // renamed together once every file was written; removed on any failure
   std::set<std::string> outputs;
@@ -103,6 +163,8 @@ int run_golden_update(std::span<const std::string> args) {
   const std::vector<const GoldenCase*> cases = select_cases(manifest, parsed.value("--filter"));
 
   const auto start = std::chrono::steady_clock::now();
+  clean_up_interrupted_update(golden_dir);
+  stage_current_set(golden_dir);
   const bool terminal = isatty(STDOUT_FILENO) == 1;
   const bool corpus = fs::is_directory(corpus_dir());
   std::mutex output_mutex;
@@ -147,6 +209,8 @@ int run_golden_update(std::span<const std::string> args) {
   worker();
   for (std::thread& thread : pool) thread.join();
   if (terminal) std::cout << "\r\033[K";
+  // Failed cases kept their old files in the staged set, as before: the others' new files go in all at once.
+  swap_in_staged_set(golden_dir);
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::string failures;
