@@ -316,6 +316,13 @@ class GltfReader {
     auto pos = attrs.find("POSITION");
     if (pos == attrs.end()) fail(path + "/attributes", "a POSITION attribute");
     const std::string apath = path + "/attributes/";
+    // The vertex count, from the accessor before it is decoded.
+    if (pos->second >= 0 && size_t(pos->second) < m_.accessors.size() &&
+        m_.accessors[size_t(pos->second)].count > limits::kMaxVerticesPerPrimitive)
+      fail(apath + "POSITION", "a vertex count " +
+                                   limits::limit_text(limits::kMaxVerticesPerPrimitive, "kMaxVerticesPerPrimitive") +
+                                   ", got " + str(m_.accessors[size_t(pos->second)].count) + " (accessor " +
+                                   std::to_string(pos->second) + ")");
     const AccessorData positions =
         read(pos->second, rules("POSITION", {TINYGLTF_TYPE_VEC3}, {{{kFloat, false}}, kAnyInt}), apath + "POSITION");
     prim.positions = to_vec3(positions);
@@ -575,6 +582,12 @@ class GltfReader {
     else if (src.interpolation == "CUBICSPLINE") out.interpolation = Interpolation::CubicSpline;
     else fail(path + "/interpolation", "STEP, LINEAR or CUBICSPLINE, got \"" + src.interpolation + "\"");
 
+    // The key count, from the accessor before it is decoded.
+    if (src.input >= 0 && size_t(src.input) < m_.accessors.size() &&
+        m_.accessors[size_t(src.input)].count > limits::kMaxKeysPerSampler)
+      fail(path + "/input", "a key count " + limits::limit_text(limits::kMaxKeysPerSampler, "kMaxKeysPerSampler") +
+                                ", got " + str(m_.accessors[size_t(src.input)].count) + " (accessor " +
+                                std::to_string(src.input) + ")");
     const AccessorData input =
         read(src.input, rules("animation input", {TINYGLTF_TYPE_SCALAR}, {{{kFloat, false}}, {}}), path + "/input");
     out.times = input.values;

@@ -727,6 +727,19 @@ TEST(LoaderLimits, AccessorCountBeyondTheLimit) {
                {"an accessor count <= 268435456", "kMaxAccessorElements", "got 4294967296"});
 }
 
+TEST(LoaderLimits, VerticesAndKeysBeyondTheirLimitsAreRefusedBeforeDecoding) {
+  // Counts within the accessor element limit but beyond the vertex and key limits (the views are too short
+  // for them too: the limit is checked first, from the count alone).
+  GltfBuilder model = make_skinned_model();
+  model.json["accessors"][M::kPositions]["count"] = (1 << 26) + 1;
+  expect_limit(model.to_gltf_string(), "/meshes/0/primitives/0/attributes/POSITION",
+               {"a vertex count <= 67108864", "kMaxVerticesPerPrimitive", "got 67108865"});
+  GltfBuilder keys = make_skinned_model();
+  keys.json["accessors"][M::kKeyTimes]["count"] = (1 << 24) + 1;
+  expect_limit(keys.to_gltf_string(), "/animations/0/samplers/0/input",
+               {"a key count <= 16777216", "kMaxKeysPerSampler", "got 16777217"});
+}
+
 TEST(LoaderLimits, InfluenceSetsBeyondTheLimit) {
   GltfBuilder model = make_skinned_model();
   primitive0(model)["attributes"]["JOINTS_8"] = M::kJoints;
