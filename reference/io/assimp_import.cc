@@ -4,6 +4,7 @@
 #include "io/assimp_import.h"
 
 #include "core/input_error.h"
+#include "core/limits.h"
 #include "io/gltf_export.h"
 #include "io/gltf_load.h"
 
@@ -87,6 +88,9 @@ class Translator {
     const int root = add_node(*ai_.mRootNode, import_root, "/nodes/" + name_of(ai_.mRootNode->mName));
     if (import_root < 0) scene_.roots.push_back(root);
     resolve_skins();
+    if (ai_.mNumAnimations > limits::kMaxAnimations)
+      fail("/animations", "a count of animations " + limits::limit_text(limits::kMaxAnimations, "kMaxAnimations") +
+                              ", got " + std::to_string(ai_.mNumAnimations));
     for (unsigned a = 0; a < ai_.mNumAnimations; ++a) add_animation(*ai_.mAnimations[a], a);
     finalize_scene(scene_);
     return std::move(scene_);
@@ -164,8 +168,11 @@ class Translator {
 
   // ---- nodes and meshes ------------------------------------------------------------------------------------
   int add_node(const aiNode& ai_node, int parent, const std::string& path) {
-    if (scene_.nodes.size() > 1000000) fail(path, "at most a million nodes");
-    if (++depth_ > 10000) fail(path, "a node hierarchy at most 10000 deep");
+    // The stated limits (core/limits.h), before this level recurses into its children.
+    if (scene_.nodes.size() >= limits::kMaxNodes)
+      fail(path, "a count of nodes " + limits::limit_text(limits::kMaxNodes, "kMaxNodes") + ", got more");
+    if (size_t(++depth_) > limits::kMaxHierarchyDepth)
+      fail(path, "a node hierarchy depth " + limits::limit_text(limits::kMaxHierarchyDepth, "kMaxHierarchyDepth"));
     const int index = int(scene_.nodes.size());
     Node node;
     node.name = name_of(ai_node.mName);
@@ -240,7 +247,17 @@ class Translator {
     Primitive prim;
     const unsigned n = mesh.mNumVertices;
     if (n == 0 || !mesh.mVertices) fail(path + "/mVertices", "vertices");
-    if (n > 100000000u) fail(path + "/mNumVertices", "at most 1e8 vertices");
+    if (n > limits::kMaxVerticesPerPrimitive)
+      fail(path + "/mNumVertices", "a vertex count " +
+                                       limits::limit_text(limits::kMaxVerticesPerPrimitive, "kMaxVerticesPerPrimitive") +
+                                       ", got " + std::to_string(n));
+    if (mesh.mNumAnimMeshes > limits::kMaxMorphTargets)
+      fail(path + "/mNumAnimMeshes", "a count of morph targets " +
+                                         limits::limit_text(limits::kMaxMorphTargets, "kMaxMorphTargets") + ", got " +
+                                         std::to_string(mesh.mNumAnimMeshes));
+    if (mesh.mNumBones > limits::kMaxJointsPerSkin)
+      fail(path + "/mNumBones", "a count of joints " + limits::limit_text(limits::kMaxJointsPerSkin, "kMaxJointsPerSkin") +
+                                    ", got " + std::to_string(mesh.mNumBones));
     prim.positions.reserve(n);
     for (unsigned v = 0; v < n; ++v) prim.positions.emplace_back(mesh.mVertices[v].x, mesh.mVertices[v].y, mesh.mVertices[v].z);
     if (mesh.mNormals)
@@ -364,6 +381,10 @@ class Translator {
     const std::string path = "/animations/" + std::to_string(index);
     if (ai_animation.mNumMorphMeshChannels > 0 || ai_animation.mNumMeshChannels > 0)
       fail(path, "node animation only: morph-target and mesh animation channels are not mapped");
+    if (ai_animation.mNumChannels > limits::kMaxChannelsPerAnimation)
+      fail(path + "/channels", "a count of channels " +
+                                   limits::limit_text(limits::kMaxChannelsPerAnimation, "kMaxChannelsPerAnimation") +
+                                   ", got " + std::to_string(ai_animation.mNumChannels));
     const double ticks = ai_animation.mTicksPerSecond > 0.0 ? ai_animation.mTicksPerSecond : 25.0;
     Animation animation;
     animation.name = name_of(ai_animation.mName);
@@ -401,6 +422,9 @@ class Translator {
   void add_sampler(Animation& animation, int node, ChannelPath target, unsigned count, double ticks,
                    const std::string& path, KeyReader read_key) {
     if (count == 0) return;
+    if (count > limits::kMaxKeysPerSampler)
+      fail(path, "a key count " + limits::limit_text(limits::kMaxKeysPerSampler, "kMaxKeysPerSampler") + ", got " +
+                     std::to_string(count));
     const int components = target == ChannelPath::Rotation ? 4 : 3;
     AnimationSampler sampler;
     sampler.interpolation = Interpolation::Linear;
