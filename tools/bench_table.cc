@@ -348,9 +348,11 @@ Names classify(const BenchFile& file) {
         continue;
       }
     }
-    if (parts.size() == 2 && parts[0] == "BM_Animation") {
+    if (parts.size() == 2 && (parts[0] == "BM_Animation" || parts[0] == "BM_AnimationClip")) {
       if (const auto joints = numbered(parts[1], "joints:")) {
-        names.animation_joints.push_back(*joints);
+        if (std::find(names.animation_joints.begin(), names.animation_joints.end(), *joints) ==
+            names.animation_joints.end())
+          names.animation_joints.push_back(*joints);
         continue;
       }
     }
@@ -381,7 +383,7 @@ void write_copies(std::ostream& out, const BenchFile& file) {
   const std::pair<const char*, const char*> rows[] = {
       {"cpu_1t", "CPU copy, 1 thread (reference, cpu_1t)"},
       {"cpu_all", "CPU copy, all threads (cpu_all)"},
-      {"vulkan", "Vulkan vkCmdCopyBuffer, device time (vulkan_device, vulkan_e2e)"}};
+      {"vulkan", "Vulkan, device time, the faster of vkCmdCopyBuffer and a compute shader (vulkan_device, vulkan_e2e)"}};
   for (const auto& [backend, what] : rows) {
     const std::optional<Result> result = file.find(std::string("BM_Copy/") + backend);
     std::string value = "-";
@@ -431,17 +433,92 @@ void write_skinning(std::ostream& out, const BenchFile& file, const Names& names
 
 void write_animation(std::ostream& out, const BenchFile& file, const Names& names) {
   out << "## Animation\n\n"
-      << "Two clips sampled, blended 50/50 and taken to model space, one thread.\n\n"
-      << "| joints | k poses/s | time per pose |\n|---|---|---|\n";
+      << "One thread. 1 clip: one clip sampled and taken to model space; its limit is the bytes a pose touches at "
+         "the least over the one-thread copy bandwidth (bench/bench_animation.cc), and the fraction is poses/s "
+         "over that limit (above 1: the pose stayed in cache). 2 clips: both sampled, blended 50/50 and taken to "
+         "model space.\n\n"
+      << "| joints | 1 clip: k poses/s | time per pose | limit: k poses/s | fraction of the limit | 2 clips + blend: "
+         "k poses/s | time per pose |\n|---|---|---|---|---|---|---|\n";
   for (const long long joints : names.animation_joints) {
-    const Result result = *file.find("BM_Animation/joints:" + std::to_string(joints));
-    out << "| " << joints << " | ";
-    if (!result.run)
-      out << skipped(result) << " | |\n";
+    out << "| " << joints << " |";
+    const std::optional<Result> clip = file.find("BM_AnimationClip/joints:" + std::to_string(joints));
+    if (!clip)
+      out << " - | | | |";
+    else if (!clip->run)
+      out << " " << skipped(*clip) << " | | | |";
     else
-      out << significant(file.number(*result.run, "items_per_second") * 1e-3, 3) << " | "
-          << time_text(file, *result.run) << " |\n";
+      out << " " << significant(file.number(*clip->run, "items_per_second") * 1e-3, 3) << " | "
+          << time_text(file, *clip->run) << " | " << significant(file.number(*clip->run, "pose_limit/s") * 1e-3, 3)
+          << " | " << fixed(file.number(*clip->run, "fraction_of_limit"), 2) << " |";
+    const std::optional<Result> blend = file.find("BM_Animation/joints:" + std::to_string(joints));
+    if (!blend)
+      out << " - | |\n";
+    else if (!blend->run)
+      out << " " << skipped(*blend) << " | |\n";
+    else
+      out << " " << significant(file.number(*blend->run, "items_per_second") * 1e-3, 3) << " | "
+          << time_text(file, *blend->run) << " |\n";
   }
+  out << "\n";
+}
+
+// ---- aims (issue 18) ----------------------------------------------------------------------------------------
+// Each aim: the benchmark and the figure it reads, the target, and how the figure compares. The targets are
+// for one machine kind (an AMD EPYC with AVX-512, 2 vCPUs; the README says where each was reached): on
+// another machine the table still shows the figures beside them, which the machine section names.
+
+constexpr double kAimCpuLbsVerticesPerSecond = 290e6;  // 1.5x ozz-animation's native-build SkinningJob
+constexpr double kAimCpuAllFractionOfCopy = 0.80;
+constexpr double kAimCpuDqsOverLbs = 0.60;
+constexpr double kAimReferenceDqsVerticesPerSecond = 50e6;
+constexpr double kAimClipPosesPerSecond = 450e3;  // half of ozz-animation's ~900k poses/s at 64 joints
+constexpr double kAimVulkanFractionOfCopy = 0.70;
+
+void write_aims(std::ostream& out, const BenchFile& file) {
+  out << "## Aims\n\n| aim | target | measured | reached |\n|---|---|---|---|\n";
+  // The figure `key` of benchmark `name`, or the reason there is none.
+  const auto figure = [&](const std::string& name, const std::string& key, double& value) -> std::string {
+    const std::optional<Result> result = file.find(name);
+    if (!result) return "not run";
+    if (!result->run) return "skipped (" + result->skipped + ")";
+    value = file.number(*result->run, key);
+    return "";
+  };
+  const auto row = [&](const std::string& aim, const std::string& target, const std::string& missing,
+                       const std::string& measured, bool reached) {
+    out << "| " << cell(aim) << " | " << cell(target) << " | " << cell(missing.empty() ? measured : missing)
+        << " | " << (missing.empty() ? (reached ? "yes" : "no") : "not measured") << " |\n";
+  };
+  const std::string lbs_1m = "/lbs/vertices:1000000/influences:4", dqs_1m = "/dqs/vertices:1000000/influences:4";
+  double value = 0.0, other = 0.0;
+  std::string missing = figure("BM_Skin/cpu_1t" + lbs_1m, "vertices/s", value);
+  row("cpu backend, one core, LBS, 4 influences, 1M vertices, positions + normals",
+      ">= " + significant(kAimCpuLbsVerticesPerSecond * 1e-6, 3) + " M vertices/s", missing,
+      significant(value * 1e-6, 3) + " M vertices/s", value >= kAimCpuLbsVerticesPerSecond);
+  value = 0.0;
+  missing = figure("BM_Skin/cpu_all/lbs/vertices:16000000/influences:4", "fraction_of_bandwidth", value);
+  row("cpu backend, all cores, LBS, 4 influences, 16M vertices", ">= " + fixed(kAimCpuAllFractionOfCopy, 2) +
+      " of the copy bandwidth", missing, fixed(value, 2) + " of it", value >= kAimCpuAllFractionOfCopy);
+  value = 0.0;
+  missing = figure("BM_Skin/cpu_1t" + dqs_1m, "vertices/s", value);
+  if (missing.empty()) missing = figure("BM_Skin/cpu_1t" + lbs_1m, "vertices/s", other);
+  const double ratio = other > 0.0 ? value / other : 0.0;
+  row("cpu backend, one core, DQS over LBS, 4 influences, 1M vertices", ">= " + fixed(kAimCpuDqsOverLbs, 2), missing,
+      fixed(ratio, 2) + " (DQS " + significant(value * 1e-6, 3) + " M vertices/s)", ratio >= kAimCpuDqsOverLbs);
+  value = 0.0;
+  missing = figure("BM_Skin/reference" + dqs_1m, "vertices/s", value);
+  row("reference DQS, one core, 4 influences, 1M vertices", ">= " +
+      significant(kAimReferenceDqsVerticesPerSecond * 1e-6, 3) + " M vertices/s", missing,
+      significant(value * 1e-6, 3) + " M vertices/s", value >= kAimReferenceDqsVerticesPerSecond);
+  value = 0.0;
+  missing = figure("BM_AnimationClip/joints:64", "items_per_second", value);
+  row("reference animation, one clip sampled to model space, 64 joints, one core",
+      ">= " + significant(kAimClipPosesPerSecond * 1e-3, 3) + " k poses/s", missing,
+      significant(value * 1e-3, 3) + " k poses/s", value >= kAimClipPosesPerSecond);
+  value = 0.0;
+  missing = figure("BM_Skin/vulkan_device/lbs/vertices:16000000/influences:4", "fraction_of_bandwidth", value);
+  row("vulkan_device, LBS, 4 influences, 16M vertices", ">= " + fixed(kAimVulkanFractionOfCopy, 2) +
+      " of the device copy bandwidth", missing, fixed(value, 2) + " of it", value >= kAimVulkanFractionOfCopy);
   out << "\n";
 }
 
@@ -490,6 +567,7 @@ std::string summary(const BenchFile& file) {
       << "From " << file.path() << ": medians of the repetitions where the file has them (Google Benchmark "
       << "aggregates), else single runs.\n\n";
   write_machine(out, file);
+  write_aims(out, file);
   if (names.any_copy) write_copies(out, file);
   if (!names.skin_rows.empty()) write_skinning(out, file, names);
   if (!names.animation_joints.empty()) write_animation(out, file, names);

@@ -89,7 +89,10 @@ std::string sample_file() {
       iteration_run(dqs_16m, R"("real_time": 3000, "time_unit": "ms", "vertices/s": 5.3e6, "fraction_of_bandwidth": 0.05)", 0, 3),
       iteration_run(dqs_16m, R"("real_time": 1000, "time_unit": "ms", "vertices/s": 16e6, "fraction_of_bandwidth": 0.2)", 1, 3),
       iteration_run(dqs_16m, R"("real_time": 2000, "time_unit": "ms", "vertices/s": 8e6, "fraction_of_bandwidth": 0.1)", 2, 3),
-      // Animation: 180 k poses/s, 5.55 us.
+      // Animation: one clip 400 k poses/s (limit 800 k), two clips 180 k poses/s, 5.55 us.
+      aggregate_run("BM_AnimationClip/joints:64", "median",
+                    R"("real_time": 2.5, "time_unit": "us", "items_per_second": 400000, "pose_limit/s": 800000, )"
+                    R"("fraction_of_limit": 0.5, "bytes_per_pose": 32448)"),
       aggregate_run(anim, "mean", R"("real_time": 6, "time_unit": "us", "items_per_second": 170000)"),
       aggregate_run(anim, "median", R"("real_time": 5.55, "time_unit": "us", "items_per_second": 180000)"),
       // Rendering: reference_1t 2.5 frames/s, vulkan 10 (ratio 4), reference_all absent.
@@ -120,14 +123,49 @@ TEST(BenchTable, PicksMediansFallsBackToRunsAndShowsSkippedCases) {
   expect_line(md, "| Vulkan device | llvmpipe [cpu], driver llvmpipe, Vulkan 1.3.230 |");
   expect_line(md, "| CPU copy, 1 thread (reference, cpu_1t) | 11.0 |");
   expect_line(md, "| CPU copy, all threads (cpu_all) | 20.0 |");
-  expect_line(md, "| Vulkan vkCmdCopyBuffer, device time (vulkan_device, vulkan_e2e) | - |");
+  expect_line(md, "| Vulkan, device time, the faster of vkCmdCopyBuffer and a compute shader (vulkan_device, vulkan_e2e) | - |");
   expect_line(md, "| LBS | 100k | 4 | 50.0 (0.25) | 200 (0.50) | 350 (0.40) | skipped (no Vulkan context: none) | - | 4.00x |");
   expect_line(md, "| DQS | 16M | 8 | 8.00 (0.10) | - | - | - | - | - |");
-  expect_line(md, "| 64 | 180 | 5.55 us |");
+  // 64 joints: one clip 400 k poses/s at 2.5 us against a limit of 800 k (0.50); two clips 180 k at 5.55 us.
+  expect_line(md, "| 64 | 400 | 2.50 us | 800 | 0.50 | 180 | 5.55 us |");
   expect_line(md, "| million | 512x512 | 2.50 | - | 10.0 | 4.00x |");
   expect_line(md, "| BM_Unknown | 12.5 ms |");
   // LBS rows before DQS rows.
   EXPECT_LT(md.find("| LBS | 100k"), md.find("| DQS | 16M"));
+}
+
+// The aims of issue 18 beside their targets: each row reads its benchmark, compares with the target, and says
+// "not measured" with the reason where the run has no figure.
+TEST(BenchTable, ShowsEachAimBesideItsTarget) {
+  TempDir dir;
+  const std::string lbs = "BM_Skin/cpu_1t/lbs/vertices:1000000/influences:4/manual_time";
+  const std::string dqs = "BM_Skin/cpu_1t/dqs/vertices:1000000/influences:4/manual_time";
+  const std::string all = "BM_Skin/cpu_all/lbs/vertices:16000000/influences:4/iterations:2/manual_time";
+  const std::string ref = "BM_Skin/reference/dqs/vertices:1000000/influences:4/manual_time";
+  const std::string gpu = "BM_Skin/vulkan_device/lbs/vertices:16000000/influences:4/iterations:3/manual_time";
+  const std::vector<std::string> runs = {
+      aggregate_run(lbs, "median", R"("real_time": 3, "time_unit": "ms", "vertices/s": 300e6, "fraction_of_bandwidth": 1.5)"),
+      aggregate_run(dqs, "median", R"("real_time": 6, "time_unit": "ms", "vertices/s": 150e6, "fraction_of_bandwidth": 0.7)"),
+      aggregate_run(all, "median", R"("real_time": 90, "time_unit": "ms", "vertices/s": 400e6, "fraction_of_bandwidth": 0.85)"),
+      aggregate_run(ref, "median", R"("real_time": 40, "time_unit": "ms", "vertices/s": 25e6, "fraction_of_bandwidth": 0.1)"),
+      error_run(gpu, "no Vulkan context: none", 0),
+  };
+  std::string text = "{" + kContext + ",\n  \"benchmarks\": [\n";
+  for (size_t i = 0; i < runs.size(); ++i) text += "    " + runs[i] + (i + 1 < runs.size() ? ",\n" : "\n");
+  write_bytes(dir.file("bench.json"), text + "  ]\n}\n");
+  const CliRun run = run_cli(dir, {dir.file("bench.json")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string& md = run.out;
+  expect_line(md, "| cpu backend, one core, LBS, 4 influences, 1M vertices, positions + normals | >= 290 M vertices/s | "
+                  "300 M vertices/s | yes |");
+  expect_line(md, "| cpu backend, all cores, LBS, 4 influences, 16M vertices | >= 0.80 of the copy bandwidth | 0.85 of it | yes |");
+  // 150 / 300 = 0.50 < 0.60.
+  expect_line(md, "| cpu backend, one core, DQS over LBS, 4 influences, 1M vertices | >= 0.60 | 0.50 (DQS 150 M vertices/s) | no |");
+  expect_line(md, "| reference DQS, one core, 4 influences, 1M vertices | >= 50.0 M vertices/s | 25.0 M vertices/s | no |");
+  expect_line(md, "| reference animation, one clip sampled to model space, 64 joints, one core | >= 450 k poses/s | not run | "
+                  "not measured |");
+  expect_line(md, "| vulkan_device, LBS, 4 influences, 16M vertices | >= 0.70 of the device copy bandwidth | skipped (no "
+                  "Vulkan context: none) | not measured |");
 }
 
 TEST(BenchTable, WritesTheSameTableToOutAndNothingToStdout) {
