@@ -62,6 +62,10 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("skinref_os_kernel", os_kernel());
   benchmark::AddCustomContext("skinref_reference_kernel", skinning_kernel_name(SkinningKernel::Auto));
   benchmark::AddCustomContext("skinref_cpu_kernel", cpu::cpu_kernel_name(SkinningKernel::Auto));
+  // How the kernels above were chosen, so that a reader knows what the figures are of.
+  benchmark::AddCustomContext("skinref_kernel_choice",
+                              "the widest instruction set this CPU reports (CPUID: avx512f, else avx2 + fma, else "
+                              "scalar), not a measurement at start-up");
   benchmark::AddCustomContext("skinref_all_threads", std::to_string(bench::all_threads()));
 #if SKINREF_HAVE_VULKAN
   benchmark::AddCustomContext("skinref_vulkan_device", bench::vulkan_device_description());

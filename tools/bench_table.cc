@@ -296,6 +296,7 @@ void write_machine(std::ostream& out, const BenchFile& file) {
   }
   row("reference kernel", context_string(context, "skinref_reference_kernel"));
   row("CPU backend kernel", context_string(context, "skinref_cpu_kernel"));
+  row("kernel choice", context_string(context, "skinref_kernel_choice"));
   row("all threads", context_string(context, "skinref_all_threads"));
   row("Vulkan device", context_string(context, "skinref_vulkan_device"));
   row("date", context_string(context, "date"));
