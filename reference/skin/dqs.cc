@@ -12,53 +12,19 @@
 #include "skin/dqs.h"
 
 #include "core/parallel_ranges.h"
+#include "skin/dqs_kernels.h"
 
 #include <Eigen/SVD>
 
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace skinref {
+namespace dqs_detail {
 namespace {
-
-// One palette joint, split into its non-rigid part S (row-major) and its rigid part as a unit dual quaternion
-// (real and dual parts, each stored w, x, y, z).
-struct DqJoint {
-  double s[9];
-  double real[4];
-  double dual[4];
-};
-
-DqJoint split_joint(const Mat4& jm) {
-  const DqsJointSplit split = split_dqs_joint(jm);
-  DqJoint joint;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) joint.s[r * 3 + c] = split.s(r, c);
-  joint.real[0] = split.real[3];
-  joint.dual[0] = split.dual[3];
-  for (int e = 0; e < 3; ++e) {
-    joint.real[e + 1] = split.real[size_t(e)];
-    joint.dual[e + 1] = split.dual[size_t(e)];
-  }
-  return joint;
-}
-
-struct DqsArgs {
-  const Vec3* positions;
-  const Vec3* normals;   // null when absent
-  const Vec4* tangents;  // null when absent
-  const uint32_t* joints;
-  const double* weights;
-  int influences;
-  const DqJoint* palette;
-  size_t joint_count;
-  bool renormalize;
-  Vec3* out_positions;
-  Vec3* out_normals;
-  Vec4* out_tangents;
-};
 
 // v * (1 / |v|), |v| = sqrt((x*x + y*y) + z*z); a zero vector stays zero.
 inline void normalize(double* v) {
@@ -74,16 +40,18 @@ inline void multiply(const double* m, const double* v, double* out) {
   for (int r = 0; r < 3; ++r) out[r] = (m[r * 3] * v[0] + m[r * 3 + 1] * v[1]) + m[r * 3 + 2] * v[2];
 }
 
-inline void copy_bind(const DqsArgs& a, size_t v) {
-  a.out_positions[v] = a.positions[v];
-  if (a.normals) a.out_normals[v] = a.normals[v];
-  if (a.tangents) a.out_tangents[v] = a.tangents[v];
+inline void copy_bind(const KernelArgs& a, size_t v) {
+  for (int e = 0; e < 3; ++e) a.out_positions[v * 3 + e] = a.positions[v * 3 + e];
+  if (a.normals)
+    for (int e = 0; e < 3; ++e) a.out_normals[v * 3 + e] = a.normals[v * 3 + e];
+  if (a.tangents)
+    for (int e = 0; e < 4; ++e) a.out_tangents[v * 4 + e] = a.tangents[v * 4 + e];
 }
 
 // Skins vertices [begin, end); returns `end`, or the first vertex with a joint index outside the palette.
 // kFixed > 0: the influence count at compile time (unrolled loops, the same operations); 0: a.influences.
 template <int kFixed>
-size_t skin_range(const DqsArgs& a, size_t begin, size_t end) {
+size_t skin_range(const KernelArgs& a, size_t begin, size_t end) {
   const size_t k = kFixed > 0 ? size_t(kFixed) : size_t(a.influences);
   for (size_t v = begin; v < end; ++v) {
     const uint32_t* jv = a.joints + v * k;
@@ -152,8 +120,8 @@ size_t skin_range(const DqsArgs& a, size_t begin, size_t end) {
 
     // Phase 1 (non-rigid, linear), then phase 2 (rigid).
     double scaled[3];
-    multiply(s, a.positions[v].data(), scaled);
-    double* op = a.out_positions[v].data();
+    multiply(s, a.positions + v * 3, scaled);
+    double* op = a.out_positions + v * 3;
     multiply(rot, scaled, op);
     for (int e = 0; e < 3; ++e) op[e] = op[e] + translation[e];
     if (a.normals) {
@@ -172,15 +140,15 @@ size_t skin_range(const DqsArgs& a, size_t begin, size_t end) {
       const double det = s[0] * cof[0] + s[1] * cof[1] + s[2] * cof[2];
       if (det < 0.0)
         for (double& c : cof) c = -c;
-      multiply(cof, a.normals[v].data(), scaled);
-      double* on = a.out_normals[v].data();
+      multiply(cof, a.normals + v * 3, scaled);
+      double* on = a.out_normals + v * 3;
       multiply(rot, scaled, on);
       normalize(on);
     }
     if (a.tangents) {
-      const Vec4& t = a.tangents[v];
-      multiply(s, t.data(), scaled);
-      double* ot = a.out_tangents[v].data();
+      const double* t = a.tangents + v * 4;
+      multiply(s, t, scaled);
+      double* ot = a.out_tangents + v * 4;
       multiply(rot, scaled, ot);
       normalize(ot);
       ot[3] = t[3];
@@ -190,6 +158,59 @@ size_t skin_range(const DqsArgs& a, size_t begin, size_t end) {
 }
 
 }  // namespace
+
+RangeKernel scalar_kernel(int influences) {
+  switch (influences) {
+    case 1: return &skin_range<1>;
+    case 2: return &skin_range<2>;
+    case 4: return &skin_range<4>;
+    case 8: return &skin_range<8>;
+    default: return &skin_range<0>;
+  }
+}
+
+}  // namespace dqs_detail
+
+namespace {
+
+using dqs_detail::DqJoint;
+using dqs_detail::RangeKernel;
+
+DqJoint split_joint(const Mat4& jm) {
+  const DqsJointSplit split = split_dqs_joint(jm);
+  DqJoint joint;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) joint.s[r * 3 + c] = split.s(r, c);
+  joint.real[0] = split.real[3];
+  joint.dual[0] = split.dual[3];
+  for (int e = 0; e < 3; ++e) {
+    joint.real[e + 1] = split.real[size_t(e)];
+    joint.dual[e + 1] = split.dual[size_t(e)];
+  }
+  return joint;
+}
+
+// The kernel `which` names (Avx2: DQS has no AVX2 kernel, so the scalar one); null where not available.
+RangeKernel find_kernel(SkinningKernel which, int influences, bool renormalize) {
+  switch (which) {
+    case SkinningKernel::Scalar:
+    case SkinningKernel::Avx2: return dqs_detail::scalar_kernel(influences);
+    case SkinningKernel::Avx512: return dqs_detail::avx512_kernel(influences, renormalize);
+    case SkinningKernel::Auto: break;
+  }
+  if (RangeKernel kernel = dqs_detail::avx512_kernel(influences, renormalize)) return kernel;
+  return dqs_detail::scalar_kernel(influences);
+}
+
+}  // namespace
+
+bool dqs_kernel_available(SkinningKernel kernel) { return find_kernel(kernel, 4, false) != nullptr; }
+
+const char* dqs_kernel_name(SkinningKernel kernel) {
+  if (kernel == SkinningKernel::Auto)
+    return dqs_kernel_available(SkinningKernel::Avx512) ? "avx512" : "scalar";
+  return kernel == SkinningKernel::Avx512 ? "avx512" : "scalar";
+}
 
 DqsJointSplit split_dqs_joint(const Mat4& jm) {
   const Mat3 a = jm.topLeftCorner<3, 3>();
@@ -222,6 +243,10 @@ void skin_dqs(const SkinningInput& in, const SkinningOptions& options, SkinnedVe
       (!in.normals.empty() && in.normals.size() != n) || (!in.tangents.empty() && in.tangents.size() != n) ||
       options.threads < 1)
     throw std::invalid_argument("skin_dqs: inconsistent input sizes or options");
+  const RangeKernel kernel = find_kernel(options.kernel, k, options.weights == WeightPolicy::Renormalize);
+  if (kernel == nullptr)
+    throw std::invalid_argument(std::string("skin_dqs: the ") + dqs_kernel_name(options.kernel) +
+                                " kernel is not available on this CPU or build");
 
   std::vector<DqJoint> palette;
   palette.reserve(in.palette->skinning.size());
@@ -230,27 +255,20 @@ void skin_dqs(const SkinningInput& in, const SkinningOptions& options, SkinnedVe
   out.positions.resize(n);
   out.normals.resize(in.normals.empty() ? 0 : n);
   out.tangents.resize(in.tangents.empty() ? 0 : n);
-  const DqsArgs args{in.positions.data(),
-                     in.normals.empty() ? nullptr : in.normals.data(),
-                     in.tangents.empty() ? nullptr : in.tangents.data(),
-                     in.joints.data(),
-                     in.weights.data(),
-                     k,
-                     palette.data(),
-                     palette.size(),
-                     options.weights == WeightPolicy::Renormalize,
-                     out.positions.data(),
-                     out.normals.empty() ? nullptr : out.normals.data(),
-                     out.tangents.empty() ? nullptr : out.tangents.data()};
-
-  size_t (*kernel)(const DqsArgs&, size_t, size_t) = &skin_range<0>;
-  switch (k) {
-    case 1: kernel = &skin_range<1>; break;
-    case 2: kernel = &skin_range<2>; break;
-    case 4: kernel = &skin_range<4>; break;
-    case 8: kernel = &skin_range<8>; break;
-    default: break;
-  }
+  // Eigen's fixed-size vectors of 3 and 4 doubles hold exactly their doubles, contiguously.
+  static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(Vec4) == 4 * sizeof(double));
+  const dqs_detail::KernelArgs args{in.positions.data()->data(),
+                                    in.normals.empty() ? nullptr : in.normals.data()->data(),
+                                    in.tangents.empty() ? nullptr : in.tangents.data()->data(),
+                                    in.joints.data(),
+                                    in.weights.data(),
+                                    k,
+                                    palette.data(),
+                                    palette.size(),
+                                    options.weights == WeightPolicy::Renormalize,
+                                    out.positions.data()->data(),
+                                    out.normals.empty() ? nullptr : out.normals.data()->data(),
+                                    out.tangents.empty() ? nullptr : out.tangents.data()->data()};
 
   // Contiguous vertex ranges, one per thread and at most one per 4096 vertices, split as in skin_lbs; each
   // thread writes only its own range. A range stops at its first joint index outside the palette; the error

@@ -16,7 +16,11 @@
 //   AsStored weights that do not sum to 1, S(v) carries the sum (the rigid part is normalized anyway). A
 //   vertex whose blended real part is exactly zero (reachable only with negative weights) keeps its bind
 //   attributes, like a zero weight sum. The normal mode option does not apply (normals always use the
-//   inverse transpose of the blended non-rigid part), nor does the kernel option (one scalar kernel).
+//   inverse transpose of the blended non-rigid part).
+// - Kernel (options.kernel): Auto runs the AVX-512 kernel where the CPU and build have it, else the scalar one;
+//   Scalar forces the scalar one; Avx512 throws std::invalid_argument where it is not available; Avx2 runs the
+//   scalar one (DQS has no AVX2 kernel). Every kernel performs the same IEEE operations in the same order per
+//   vertex, so all give identical bits (tested).
 #pragma once
 
 #include "skin/lbs.h"
@@ -39,5 +43,9 @@ struct DqsJointSplit {
 DqsJointSplit split_dqs_joint(const Mat4& jm);
 
 void skin_dqs(const SkinningInput& input, const SkinningOptions& options, SkinnedVertices& output);
+
+// Whether skin_dqs can run `kernel` here; its name ("scalar", "avx512"; Auto: the one chosen).
+bool dqs_kernel_available(SkinningKernel kernel);
+const char* dqs_kernel_name(SkinningKernel kernel);
 
 }  // namespace skinref

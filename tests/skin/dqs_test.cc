@@ -2,8 +2,9 @@
 // builtin:twist (DQS keeps the radius where LBS collapses), single influences equal to JM p (rigid, uniform
 // and non-uniform scale, mirrored), antipodality (a full-turn sweep that must cross the sign jump of any
 // matrix-to-quaternion conversion, influence order, a zero-weight pivot decoy), the two-phase scale/shear
-// blend, weight policies and zero weights, tangents, bit-identical threads, input errors, and the
-// evaluate_vertices dispatch on builtin:bend.
+// blend, weight policies and zero weights, tangents, bit-identical threads, input errors, the
+// evaluate_vertices dispatch on builtin:bend, and the SIMD kernel's bits against the scalar kernel's on
+// randomized inputs (every special path) and on every builtin scene.
 #include "anim/evaluate_pose.h"
 #include "anim/palette.h"
 #include "io/builtin_scenes.h"
@@ -16,9 +17,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <numbers>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -401,6 +405,224 @@ TEST(SkinDqs, InconsistentInputIsRefused) {
   SkinningOptions no_threads;
   no_threads.threads = 0;
   EXPECT_THROW(skin_dqs(data.input(palette), no_threads, out), std::invalid_argument);
+}
+
+// ---- the SIMD kernel gives the scalar kernel's bits --------------------------------------------------------
+
+// A random palette: rotations about random axes, non-uniform scales, shears, translations, and reflections
+// (a negative scale, so a negative determinant in S) on every third joint.
+JointPalette random_palette(std::mt19937_64& rng, int joints) {
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::vector<Mat4> matrices;
+  for (int j = 0; j < joints; ++j) {
+    const Vec3 axis = Vec3(unit(rng), unit(rng), unit(rng)) + Vec3(0.0, 0.0, 1e-3);
+    Mat3 scale_shear = Vec3(1.0 + 0.5 * unit(rng), 1.0 + 0.5 * unit(rng), 1.0 + 0.5 * unit(rng)).asDiagonal();
+    if (j % 4 == 1) scale_shear(0, 1) = 0.3 * unit(rng);
+    if (j % 3 == 2) scale_shear.row(j % 2) *= -1.0;
+    matrices.push_back(affine(rotation(3.2 * unit(rng), axis) * scale_shear,
+                              Vec3(2.0 * unit(rng), 2.0 * unit(rng), 2.0 * unit(rng))));
+  }
+  return make_palette(matrices);
+}
+
+enum class SpecialVertices { None, Some };
+
+// `vertices` vertices with `k` influences over `joints` joints. With SpecialVertices::Some, about one vertex in
+// 12 takes one of the scalar kernel's own paths: zero first weights (the pivot moves), all-zero weights,
+// negative weights cancelling to a tiny sum whose blended real part underflows (norm2 == 0), weights too
+// small for norm2, and negative weights (sign flips, antipodal joints).
+VertexData random_vertices(std::mt19937_64& rng, size_t vertices, int k, int joints, SpecialVertices special,
+                           bool normals, bool tangents) {
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::uniform_int_distribution<uint32_t> joint(0, uint32_t(joints - 1));
+  std::uniform_int_distribution<int> kind(0, 59);
+  VertexData data;
+  data.influences_per_vertex = k;
+  for (size_t v = 0; v < vertices; ++v) {
+    data.positions.push_back(Vec3(3.0 * unit(rng), 3.0 * unit(rng), 3.0 * unit(rng)));
+    if (normals) data.normals.push_back(Vec3(unit(rng), unit(rng), unit(rng)).normalized());
+    if (tangents) data.tangents.push_back(Vec4(unit(rng), unit(rng), unit(rng), v % 2 == 0 ? 1.0 : -1.0));
+    std::vector<uint32_t> j(static_cast<size_t>(k));
+    std::vector<double> w(static_cast<size_t>(k));
+    for (int i = 0; i < k; ++i) {
+      j[size_t(i)] = joint(rng);
+      w[size_t(i)] = 0.05 + 0.95 * (0.5 + 0.5 * unit(rng));
+    }
+    switch (special == SpecialVertices::Some ? kind(rng) : -1) {
+      case 0: w[0] = 0.0; break;  // zero-weight first slot
+      case 1:  // the first k - 1 slots unused
+        for (int i = 0; i + 1 < k; ++i) w[size_t(i)] = (i % 2 == 0) ? 0.0 : -0.0;
+        break;
+      case 2: std::fill(w.begin(), w.end(), 0.0); break;  // all-zero weights
+      case 3:  // negative weights: real = w q - w q + tiny q underflows to norm2 == 0, sum != 0
+        std::fill(w.begin(), w.end(), 0.0);
+        w[0] = 1e-170;
+        if (k >= 3) {
+          j[1] = j[2] = j[0];
+          w[0] = 1.0, w[1] = -1.0, w[2] = 1e-170;
+        }
+        break;
+      case 4:  // weights whose squares underflow (norm2 == 0)
+        for (double& weight : w) weight *= 1e-165;
+        break;
+      case 5: w[size_t(k - 1)] = -0.7; break;  // a negative weight
+      case 6:  // weights cancelling to a zero sum
+        if (k >= 2) {
+          std::fill(w.begin(), w.end(), 0.0);
+          w[0] = 0.25, w[1] = -0.25;
+        }
+        break;
+      default: break;
+    }
+    data.joints.insert(data.joints.end(), j.begin(), j.end());
+    data.weights.insert(data.weights.end(), w.begin(), w.end());
+  }
+  return data;
+}
+
+// The kernels other than Scalar that this CPU and build can run (Auto always).
+std::vector<SkinningKernel> simd_kernels() {
+  std::vector<SkinningKernel> kernels{SkinningKernel::Auto};
+  if (dqs_kernel_available(SkinningKernel::Avx512))
+    kernels.push_back(SkinningKernel::Avx512);
+  else
+    std::printf("[ kernel   ] avx512 not available on this CPU or build: Auto runs %s\n",
+                dqs_kernel_name(SkinningKernel::Auto));
+  return kernels;
+}
+
+TEST(SkinDqs, KernelSelectionFollowsTheOption) {
+  EXPECT_TRUE(dqs_kernel_available(SkinningKernel::Scalar));
+  EXPECT_TRUE(dqs_kernel_available(SkinningKernel::Auto));
+  EXPECT_STREQ(dqs_kernel_name(SkinningKernel::Scalar), "scalar");
+  EXPECT_STREQ(dqs_kernel_name(SkinningKernel::Auto),
+               dqs_kernel_available(SkinningKernel::Avx512) ? "avx512" : "scalar");
+  if (!dqs_kernel_available(SkinningKernel::Avx512)) {
+    const JointPalette palette = make_palette({Mat4::Identity()});
+    VertexData data = two_influence_vertex(Vec3(1.0, 2.0, 3.0), 0, 0.5, 0, 0.5);
+    SkinningOptions options;
+    options.kernel = SkinningKernel::Avx512;
+    EXPECT_THROW(dqs(data, palette, options), std::invalid_argument);
+  }
+}
+
+TEST(SkinDqs, SimdKernelGivesTheScalarKernelsBitsOnRandomInput) {
+  std::mt19937_64 rng(18);
+  int compared = 0;
+  for (SkinningKernel kernel : simd_kernels()) {
+    for (int k : {1, 2, 3, 4, 5, 6, 7, 8, 13}) {
+      const JointPalette palette = random_palette(rng, 23);
+      for (size_t vertices : {size_t(1), size_t(7), size_t(8), size_t(9), size_t(1003)}) {
+        for (SpecialVertices special : {SpecialVertices::None, SpecialVertices::Some}) {
+          for (int attributes = 0; attributes < 3; ++attributes) {  // positions; + normals; + normals, tangents
+            const VertexData data =
+                random_vertices(rng, vertices, k, 23, special, attributes >= 1, attributes >= 2);
+            for (WeightPolicy policy : {WeightPolicy::AsStored, WeightPolicy::Renormalize}) {
+              SCOPED_TRACE(std::string(dqs_kernel_name(kernel)) + " k=" + std::to_string(k) +
+                           " vertices=" + std::to_string(vertices) +
+                           " special=" + std::to_string(special == SpecialVertices::Some) +
+                           " attributes=" + std::to_string(attributes) +
+                           " renormalize=" + std::to_string(policy == WeightPolicy::Renormalize));
+              SkinningOptions scalar;
+              scalar.weights = policy;
+              scalar.kernel = SkinningKernel::Scalar;
+              SkinningOptions simd = scalar;
+              simd.kernel = kernel;
+              expect_bit_identical(dqs(data, palette, scalar), dqs(data, palette, simd));
+              ++compared;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GE(compared, 9 * 5 * 2 * 3 * 2);
+}
+
+TEST(SkinDqs, SimdKernelSpecialVerticesMatchTheScalarPaths) {
+  // The special vertices really take the scalar kernel's paths: all-zero weights and an underflowing norm2
+  // keep their bind attributes in every kernel.
+  std::mt19937_64 rng(7);
+  const JointPalette palette = random_palette(rng, 9);
+  for (SkinningKernel kernel : simd_kernels()) {
+    SCOPED_TRACE(dqs_kernel_name(kernel));
+    VertexData data = random_vertices(rng, 16, 4, 9, SpecialVertices::None, true, true);
+    std::fill(data.weights.begin() + 3 * 4, data.weights.begin() + 4 * 4, 0.0);         // vertex 3: all zero
+    for (int i = 0; i < 4; ++i) data.weights[size_t(11 * 4 + i)] *= 1e-170;              // vertex 11: norm2 == 0
+    data.weights[5 * 4] = 0.0;                                                           // vertex 5: pivot 1
+    SkinningOptions scalar;
+    scalar.kernel = SkinningKernel::Scalar;
+    SkinningOptions simd = scalar;
+    simd.kernel = kernel;
+    const SkinnedVertices out = dqs(data, palette, simd);
+    expect_bit_identical(dqs(data, palette, scalar), out);
+    for (size_t v : {size_t(3), size_t(11)}) {
+      EXPECT_EQ(out.positions[v], data.positions[v]) << "vertex " << v;
+      EXPECT_EQ(out.normals[v], data.normals[v]) << "vertex " << v;
+      EXPECT_EQ(out.tangents[v], data.tangents[v]) << "vertex " << v;
+    }
+  }
+}
+
+TEST(SkinDqs, SimdKernelRefusesAJointOutsideThePaletteAsTheScalarKernelDoes) {
+  std::mt19937_64 rng(3);
+  const JointPalette palette = random_palette(rng, 6);
+  for (SkinningKernel kernel : simd_kernels()) {
+    for (int k : {1, 4, 5, 8}) {
+      for (size_t bad_vertex : {size_t(0), size_t(5), size_t(16), size_t(1001)}) {
+        SCOPED_TRACE(std::string(dqs_kernel_name(kernel)) + " k=" + std::to_string(k) +
+                     " bad vertex=" + std::to_string(bad_vertex));
+        VertexData data = random_vertices(rng, 1003, k, 6, SpecialVertices::None, true, false);
+        data.joints[bad_vertex * size_t(k) + size_t(k - 1)] = bad_vertex % 2 == 0 ? 6u : 0xFFFFFFFFu;
+        data.weights[bad_vertex * size_t(k) + size_t(k - 1)] = 0.0;  // checked whatever its weight
+        for (int threads : {1, 2}) {
+          std::string scalar_error, simd_error;
+          SkinningOptions options;
+          options.threads = threads;
+          options.kernel = SkinningKernel::Scalar;
+          try {
+            dqs(data, palette, options);
+          } catch (const std::invalid_argument& error) {
+            scalar_error = error.what();
+          }
+          options.kernel = kernel;
+          try {
+            dqs(data, palette, options);
+          } catch (const std::invalid_argument& error) {
+            simd_error = error.what();
+          }
+          EXPECT_EQ(scalar_error, "skin_dqs: joint index outside the palette");
+          EXPECT_EQ(simd_error, scalar_error);
+        }
+      }
+    }
+  }
+}
+
+TEST(SkinDqs, SimdKernelGivesTheScalarKernelsBitsOnBuiltinScenes) {
+  // Auto: the widest kernel this CPU has (AVX-512 where available).
+  int compared = 0;
+  for (SkinningKernel kernel : {SkinningKernel::Auto}) {
+    for (const std::string& name : builtin_scene_names()) {
+      const Scene scene = make_builtin_scene(name);
+      const int animation = scene.animations.empty() ? -1 : 0;
+      for (double time : {0.0, 0.4, 1.7}) {
+        SCOPED_TRACE(std::string(dqs_kernel_name(kernel)) + " builtin:" + name + " t=" + std::to_string(time));
+        const EvaluatedPose pose = evaluate_pose(scene, animation, time);
+        for (WeightPolicy policy : {WeightPolicy::AsStored, WeightPolicy::Renormalize}) {
+          SkinningOptions scalar;
+          scalar.method = SkinningMethod::Dqs;
+          scalar.weights = policy;
+          scalar.kernel = SkinningKernel::Scalar;
+          SkinningOptions simd = scalar;
+          simd.kernel = kernel;
+          test::expect_same_primitives(evaluate_vertices(scene, pose, simd), evaluate_vertices(scene, pose, scalar));
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 0);
 }
 
 // ---- evaluate_vertices dispatch ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 // The palette (cache-resident) and the morphed attributes (computed once, at prepare) are not counted.
 #include "backend/backend_kinds.h"
 
+#include "skin/dqs.h"
 #include "skin/evaluate_vertices.h"
 #include "skin/lbs.h"
 
@@ -45,11 +46,11 @@ class ReferenceSkinningJob final : public SkinningJob {
   }
 
  private:
-  // LBS runs the widest kernel this CPU has; DQS has one scalar kernel.
+  // Each method runs the kernel its options name (Auto: the widest this CPU has for it).
   const char* kernel_name() const {
     switch (prepared_.options.method) {
       case SkinningMethod::Lbs: return skinning_kernel_name(prepared_.options.kernel);
-      case SkinningMethod::Dqs: return "scalar";
+      case SkinningMethod::Dqs: return dqs_kernel_name(prepared_.options.kernel);
     }
     return "unknown";
   }

@@ -1,0 +1,256 @@
+// The AVX-512 DQS kernel (skin/dqs.h), built with -mavx512f (CMakeLists.txt) and chosen at run time only on
+// CPUs that have it. -ffp-contract=off applies here too: no FMA, and lane for lane the operations and their
+// order are those of the scalar kernel (skin_range in skin/dqs.cc), so every lane gives its bits (tested).
+//
+// One vertex per lane, 8 vertices per group. Joint indices and weights are gathered per influence (lane j:
+// vertex j), each palette field (S, real, dual: 17 doubles per joint) is gathered by joint index, and the
+// blend, the rotation and translation of the normalized dual quaternion, the cofactor normal matrix, its sign
+// and the normalization are lane-wise; square roots and divisions are correctly rounded, as in scalar code.
+// Positions, normals and tangents are deinterleaved and interleaved by permutes. A group goes through the
+// scalar kernel as a whole when one of its vertices takes a path of its own there: a joint index outside the
+// palette (the scalar kernel then stops at that vertex), weights summing to 0, a zero first weight (the pivot
+// is then not influence 0), or a blended real part of norm 0. Tails of fewer than 8 vertices are scalar too.
+#include "skin/dqs_kernels.h"
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+
+#include <climits>
+
+namespace skinref::dqs_detail {
+namespace {
+
+constexpr size_t kGroup = 8;
+constexpr int kMaxDynamic = 16;  // influence counts known only at run time up to this go through the SIMD path
+
+inline __m512d add(__m512d a, __m512d b) { return _mm512_add_pd(a, b); }
+inline __m512d sub(__m512d a, __m512d b) { return _mm512_sub_pd(a, b); }
+inline __m512d mul(__m512d a, __m512d b) { return _mm512_mul_pd(a, b); }
+
+inline __m512i indices(long long i0, long long i1, long long i2, long long i3, long long i4, long long i5,
+                       long long i6, long long i7) {
+  return _mm512_set_epi64(i7, i6, i5, i4, i3, i2, i1, i0);
+}
+inline __m512d permute2(__m512d a, __m512i index, __m512d b) { return _mm512_permutex2var_pd(a, index, b); }
+template <int kImm>
+inline __m512d shuffle_blocks(__m512d a, __m512d b) {
+  return _mm512_shuffle_f64x2(a, b, kImm);
+}
+
+struct Lanes3 {
+  __m512d x, y, z;
+};
+
+// 8 consecutive Vec3 (24 doubles) as x, y, z lanes.
+inline Lanes3 load3_lanes(const double* p) {
+  const __m512d a = _mm512_loadu_pd(p), b = _mm512_loadu_pd(p + 8), c = _mm512_loadu_pd(p + 16);
+  return {permute2(permute2(a, indices(0, 3, 6, 9, 12, 15, 0, 0), b), indices(0, 1, 2, 3, 4, 5, 10, 13), c),
+          permute2(permute2(a, indices(1, 4, 7, 10, 13, 0, 0, 0), b), indices(0, 1, 2, 3, 4, 8, 11, 14), c),
+          permute2(permute2(a, indices(2, 5, 8, 11, 14, 0, 0, 0), b), indices(0, 1, 2, 3, 4, 9, 12, 15), c)};
+}
+
+// The inverse of load3_lanes.
+inline void store3_lanes(double* p, const Lanes3& v) {
+  _mm512_storeu_pd(p, permute2(permute2(v.x, indices(0, 8, 0, 1, 9, 0, 2, 10), v.y),
+                               indices(0, 1, 8, 3, 4, 9, 6, 7), v.z));
+  _mm512_storeu_pd(p + 8, permute2(permute2(v.x, indices(0, 3, 11, 0, 4, 12, 0, 5), v.y),
+                                   indices(10, 1, 2, 11, 4, 5, 12, 7), v.z));
+  _mm512_storeu_pd(p + 16, permute2(permute2(v.x, indices(13, 0, 6, 14, 0, 7, 15, 0), v.y),
+                                    indices(0, 13, 2, 3, 14, 5, 6, 15), v.z));
+}
+
+// The 4 doubles of 8 consecutive vertices (32 doubles from p) as 4 lane vectors: out[e] lane j = p[4 j + e].
+inline void load4_lanes(const double* p, __m512d (&out)[4]) {
+  const __m512d a = _mm512_loadu_pd(p), b = _mm512_loadu_pd(p + 8);
+  const __m512d c = _mm512_loadu_pd(p + 16), d = _mm512_loadu_pd(p + 24);
+  const __m512i even = indices(0, 4, 8, 12, 1, 5, 9, 13), odd = indices(2, 6, 10, 14, 3, 7, 11, 15);
+  const __m512d ab01 = permute2(a, even, b), cd01 = permute2(c, even, d);  // e0 of 4 vertices, then e1
+  const __m512d ab23 = permute2(a, odd, b), cd23 = permute2(c, odd, d);
+  out[0] = shuffle_blocks<_MM_SHUFFLE(1, 0, 1, 0)>(ab01, cd01);
+  out[1] = shuffle_blocks<_MM_SHUFFLE(3, 2, 3, 2)>(ab01, cd01);
+  out[2] = shuffle_blocks<_MM_SHUFFLE(1, 0, 1, 0)>(ab23, cd23);
+  out[3] = shuffle_blocks<_MM_SHUFFLE(3, 2, 3, 2)>(ab23, cd23);
+}
+
+// The scalar multiply(): m * v for a row-major 3x3 matrix of lanes, ((m0 v0 + m1 v1) + m2 v2) per row.
+inline Lanes3 multiply(const __m512d (&m)[9], const Lanes3& v) {
+  return {add(add(mul(m[0], v.x), mul(m[1], v.y)), mul(m[2], v.z)),
+          add(add(mul(m[3], v.x), mul(m[4], v.y)), mul(m[5], v.z)),
+          add(add(mul(m[6], v.x), mul(m[7], v.y)), mul(m[8], v.z))};
+}
+
+// The scalar normalize() lane-wise: v * (1 / sqrt((x*x + y*y) + z*z)) where that length is > 0, else v.
+inline Lanes3 normalized(const Lanes3& v) {
+  const __m512d length = _mm512_sqrt_pd(add(add(mul(v.x, v.x), mul(v.y, v.y)), mul(v.z, v.z)));
+  const __mmask8 positive = _mm512_cmp_pd_mask(length, _mm512_setzero_pd(), _CMP_GT_OQ);
+  const __m512d inverse = _mm512_div_pd(_mm512_set1_pd(1.0), length);
+  return {_mm512_mask_mul_pd(v.x, positive, v.x, inverse), _mm512_mask_mul_pd(v.y, positive, v.y, inverse),
+          _mm512_mask_mul_pd(v.z, positive, v.z, inverse)};
+}
+
+// -value where `negative`, as the sign bit flipped (integer xor: _mm512_xor_pd needs AVX512DQ).
+inline __m512d negate_where(__mmask8 negative, __m512d value) {
+  const __m512i sign = _mm512_set1_epi64(static_cast<long long>(0x8000000000000000ull));
+  const __m512i bits = _mm512_castpd_si512(value);
+  return _mm512_castsi512_pd(_mm512_mask_xor_epi64(bits, negative, bits, sign));
+}
+
+// Palette field `field` (0..16 of DqJoint) of the joints at `offsets` (joint index * 17).
+inline __m512d field(const double* palette, __m256i offsets, int field) {
+  return _mm512_i32gather_pd(offsets, palette + field, 8);
+}
+
+// Skins the 8 vertices at v; false, with nothing written, when the group must go through the scalar kernel.
+template <int kFixed, bool kRenormalize>
+[[gnu::always_inline]] inline bool skin_group(const KernelArgs& a, size_t v, __m256i lane_offsets,
+                                              __m512i limit) {
+  constexpr int kMax = kFixed > 0 ? kFixed : kMaxDynamic;
+  const int k = kFixed > 0 ? kFixed : a.influences;
+  const uint32_t* jv = a.joints + v * size_t(k);
+  const double* wv = a.weights + v * size_t(k);
+  const double* palette = reinterpret_cast<const double*>(a.palette);
+
+  // Joint indices (checked against the palette) and weights, summed in influence order.
+  __m256i offsets[kMax];
+  __m512d w[kMax];
+  __mmask8 outside = 0;
+#pragma GCC unroll 8
+  for (int i = 0; i < k; ++i) {
+    const __m256i joint = _mm256_i32gather_epi32(reinterpret_cast<const int*>(jv + i), lane_offsets, 4);
+    outside |= _mm512_mask_cmpge_epu32_mask(0xFF, _mm512_zextsi256_si512(joint), limit);
+    offsets[i] = _mm256_mullo_epi32(joint, _mm256_set1_epi32(int(kJointDoubles)));
+    w[i] = _mm512_i32gather_pd(lane_offsets, wv + i, 8);
+  }
+  __m512d sum = w[0];
+#pragma GCC unroll 8
+  for (int i = 1; i < k; ++i) sum = add(sum, w[i]);
+  const __m512d zero = _mm512_setzero_pd();
+  if ((outside | _mm512_cmp_pd_mask(sum, zero, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(w[0], zero, _CMP_EQ_OQ)) != 0)
+    return false;
+
+  // The pivot is influence 0 in every lane (w[0] != 0).
+  __m512d pr[4];
+#pragma GCC unroll 4
+  for (int e = 0; e < 4; ++e) pr[e] = field(palette, offsets[0], 9 + e);
+  __m512d s[9], real[4], dual[4];
+#pragma GCC unroll 8
+  for (int i = 0; i < k; ++i) {
+    const __m512d weight = kRenormalize ? _mm512_div_pd(w[i], sum) : w[i];
+    __m512d q[4];
+#pragma GCC unroll 4
+    for (int e = 0; e < 4; ++e) q[e] = i == 0 ? pr[e] : field(palette, offsets[i], 9 + e);
+    const __m512d dot = add(add(add(mul(q[0], pr[0]), mul(q[1], pr[1])), mul(q[2], pr[2])), mul(q[3], pr[3]));
+    const __m512d wq = negate_where(_mm512_cmp_pd_mask(dot, zero, _CMP_LT_OQ), weight);
+    if (i == 0) {
+#pragma GCC unroll 9
+      for (int e = 0; e < 9; ++e) s[e] = mul(weight, field(palette, offsets[i], e));
+#pragma GCC unroll 4
+      for (int e = 0; e < 4; ++e) real[e] = mul(wq, q[e]);
+#pragma GCC unroll 4
+      for (int e = 0; e < 4; ++e) dual[e] = mul(wq, field(palette, offsets[i], 13 + e));
+    } else {
+#pragma GCC unroll 9
+      for (int e = 0; e < 9; ++e) s[e] = add(s[e], mul(weight, field(palette, offsets[i], e)));
+#pragma GCC unroll 4
+      for (int e = 0; e < 4; ++e) real[e] = add(real[e], mul(wq, q[e]));
+#pragma GCC unroll 4
+      for (int e = 0; e < 4; ++e) dual[e] = add(dual[e], mul(wq, field(palette, offsets[i], 13 + e)));
+    }
+  }
+  const __m512d norm2 =
+      add(add(add(mul(real[0], real[0]), mul(real[1], real[1])), mul(real[2], real[2])), mul(real[3], real[3]));
+  if (_mm512_cmp_pd_mask(norm2, zero, _CMP_EQ_OQ) != 0) return false;
+
+  const __m512d two = _mm512_div_pd(_mm512_set1_pd(2.0), norm2);
+  const __m512d one = _mm512_set1_pd(1.0);
+  const __m512d rw = real[0], rx = real[1], ry = real[2], rz = real[3];
+  const __m512d rot[9] = {sub(one, mul(two, add(mul(ry, ry), mul(rz, rz)))),
+                          mul(two, sub(mul(rx, ry), mul(rz, rw))),
+                          mul(two, add(mul(rx, rz), mul(ry, rw))),
+                          mul(two, add(mul(rx, ry), mul(rz, rw))),
+                          sub(one, mul(two, add(mul(rx, rx), mul(rz, rz)))),
+                          mul(two, sub(mul(ry, rz), mul(rx, rw))),
+                          mul(two, sub(mul(rx, rz), mul(ry, rw))),
+                          mul(two, add(mul(ry, rz), mul(rx, rw))),
+                          sub(one, mul(two, add(mul(rx, rx), mul(ry, ry))))};
+  const __m512d dw = dual[0], dx = dual[1], dy = dual[2], dz = dual[3];
+  const Lanes3 translation{mul(two, add(sub(mul(rw, dx), mul(dw, rx)), sub(mul(ry, dz), mul(rz, dy)))),
+                           mul(two, add(sub(mul(rw, dy), mul(dw, ry)), sub(mul(rz, dx), mul(rx, dz)))),
+                           mul(two, add(sub(mul(rw, dz), mul(dw, rz)), sub(mul(rx, dy), mul(ry, dx))))};
+
+  // Phase 1 (non-rigid, linear), then phase 2 (rigid).
+  const Lanes3 moved = multiply(rot, multiply(s, load3_lanes(a.positions + v * 3)));
+  store3_lanes(a.out_positions + v * 3,
+               {add(moved.x, translation.x), add(moved.y, translation.y), add(moved.z, translation.z)});
+  if (a.normals) {
+    __m512d cof[9] = {sub(mul(s[4], s[8]), mul(s[5], s[7])), sub(mul(s[5], s[6]), mul(s[3], s[8])),
+                      sub(mul(s[3], s[7]), mul(s[4], s[6])), sub(mul(s[2], s[7]), mul(s[1], s[8])),
+                      sub(mul(s[0], s[8]), mul(s[2], s[6])), sub(mul(s[1], s[6]), mul(s[0], s[7])),
+                      sub(mul(s[1], s[5]), mul(s[2], s[4])), sub(mul(s[2], s[3]), mul(s[0], s[5])),
+                      sub(mul(s[0], s[4]), mul(s[1], s[3]))};
+    const __m512d det = add(add(mul(s[0], cof[0]), mul(s[1], cof[1])), mul(s[2], cof[2]));
+    const __mmask8 negative = _mm512_cmp_pd_mask(det, zero, _CMP_LT_OQ);
+#pragma GCC unroll 9
+    for (int e = 0; e < 9; ++e) cof[e] = negate_where(negative, cof[e]);
+    store3_lanes(a.out_normals + v * 3,
+                 normalized(multiply(rot, multiply(cof, load3_lanes(a.normals + v * 3)))));
+  }
+  if (a.tangents) {
+    __m512d t[4];
+    load4_lanes(a.tangents + v * 4, t);
+    const Lanes3 out = normalized(multiply(rot, multiply(s, Lanes3{t[0], t[1], t[2]})));
+    // Interleaved back as (x, y, z, w) per vertex, two vertices per register, w copied from the input.
+    const double* in = a.tangents + v * 4;
+    double* o = a.out_tangents + v * 4;
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; ++q) {  // vertices 2q, 2q + 1
+      const __m512d xy = permute2(out.x, indices(2 * q, 8 + 2 * q, 0, 0, 2 * q + 1, 9 + 2 * q, 0, 0), out.y);
+      const __m512d xyz = permute2(xy, indices(0, 1, 8 + 2 * q, 0, 4, 5, 9 + 2 * q, 0), out.z);
+      _mm512_storeu_pd(o + 8 * q, _mm512_mask_mov_pd(xyz, 0x88, _mm512_loadu_pd(in + 8 * q)));
+    }
+  }
+  return true;
+}
+
+template <int kFixed, bool kRenormalize>
+size_t skin_range(const KernelArgs& a, size_t begin, size_t end) {
+  const int k = kFixed > 0 ? kFixed : a.influences;
+  const RangeKernel scalar = scalar_kernel(k);
+  size_t v = begin;
+  // Gather offsets are int32: joint index * 17 and lane * k must fit.
+  if (k <= kMaxDynamic && a.joint_count <= size_t(INT_MAX) / kJointDoubles) {
+    const __m256i lane_offsets = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(k));
+    const __m512i limit = _mm512_set1_epi32(int(a.joint_count));
+    for (; v + kGroup <= end; v += kGroup) {
+      if (skin_group<kFixed, kRenormalize>(a, v, lane_offsets, limit)) continue;
+      const size_t stop = scalar(a, v, v + kGroup);
+      if (stop != v + kGroup) return stop;
+    }
+  }
+  return scalar(a, v, end);
+}
+
+template <bool kRenormalize>
+RangeKernel select(int influences) {
+  switch (influences) {
+    case 1: return &skin_range<1, kRenormalize>;
+    case 2: return &skin_range<2, kRenormalize>;
+    case 4: return &skin_range<4, kRenormalize>;
+    case 8: return &skin_range<8, kRenormalize>;
+    default: return &skin_range<0, kRenormalize>;
+  }
+}
+
+}  // namespace
+
+RangeKernel avx512_kernel(int influences, bool renormalize) {
+  if (!__builtin_cpu_supports("avx512f")) return nullptr;
+  return renormalize ? select<true>(influences) : select<false>(influences);
+}
+
+}  // namespace skinref::dqs_detail
+#else
+namespace skinref::dqs_detail {
+RangeKernel avx512_kernel(int, bool) { return nullptr; }
+}  // namespace skinref::dqs_detail
+#endif
