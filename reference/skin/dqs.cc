@@ -7,8 +7,9 @@
 //   p' = R(r) (S(v) p) + translation,  n' = R(r) (normal_matrix(S(v)) n) normalized,  t' likewise with S(v),
 // where R(r) and the translation are products of two components of r and d, so the division by |b.real| is
 // applied as one factor 2 / |b.real|^2 (no square root).
-// Every step is scalar code with an explicit summation order, and every vertex is computed alone, so the
-// output is bit-identical for any thread count.
+// Every step has an explicit order of operations, and every vertex is computed alone, so the output is
+// bit-identical for any thread count. The AVX-512 kernel (skin/dqs_avx512.cc, chosen by options.kernel)
+// performs the same operations in the same order lane for lane, so it gives the same bits as this scalar one.
 #include "skin/dqs.h"
 
 #include "core/parallel_ranges.h"

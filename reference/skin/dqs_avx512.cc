@@ -2,11 +2,17 @@
 // CPUs that have it. -ffp-contract=off applies here too: no FMA, and lane for lane the operations and their
 // order are those of the scalar kernel (skin_range in skin/dqs.cc), so every lane gives its bits (tested).
 //
-// One vertex per lane, 8 vertices per group. Joint indices and weights are gathered per influence (lane j:
-// vertex j), each palette field (S, real, dual: 17 doubles per joint) is gathered by joint index, and the
-// blend, the rotation and translation of the normalized dual quaternion, the cofactor normal matrix, its sign
-// and the normalization are lane-wise; square roots and divisions are correctly rounded, as in scalar code.
-// Positions, normals and tangents are deinterleaved and interleaved by permutes. A group goes through the
+// One vertex per lane, 8 vertices per group:
+// - joint indices (checked against the palette) and weights as lanes (lane j: vertex j): loaded and permuted
+//   for 1, 2 and 4 influences, gathered otherwise; the sum, the division by it (Renormalize), each joint's
+//   real part (gathered) dotted with the pivot's and the sign of the weight, lane-wise;
+// - the blend per vertex in the joints' own layout (skin/dqs_kernels.h): (real, dual) and S[0..7] are one
+//   64-byte line each, so sum_i w_i * line_i takes one load, one multiply and one add per line and influence;
+//   the 8 vertices' sums are then transposed into lanes; S[8] is gathered and blended lane-wise;
+// - the rotation and translation of the normalized dual quaternion, phase 1 and 2 on positions, the cofactor
+//   normal matrix, its sign and the normalizations lane-wise; square roots and divisions are correctly
+//   rounded, as in scalar code. Positions, normals and tangents are deinterleaved and interleaved by permutes.
+// Every lane sees the scalar kernel's operations in its order, on the same operands. A group goes through the
 // scalar kernel as a whole when one of its vertices takes a path of its own there: a joint index outside the
 // palette (the scalar kernel then stops at that vertex), weights summing to 0, a zero first weight (the pivot
 // is then not influence 0), or a blended real part of norm 0. Tails of fewer than 8 vertices are scalar too.
@@ -16,12 +22,18 @@
 #include <immintrin.h>
 
 #include <climits>
+#include <cstddef>
 
 namespace skinref::dqs_detail {
 namespace {
 
 constexpr size_t kGroup = 8;
-constexpr int kMaxDynamic = 16;  // influence counts known only at run time up to this go through the SIMD path
+constexpr int kMaxDynamic = 16;
+// Offsets in DqJoint (skin/dqs_kernels.h): real and dual as one 64-byte line, then S.
+constexpr int kReal = int(offsetof(DqJoint, real) / sizeof(double));
+constexpr int kS = int(offsetof(DqJoint, s) / sizeof(double));
+static_assert(offsetof(DqJoint, dual) == offsetof(DqJoint, real) + 4 * sizeof(double));
+static_assert(kReal % 8 == 0 && kS % 8 == 0 && kJointDoubles % 8 == 0 && alignof(DqJoint) == 64);  // influence counts known only at run time up to this go through the SIMD path
 
 inline __m512d add(__m512d a, __m512d b) { return _mm512_add_pd(a, b); }
 inline __m512d sub(__m512d a, __m512d b) { return _mm512_sub_pd(a, b); }
@@ -32,9 +44,38 @@ inline __m512i indices(long long i0, long long i1, long long i2, long long i3, l
   return _mm512_set_epi64(i7, i6, i5, i4, i3, i2, i1, i0);
 }
 inline __m512d permute2(__m512d a, __m512i index, __m512d b) { return _mm512_permutex2var_pd(a, index, b); }
-template <int kImm>
+// The masked forms with a zero source and every lane selected (the same instructions): GCC 12's unmasked ones
+// read an uninitialized operand (-Wuninitialized, GCC bug 105593).
+inline __m512d unpacklo(__m512d a, __m512d b) { return _mm512_mask_unpacklo_pd(_mm512_setzero_pd(), 0xFF, a, b); }
+inline __m512d unpackhi(__m512d a, __m512d b) { return _mm512_mask_unpackhi_pd(_mm512_setzero_pd(), 0xFF, a, b); }
+template <int kImmediate>
 inline __m512d shuffle_blocks(__m512d a, __m512d b) {
-  return _mm512_shuffle_f64x2(a, b, kImm);
+  return _mm512_mask_shuffle_f64x2(_mm512_setzero_pd(), 0xFF, a, b, kImmediate);
+}
+
+// out[e] lane j = row[j] element e (as in skin/lbs_simd.inc).
+[[gnu::always_inline]] inline void transpose8(const __m512d (&row)[8], __m512d (&out)[8]) {
+  __m512d t[8], u[8];
+#pragma GCC unroll 4
+  for (int r = 0; r < 8; r += 2) {
+    t[r] = unpacklo(row[r], row[r + 1]);
+    t[r + 1] = unpackhi(row[r], row[r + 1]);
+  }
+#pragma GCC unroll 2
+  for (int h = 0; h < 8; h += 4) {
+    u[h] = shuffle_blocks<_MM_SHUFFLE(2, 0, 2, 0)>(t[h], t[h + 2]);
+    u[h + 1] = shuffle_blocks<_MM_SHUFFLE(3, 1, 3, 1)>(t[h], t[h + 2]);
+    u[h + 2] = shuffle_blocks<_MM_SHUFFLE(2, 0, 2, 0)>(t[h + 1], t[h + 3]);
+    u[h + 3] = shuffle_blocks<_MM_SHUFFLE(3, 1, 3, 1)>(t[h + 1], t[h + 3]);
+  }
+  out[0] = shuffle_blocks<_MM_SHUFFLE(2, 0, 2, 0)>(u[0], u[4]);
+  out[4] = shuffle_blocks<_MM_SHUFFLE(3, 1, 3, 1)>(u[0], u[4]);
+  out[2] = shuffle_blocks<_MM_SHUFFLE(2, 0, 2, 0)>(u[1], u[5]);
+  out[6] = shuffle_blocks<_MM_SHUFFLE(3, 1, 3, 1)>(u[1], u[5]);
+  out[1] = shuffle_blocks<_MM_SHUFFLE(2, 0, 2, 0)>(u[2], u[6]);
+  out[5] = shuffle_blocks<_MM_SHUFFLE(3, 1, 3, 1)>(u[2], u[6]);
+  out[3] = shuffle_blocks<_MM_SHUFFLE(2, 0, 2, 0)>(u[3], u[7]);
+  out[7] = shuffle_blocks<_MM_SHUFFLE(3, 1, 3, 1)>(u[3], u[7]);
 }
 
 struct Lanes3 {
@@ -95,7 +136,7 @@ inline __m512d negate_where(__mmask8 negative, __m512d value) {
   return _mm512_castsi512_pd(_mm512_mask_xor_epi64(bits, negative, bits, sign));
 }
 
-// Palette field `field` (0..16 of DqJoint) of the joints at `offsets` (joint index * 17).
+// Palette field `field` (a double of DqJoint) of the joints at `offsets` (joint index * kJointDoubles).
 inline __m512d field(const double* palette, __m256i offsets, int field) {
   return _mm512_i32gather_pd(offsets, palette + field, 8);
 }
@@ -110,16 +151,42 @@ template <int kFixed, bool kRenormalize>
   const double* wv = a.weights + v * size_t(k);
   const double* palette = reinterpret_cast<const double*>(a.palette);
 
-  // Joint indices (checked against the palette) and weights, summed in influence order.
+  // Joint indices (checked against the palette) and weights, summed in influence order. Lane j, influence i:
+  // element j k + i of the group's joints and weights; loaded and permuted for k = 1, 2, 4, else gathered.
   __m256i offsets[kMax];
   __m512d w[kMax];
   __mmask8 outside = 0;
+  if constexpr (kFixed == 1 || kFixed == 2 || kFixed == 4) {
+    const __m512i low = _mm512_maskz_loadu_epi32(__mmask16((1u << (kFixed * 8 > 16 ? 16 : kFixed * 8)) - 1u), jv);
+    const __m512i high = kFixed == 4 ? _mm512_loadu_si512(jv + 16) : _mm512_setzero_si512();
+    if constexpr (kFixed == 1) {
+      w[0] = _mm512_loadu_pd(wv);
+    } else if constexpr (kFixed == 2) {
+      const __m512d a0 = _mm512_loadu_pd(wv), b0 = _mm512_loadu_pd(wv + 8);
+      w[0] = permute2(a0, indices(0, 2, 4, 6, 8, 10, 12, 14), b0);
+      w[1] = permute2(a0, indices(1, 3, 5, 7, 9, 11, 13, 15), b0);
+    } else {
+      __m512d rows[4];
+      load4_lanes(wv, rows);
+#pragma GCC unroll 4
+      for (int i = 0; i < 4; ++i) w[i] = rows[i];
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < kFixed; ++i) {
+      const __m512i select = _mm512_setr_epi32(i, kFixed + i, 2 * kFixed + i, 3 * kFixed + i, 4 * kFixed + i,
+                                               5 * kFixed + i, 6 * kFixed + i, 7 * kFixed + i, 0, 0, 0, 0, 0, 0, 0, 0);
+      const __m512i joint = _mm512_permutex2var_epi32(low, select, high);
+      outside |= _mm512_mask_cmpge_epu32_mask(0xFF, joint, limit);
+      offsets[i] = _mm256_mullo_epi32(_mm512_castsi512_si256(joint), _mm256_set1_epi32(int(kJointDoubles)));
+    }
+  } else {
 #pragma GCC unroll 8
-  for (int i = 0; i < k; ++i) {
-    const __m256i joint = _mm256_i32gather_epi32(reinterpret_cast<const int*>(jv + i), lane_offsets, 4);
-    outside |= _mm512_mask_cmpge_epu32_mask(0xFF, _mm512_zextsi256_si512(joint), limit);
-    offsets[i] = _mm256_mullo_epi32(joint, _mm256_set1_epi32(int(kJointDoubles)));
-    w[i] = _mm512_i32gather_pd(lane_offsets, wv + i, 8);
+    for (int i = 0; i < k; ++i) {
+      const __m256i joint = _mm256_i32gather_epi32(reinterpret_cast<const int*>(jv + i), lane_offsets, 4);
+      outside |= _mm512_mask_cmpge_epu32_mask(0xFF, _mm512_zextsi256_si512(joint), limit);
+      offsets[i] = _mm256_mullo_epi32(joint, _mm256_set1_epi32(int(kJointDoubles)));
+      w[i] = _mm512_i32gather_pd(lane_offsets, wv + i, 8);
+    }
   }
   __m512d sum = w[0];
 #pragma GCC unroll 8
@@ -128,35 +195,55 @@ template <int kFixed, bool kRenormalize>
   if ((outside | _mm512_cmp_pd_mask(sum, zero, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(w[0], zero, _CMP_EQ_OQ)) != 0)
     return false;
 
-  // The pivot is influence 0 in every lane (w[0] != 0).
+  // Signs: the pivot is influence 0 in every lane (w[0] != 0); dot and sign lane-wise from gathered real parts.
+  alignas(64) double weight_lanes[kMax][kGroup];
+  alignas(64) double signed_lanes[kMax][kGroup];
   __m512d pr[4];
 #pragma GCC unroll 4
-  for (int e = 0; e < 4; ++e) pr[e] = field(palette, offsets[0], 9 + e);
-  __m512d s[9], real[4], dual[4];
+  for (int e = 0; e < 4; ++e) pr[e] = field(palette, offsets[0], kReal + e);
+  __m512d s8;
 #pragma GCC unroll 8
   for (int i = 0; i < k; ++i) {
     const __m512d weight = kRenormalize ? _mm512_div_pd(w[i], sum) : w[i];
     __m512d q[4];
 #pragma GCC unroll 4
-    for (int e = 0; e < 4; ++e) q[e] = i == 0 ? pr[e] : field(palette, offsets[i], 9 + e);
+    for (int e = 0; e < 4; ++e) q[e] = i == 0 ? pr[e] : field(palette, offsets[i], kReal + e);
     const __m512d dot = add(add(add(mul(q[0], pr[0]), mul(q[1], pr[1])), mul(q[2], pr[2])), mul(q[3], pr[3]));
     const __m512d wq = negate_where(_mm512_cmp_pd_mask(dot, zero, _CMP_LT_OQ), weight);
-    if (i == 0) {
-#pragma GCC unroll 9
-      for (int e = 0; e < 9; ++e) s[e] = mul(weight, field(palette, offsets[i], e));
-#pragma GCC unroll 4
-      for (int e = 0; e < 4; ++e) real[e] = mul(wq, q[e]);
-#pragma GCC unroll 4
-      for (int e = 0; e < 4; ++e) dual[e] = mul(wq, field(palette, offsets[i], 13 + e));
-    } else {
-#pragma GCC unroll 9
-      for (int e = 0; e < 9; ++e) s[e] = add(s[e], mul(weight, field(palette, offsets[i], e)));
-#pragma GCC unroll 4
-      for (int e = 0; e < 4; ++e) real[e] = add(real[e], mul(wq, q[e]));
-#pragma GCC unroll 4
-      for (int e = 0; e < 4; ++e) dual[e] = add(dual[e], mul(wq, field(palette, offsets[i], 13 + e)));
-    }
+    _mm512_store_pd(weight_lanes[i], weight);
+    _mm512_store_pd(signed_lanes[i], wq);
+    const __m512d product = mul(weight, field(palette, offsets[i], kS + 8));
+    s8 = i == 0 ? product : add(s8, product);
   }
+  // The blend per vertex, in its joints' own layout: (real, dual) and s[0..7] are 8 contiguous doubles each,
+  // weighted by the lane's signed weight and weight; then transposed to lanes.
+  __m512d rd_rows[kGroup], s_rows[kGroup];
+#pragma GCC unroll 8
+  for (size_t j = 0; j < kGroup; ++j) {
+    const uint32_t* joints = jv + j * size_t(k);
+    __m512d rd, sj;
+#pragma GCC unroll 8
+    for (int i = 0; i < k; ++i) {
+      const double* p = palette + size_t(joints[i]) * kJointDoubles;
+      const __m512d rd_product = mul(_mm512_set1_pd(signed_lanes[i][j]), _mm512_loadu_pd(p + kReal));
+      const __m512d s_product = mul(_mm512_set1_pd(weight_lanes[i][j]), _mm512_loadu_pd(p + kS));
+      rd = i == 0 ? rd_product : add(rd, rd_product);
+      sj = i == 0 ? s_product : add(sj, s_product);
+    }
+    rd_rows[j] = rd;
+    s_rows[j] = sj;
+  }
+  __m512d real_dual[8], s[9];
+  transpose8(rd_rows, real_dual);
+  {
+    __m512d s_lanes[8];
+    transpose8(s_rows, s_lanes);
+#pragma GCC unroll 8
+    for (int e = 0; e < 8; ++e) s[e] = s_lanes[e];
+    s[8] = s8;
+  }
+  const __m512d real[4] = {real_dual[0], real_dual[1], real_dual[2], real_dual[3]};
+  const __m512d dual[4] = {real_dual[4], real_dual[5], real_dual[6], real_dual[7]};
   const __m512d norm2 =
       add(add(add(mul(real[0], real[0]), mul(real[1], real[1])), mul(real[2], real[2])), mul(real[3], real[3]));
   if (_mm512_cmp_pd_mask(norm2, zero, _CMP_EQ_OQ) != 0) return false;
@@ -217,7 +304,7 @@ size_t skin_range(const KernelArgs& a, size_t begin, size_t end) {
   const int k = kFixed > 0 ? kFixed : a.influences;
   const RangeKernel scalar = scalar_kernel(k);
   size_t v = begin;
-  // Gather offsets are int32: joint index * 17 and lane * k must fit.
+  // Gather offsets are int32: joint index * kJointDoubles and lane * k must fit.
   if (k <= kMaxDynamic && a.joint_count <= size_t(INT_MAX) / kJointDoubles) {
     const __m256i lane_offsets = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(k));
     const __m512i limit = _mm512_set1_epi32(int(a.joint_count));

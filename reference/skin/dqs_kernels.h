@@ -9,14 +9,15 @@
 namespace skinref::dqs_detail {
 
 // One palette joint, split into its non-rigid part S (row-major) and its rigid part as a unit dual quaternion
-// (real and dual parts, each stored w, x, y, z).
-struct DqJoint {
-  double s[9];
+// (real and dual parts, each stored w, x, y, z). Laid out for the SIMD kernel's aligned loads: real and dual
+// fill one 64-byte line, S[0..7] the next, S[8] the third.
+struct alignas(64) DqJoint {
   double real[4];
   double dual[4];
+  double s[9];
 };
 constexpr size_t kJointDoubles = sizeof(DqJoint) / sizeof(double);
-static_assert(kJointDoubles == 17);
+static_assert(kJointDoubles == 24);
 
 struct KernelArgs {
   const double* positions;  // 3 per vertex
