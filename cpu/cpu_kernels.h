@@ -18,14 +18,16 @@ constexpr uint32_t kNone = 0xFFFFFFFFu;
 
 // One palette entry, kEntryFloats floats: JM's columns c0..c3 (xyz each), the normal matrix's rows, the DQS
 // rigid part's real and dual quaternions (x, y, z, w) and the rows of its non-rigid part S.
-// LBS's JM columns are floats 0..15 and DQS's real, dual and first 8 floats of S are floats 16..31: each one
-// aligned 64-byte load for the AVX-512 kernel's per-vertex blends.
+// For the AVX-512 kernel's per-vertex blends: LBS's JM columns are floats 0..15, one aligned 64-byte load; DQS's
+// dual quaternion and S (the parts that are blended without a test) are floats 16..31, another; the real part,
+// which every influence's hemisphere test reads first, is an aligned 16-byte load at 32, transposed into lanes
+// by shuffles (load_real_parts) instead of four gathers.
 constexpr uint32_t kColumns = 0;       // 12: c0.xyz, c1.xyz, c2.xyz, c3.xyz
-constexpr uint32_t kReal = 16;         // 4
-constexpr uint32_t kDual = 20;         // 4
-constexpr uint32_t kSRows = 24;        // 9
-constexpr uint32_t kNormalRows = 33;   // 9
-constexpr uint32_t kEntryFloats = 48;  // 42, padded to whole 64-byte cache lines
+constexpr uint32_t kDual = 16;         // 4
+constexpr uint32_t kSRows = 20;        // 9, then 3 floats of padding
+constexpr uint32_t kReal = 32;         // 4
+constexpr uint32_t kNormalRows = 36;   // 9
+constexpr uint32_t kEntryFloats = 48;  // 45, padded to whole 64-byte cache lines
 
 // 64-byte aligned storage: for the palette, so that with kEntryFloats a multiple of 16 every entry's JM
 // columns (floats 0..15) are one aligned 64-byte load for the AVX-512 kernel's per-vertex blend; for the
