@@ -6,6 +6,7 @@
 //     BM_Copy/<cpu_1t|cpu_all|vulkan>                                     copy bandwidth, counter bytes/s
 //     BM_Skin/<backend>/<lbs|dqs>/vertices:<N>/influences:<K>             backend: reference, cpu_1t, cpu_all,
 //                                                                        vulkan_device, vulkan_e2e
+//     BM_SkinKernel/<kernel>/<per_vertex|gathers>/<lbs|dqs>/<normals|positions>  the CPU kernel study
 //     BM_Animation/joints:<N>                                             items/s = poses/s
 //     BM_Render/<model>/<W>x<H>/<reference_1t|reference_all|vulkan>      items/s = frames/s
 //   Google Benchmark appends "/manual_time", "/real_time", "/iterations:N" or "/min_time:S" to some of them.
@@ -45,6 +46,7 @@ void set_skinning_counters(benchmark::State& state, double vertices_per_pass, do
 // Registration, in the order main() runs them (bench_main.cc): copies first, so that the skinning cases'
 // fractions use their measurements.
 void register_skinning_benchmarks();   // bench_skinning.cc
+void register_kernel_study_benchmarks();  // bench_kernels.cc
 void register_animation_benchmarks();  // bench_animation.cc
 void register_render_benchmarks();     // bench_render.cc
 

@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   bench::register_vulkan_copy_benchmark();
 #endif
   bench::register_skinning_benchmarks();
+  bench::register_kernel_study_benchmarks();
   bench::register_animation_benchmarks();
   bench::register_render_benchmarks();
 

@@ -239,7 +239,8 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
 }
 
 void skin_cpu(const CpuSkinningInputs& in, CpuSkinningOutputs& out, int threads, SkinningKernel kernel,
-              OutputStores stores) {
+              OutputStores stores,
+              WideBlends blends) {
   if (threads < 1) throw std::invalid_argument("skin_cpu: threads must be >= 1");
   const SegmentKernel run = find_kernel(resolve(kernel));
   if (run == nullptr)
@@ -267,7 +268,7 @@ void skin_cpu(const CpuSkinningInputs& in, CpuSkinningOutputs& out, int threads,
                 in.tangents.w.data(),  in.entries.data(),     in.weights.data(),
                 in.palette.data(),     in.targets.data(),     in.deltas.x.data(),
                 in.deltas.y.data(),    in.deltas.z.data(),    in.renormalize,
-                in.blend_normal_matrices, stream_outputs, out.positions.x.data(), out.positions.y.data(),
+                in.blend_normal_matrices, stream_outputs, blends == WideBlends::Gathers, out.positions.x.data(), out.positions.y.data(),
                 out.positions.z.data(),   out.normals.x.data(),   out.normals.y.data(),
                 out.normals.z.data(),     out.tangents.x.data(),  out.tangents.y.data(),
                 out.tangents.z.data(),    out.tangents.w.data()};

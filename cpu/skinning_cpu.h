@@ -59,9 +59,16 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
 // outputs not left in cache), Cached normal ones; Auto streams outputs of 64 MiB or more. Same bits either way.
 enum class OutputStores { Auto, Cached, Streaming };
 
+// How the wide kernels read the palette for the blends (LBS's JM, DQS's dual quaternion and S): PerVertex loads
+// each influence's entry whole per vertex and transposes the sums into lanes (AVX-512: LBS and DQS at 1, 2, 4
+// and 8 influences; AVX2: LBS), Gathers gathers each field into lanes. Same bits either way; Gathers exists
+// for the kernel study in bench/ (BM_SkinKernel) and the bit tests.
+enum class WideBlends { PerVertex, Gathers };
+
 // Requires threads >= 1.
 void skin_cpu(const CpuSkinningInputs& inputs, CpuSkinningOutputs& outputs, int threads,
-              SkinningKernel kernel = SkinningKernel::Auto, OutputStores stores = OutputStores::Auto);
+              SkinningKernel kernel = SkinningKernel::Auto, OutputStores stores = OutputStores::Auto,
+              WideBlends blends = WideBlends::PerVertex);
 
 std::vector<WorldPrimitive> cpu_world_primitives(const CpuSkinningInputs& inputs, const CpuSkinningOutputs& outputs);
 

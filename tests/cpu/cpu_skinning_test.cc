@@ -277,13 +277,15 @@ TEST(CpuSkinningBits, EveryKernelGivesTheScalarBits) {
               cpu::prepare_cpu_skinning(scene, evaluate_pose(scene, 0, 0.4 * scene.animations[0].end_time), options);
           CpuSkinningOutputs scalar;
           cpu::skin_cpu(in, scalar, 1, SkinningKernel::Scalar);
-          for (SkinningKernel k : kernels) {
-            CpuSkinningOutputs wide;
-            cpu::skin_cpu(in, wide, 1, k);
-            EXPECT_TRUE(same_bits(scalar, wide))
-                << name << " " << method_name(method) << " " << cpu::cpu_kernel_name(k);
-            ++compared;
-          }
+          for (SkinningKernel k : kernels)
+            for (cpu::WideBlends blends : {cpu::WideBlends::PerVertex, cpu::WideBlends::Gathers}) {
+              CpuSkinningOutputs wide;
+              cpu::skin_cpu(in, wide, 1, k, cpu::OutputStores::Auto, blends);
+              EXPECT_TRUE(same_bits(scalar, wide))
+                  << name << " " << method_name(method) << " " << cpu::cpu_kernel_name(k)
+                  << (blends == cpu::WideBlends::Gathers ? " gathers" : " per-vertex blends");
+              ++compared;
+            }
         }
   std::printf("[ measured ] %zu runs of the wide kernels (%s) bit-identical to the scalar kernel\n", compared,
               cpu::cpu_kernel_name(SkinningKernel::Auto));
@@ -294,7 +296,8 @@ TEST(CpuSkinningBits, EveryKernelGivesTheScalarBits) {
 // translation and, for every third joint, a non-uniform scale; weights random, some zero (the first ones
 // included, which the pivot must skip) and some negative. DQS and LBS, both weight policies and both normal
 // conventions, every influence count of the built-in scenes. The count of hemisphere flips is printed and must
-// be non-zero, so that this test would see a kernel that signs (or fails to sign) the wrong parts.
+// be non-zero, so that this test would see a kernel that signs (or fails to sign) the wrong parts. Both ways
+// of reading the palette (cpu::WideBlends) are compared.
 TEST(CpuSkinningBits, EveryKernelGivesTheScalarBitsOnScrambledPalettes) {
   std::vector<SkinningKernel> kernels;
   for (SkinningKernel k : {SkinningKernel::Avx2, SkinningKernel::Avx512})
@@ -355,12 +358,15 @@ TEST(CpuSkinningBits, EveryKernelGivesTheScalarBitsOnScrambledPalettes) {
           const CpuSkinningInputs in = cpu::prepare_cpu_skinning(scene, pose, options);
           CpuSkinningOutputs scalar;
           cpu::skin_cpu(in, scalar, 1, SkinningKernel::Scalar);
-          for (SkinningKernel k : kernels) {
-            CpuSkinningOutputs wide;
-            cpu::skin_cpu(in, wide, 1, k);
-            EXPECT_TRUE(same_bits(scalar, wide)) << name << " " << method_name(method) << " " << cpu::cpu_kernel_name(k);
-            ++compared;
-          }
+          for (SkinningKernel k : kernels)
+            for (cpu::WideBlends blends : {cpu::WideBlends::PerVertex, cpu::WideBlends::Gathers}) {
+              CpuSkinningOutputs wide;
+              cpu::skin_cpu(in, wide, 1, k, cpu::OutputStores::Auto, blends);
+              EXPECT_TRUE(same_bits(scalar, wide))
+                  << name << " " << method_name(method) << " " << cpu::cpu_kernel_name(k)
+                  << (blends == cpu::WideBlends::Gathers ? " gathers" : " per-vertex blends");
+              ++compared;
+            }
         }
   }
   EXPECT_GT(flipped, 0u);

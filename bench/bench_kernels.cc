@@ -1,0 +1,108 @@
+// The CPU backend's kernel study (issue 18): what limits LBS and DQS on one core, measured side by side in one
+// process on the skinning scene of bench_scenes.h at 1M vertices and 4 influences, one thread.
+//
+//   BM_SkinKernel/<scalar|avx2|avx512>/<per_vertex|gathers>/<lbs|dqs>/<normals|positions>
+//
+// - kernel: the instruction set (cpu::skin_cpu's kernel); avx2 runs 8 vertices at a time, avx512 16, so the two
+//   also compare 8- against 16-vertex blocks. A kernel this CPU or build lacks is skipped with its reason.
+// - per_vertex, gathers: how the wide lanes read the palette for the blends (cpu::WideBlends): each entry
+//   loaded whole per vertex and the sums transposed into lanes, or each field gathered into lanes. The scalar
+//   kernel has only the one way (registered as per_vertex).
+// - normals, positions: with the scene's normals, or with them dropped from the prepared inputs (positions
+//   only), for the cost of the normals' cofactor matrix, normalization and traffic.
+// Counters as BM_Skin's (set_skinning_counters, bench_common.h): vertices/s, and the traffic of the prepared
+// inputs (cpu::cpu_skinning_traffic_bytes) against BM_Copy/cpu_1t. Every variant gives the same bits
+// (tests/cpu/cpu_skinning_test.cc), so the study compares speed only.
+#include "bench/bench_common.h"
+#include "bench/bench_scenes.h"
+#include "cpu/skinning_cpu.h"
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <exception>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace skinref::bench {
+namespace {
+
+constexpr size_t kStudyVertices = 1'000'000;
+constexpr int kStudyInfluences = 4;
+
+// The prepared inputs of the study scene for one method, with or without normals; kept across cases.
+const cpu::CpuSkinningInputs& study_inputs(SkinningMethod method, bool normals) {
+  static std::map<std::pair<SkinningMethod, bool>, std::unique_ptr<cpu::CpuSkinningInputs>> prepared;
+  std::unique_ptr<cpu::CpuSkinningInputs>& slot = prepared[{method, normals}];
+  if (!slot) {
+    const SkinningBenchScene& posed = skinning_bench_fixture().scene(kStudyVertices, kStudyInfluences);
+    SkinningOptions options;
+    options.method = method;
+    slot = std::make_unique<cpu::CpuSkinningInputs>(cpu::prepare_cpu_skinning(posed.scene, posed.pose, options));
+    if (!normals) {
+      slot->normals = {};
+      for (cpu_detail::Segment& segment : slot->segments) segment.normals = false;
+    }
+  }
+  return *slot;
+}
+
+void run_kernel_case(benchmark::State& state, SkinningKernel kernel, cpu::WideBlends blends, SkinningMethod method,
+                     bool normals) {
+  if (!cpu::cpu_kernel_available(kernel)) {
+    state.SkipWithError((std::string("the ") + cpu::cpu_kernel_name(kernel) + " kernel: not on this CPU or build").c_str());
+    return;
+  }
+  double copy_bandwidth = 0.0;
+  cpu::CpuSkinningOutputs outputs;
+  const cpu::CpuSkinningInputs* inputs = nullptr;
+  try {
+    copy_bandwidth = cpu_copy_bytes_per_second(1);
+    inputs = &study_inputs(method, normals);
+    cpu::skin_cpu(*inputs, outputs, 1, kernel, cpu::OutputStores::Auto, blends);  // sizes the outputs
+  } catch (const std::exception& error) {
+    state.SkipWithError(error.what());
+    return;
+  }
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    cpu::skin_cpu(*inputs, outputs, 1, kernel, cpu::OutputStores::Auto, blends);
+    benchmark::ClobberMemory();
+    const double elapsed = seconds_since(start);
+    state.SetIterationTime(elapsed);
+    seconds += elapsed;
+  }
+  if (seconds <= 0.0) {
+    state.SkipWithError("no measurable time");
+    return;
+  }
+  set_skinning_counters(state, double(kStudyVertices), cpu::cpu_skinning_traffic_bytes(*inputs), seconds,
+                        copy_bandwidth);
+  state.SetLabel(std::string(cpu::cpu_kernel_name(kernel)) +
+                 (blends == cpu::WideBlends::Gathers ? ", gathered blends" : ", per-vertex blends") +
+                 (normals ? ", positions and normals" : ", positions only"));
+}
+
+}  // namespace
+
+void register_kernel_study_benchmarks() {
+  const std::pair<SkinningKernel, const char*> kernels[] = {
+      {SkinningKernel::Scalar, "scalar"}, {SkinningKernel::Avx2, "avx2"}, {SkinningKernel::Avx512, "avx512"}};
+  for (const SkinningMethod method : kSkinningMethods)
+    for (const bool normals : {true, false})
+      for (const auto& [kernel, kernel_name] : kernels)
+        for (const cpu::WideBlends blends : {cpu::WideBlends::PerVertex, cpu::WideBlends::Gathers}) {
+          if (kernel == SkinningKernel::Scalar && blends == cpu::WideBlends::Gathers) continue;
+          const std::string name = std::string("BM_SkinKernel/") + kernel_name +
+                                   (blends == cpu::WideBlends::Gathers ? "/gathers/" : "/per_vertex/") +
+                                   skinning_method_name(method) + (normals ? "/normals" : "/positions");
+          benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+            run_kernel_case(state, kernel, blends, method, normals);
+          })->UseManualTime()->Unit(benchmark::kMillisecond);
+        }
+}
+
+}  // namespace skinref::bench
