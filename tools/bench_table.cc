@@ -326,6 +326,7 @@ struct Names {
   std::vector<std::pair<std::string, std::string>> render_rows;  // (model, size), in file order
   std::vector<std::string> other;
   bool any_copy = false;
+  bool any_kernel_study = false;
 };
 
 Names classify(const BenchFile& file) {
@@ -348,6 +349,10 @@ Names classify(const BenchFile& file) {
           names.skin_rows.push_back(row);
         continue;
       }
+    }
+    if (parts.size() == 5 && parts[0] == "BM_SkinKernel") {
+      names.any_kernel_study = true;
+      continue;
     }
     if (parts.size() == 2 && (parts[0] == "BM_Animation" || parts[0] == "BM_AnimationClip")) {
       if (const auto joints = numbered(parts[1], "joints:")) {
@@ -429,6 +434,44 @@ void write_skinning(std::ostream& out, const BenchFile& file, const Names& names
     else
       out << " - |\n";
   }
+  out << "\n";
+}
+
+// The CPU kernel study (bench/bench_kernels.cc): one row per method and attribute set, one column per kernel and
+// way of reading the palette, M vertices/s with the fraction of the one-thread copy bandwidth.
+void write_kernel_study(std::ostream& out, const BenchFile& file) {
+  const std::pair<const char*, const char*> columns[] = {{"scalar", "per_vertex"},
+                                                         {"avx2", "per_vertex"},
+                                                         {"avx2", "gathers"},
+                                                         {"avx512", "per_vertex"},
+                                                         {"avx512", "gathers"}};
+  out << "## CPU kernel study\n\n"
+      << "cpu backend, one thread, 1M vertices, 4 influences: M vertices/s (fraction of the one-thread copy "
+         "bandwidth). avx2 runs 8 vertices at a time, avx512 16. per vertex: each influence's palette entry loaded "
+         "whole per vertex and the blended sums transposed into lanes; gathers: each field gathered into lanes. "
+         "Every variant gives the scalar kernel's bits.\n\n"
+      << "| method | attributes |";
+  for (const auto& [kernel, blends] : columns) out << " " << kernel << " " << (std::string(blends) == "gathers" ? "gathers" : "per vertex") << " |";
+  out << "\n|---|---|";
+  for (size_t i = 0; i < std::size(columns); ++i) out << "---|";
+  out << "\n";
+  for (const SkinningMethod method : skinref::kSkinningMethods)
+    for (const char* attributes : {"normals", "positions"}) {
+      out << "| " << upper_case(skinning_method_name(method)) << " | "
+          << (std::string(attributes) == "normals" ? "positions + normals" : "positions") << " |";
+      for (const auto& [kernel, blends] : columns) {
+        const std::optional<Result> result = file.find(std::string("BM_SkinKernel/") + kernel + "/" + blends + "/" +
+                                                       skinning_method_name(method) + "/" + attributes);
+        if (!result)
+          out << " - |";
+        else if (!result->run)
+          out << " " << skipped(*result) << " |";
+        else
+          out << " " << significant(file.number(*result->run, "vertices/s") * 1e-6, 3) << " ("
+              << fixed(file.number(*result->run, "fraction_of_bandwidth"), 2) << ") |";
+      }
+      out << "\n";
+    }
   out << "\n";
 }
 
@@ -571,6 +614,7 @@ std::string summary(const BenchFile& file) {
   write_aims(out, file);
   if (names.any_copy) write_copies(out, file);
   if (!names.skin_rows.empty()) write_skinning(out, file, names);
+  if (names.any_kernel_study) write_kernel_study(out, file);
   if (!names.animation_joints.empty()) write_animation(out, file, names);
   if (!names.render_rows.empty()) write_render(out, file, names);
   if (!names.other.empty()) write_other(out, file, names);

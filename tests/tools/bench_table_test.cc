@@ -168,6 +168,33 @@ TEST(BenchTable, ShowsEachAimBesideItsTarget) {
                   "Vulkan context: none) | not measured |");
 }
 
+// The CPU kernel study: one row per method and attribute set, a column per kernel and palette reading; a
+// kernel the CPU lacks shows its skip reason, and a case the file lacks a dash.
+TEST(BenchTable, ShowsTheCpuKernelStudy) {
+  TempDir dir;
+  const std::vector<std::string> runs = {
+      aggregate_run("BM_SkinKernel/avx512/per_vertex/lbs/normals/manual_time", "median",
+                    R"("real_time": 4, "time_unit": "ms", "vertices/s": 250e6, "fraction_of_bandwidth": 0.625)"),
+      aggregate_run("BM_SkinKernel/avx512/gathers/lbs/normals/manual_time", "median",
+                    R"("real_time": 8, "time_unit": "ms", "vertices/s": 125e6, "fraction_of_bandwidth": 0.3125)"),
+      aggregate_run("BM_SkinKernel/scalar/per_vertex/dqs/positions/manual_time", "median",
+                    R"("real_time": 50, "time_unit": "ms", "vertices/s": 20e6, "fraction_of_bandwidth": 0.05)"),
+      error_run("BM_SkinKernel/avx2/per_vertex/lbs/normals/manual_time", "the avx2 kernel: not on this CPU or build", 0),
+  };
+  std::string text = "{" + kContext + ",\n  \"benchmarks\": [\n";
+  for (size_t i = 0; i < runs.size(); ++i) text += "    " + runs[i] + (i + 1 < runs.size() ? ",\n" : "\n");
+  write_bytes(dir.file("bench.json"), text + "  ]\n}\n");
+  const CliRun run = run_cli(dir, {dir.file("bench.json")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string& md = run.out;
+  expect_line(md, "| method | attributes | scalar per vertex | avx2 per vertex | avx2 gathers | avx512 per vertex | avx512 "
+                  "gathers |");
+  expect_line(md, "| LBS | positions + normals | - | skipped (the avx2 kernel: not on this CPU or build) | - | 250 (0.62) | "
+                  "125 (0.31) |");
+  expect_line(md, "| DQS | positions | 20.0 (0.05) | - | - | - | - |");
+  EXPECT_EQ(md.find("BM_SkinKernel"), std::string::npos) << "the study's cases are not \"other\" benchmarks";
+}
+
 TEST(BenchTable, WritesTheSameTableToOutAndNothingToStdout) {
   TempDir dir;
   write_bytes(dir.file("bench.json"), sample_file());
