@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -491,9 +493,11 @@ void send(int fd, char status, const std::vector<std::string>& blocks) {
   (void)ok;  // the parent reports a short message
 }
 
-// AddressSanitizer reserves terabytes of shadow address space, so no RLIMIT_AS under it: GCC says so with
-// __SANITIZE_ADDRESS__, clang with __has_feature(address_sanitizer) (the fuzz build, tests/fuzz/: with the
-// limit, every child died in ASan's first mmap).
+// AddressSanitizer reserves terabytes of shadow and allocator address space at start-up, so under it the limit
+// counts from what the child has mapped when it starts (an absolute limit killed every child in ASan's first
+// mmap): the import's own allocations get the same budget as without ASan, and a failed one ends the child
+// with ASan's out-of-memory report (a failed import) instead of exhausting the machine. GCC says ASan with
+// __SANITIZE_ADDRESS__, clang with __has_feature(address_sanitizer) (the fuzz build, tests/fuzz/).
 #if defined(__SANITIZE_ADDRESS__)
 #define SKINREF_UNDER_ASAN 1
 #elif defined(__has_feature)
@@ -502,12 +506,30 @@ void send(int fd, char status, const std::vector<std::string>& blocks) {
 #endif
 #endif
 
-[[noreturn]] void run_child(int fd, const std::string& path, const ImportOptions& options) {
-#if !defined(SKINREF_UNDER_ASAN)
-  const rlimit memory{options.address_space_bytes, options.address_space_bytes};
+#if defined(SKINREF_UNDER_ASAN)
+// The process's mapped address space (VmSize of /proc/self/status), 0 when it cannot be read.
+unsigned long long mapped_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmSize:", 0) == 0) return std::strtoull(line.c_str() + 7, nullptr, 10) * 1024ull;  // kB
+  return 0;
+}
+#endif
+
+[[noreturn]] void run_child(int fd, const std::string& path, const ImportOptions& options,
+                           const AssimpImportLimits& limits) {
+#if defined(SKINREF_UNDER_ASAN)
+  const unsigned long long mapped = mapped_bytes();
+  if (mapped > 0) {
+    const rlimit memory{mapped + limits.address_space_bytes, mapped + limits.address_space_bytes};
+    setrlimit(RLIMIT_AS, &memory);
+  }
+#else
+  const rlimit memory{limits.address_space_bytes, limits.address_space_bytes};
   setrlimit(RLIMIT_AS, &memory);
 #endif
-  const rlimit cpu{tol::kAssimpCpuSeconds, tol::kAssimpCpuSeconds + 1};
+  const rlimit cpu{limits.cpu_seconds, limits.cpu_seconds + 1};
   setrlimit(RLIMIT_CPU, &cpu);
   try {
     Assimp::Importer importer;
@@ -536,7 +558,7 @@ void send(int fd, char status, const std::vector<std::string>& blocks) {
     send(fd, 'E', {error.what()});
     _exit(3);
   } catch (const std::bad_alloc&) {
-    send(fd, 'E', {path + ": an import within the limit of " + std::to_string(options.address_space_bytes >> 20) +
+    send(fd, 'E', {path + ": an import within the limit of " + std::to_string(limits.address_space_bytes >> 20) +
                    " MiB of address space: an allocation failed"});
     _exit(4);
   } catch (const std::exception& error) {
@@ -557,6 +579,23 @@ bool assimp_available() {
 #endif
 }
 
+AssimpImportLimits assimp_import_limits(unsigned long long input_bytes, const ImportOptions& options) {
+  AssimpImportLimits limits;
+  // Each product is below the cap's bound before it can overflow: inputs over 2^40 bytes take the caps.
+  const bool huge = input_bytes > (1ull << 40);
+  limits.address_space_bytes =
+      options.address_space_bytes != 0 ? options.address_space_bytes
+      : huge ? tol::kAssimpAddressSpaceBytes
+             : std::min(tol::kAssimpAddressSpaceBytes,
+                        tol::kAssimpAddressSpaceBaseBytes + tol::kAssimpAddressSpacePerInputByte * input_bytes);
+  const unsigned long long mib = input_bytes >> 20;  // whole MiB
+  limits.cpu_seconds = options.cpu_seconds != 0 ? options.cpu_seconds
+                       : huge ? tol::kAssimpCpuSeconds
+                              : unsigned(std::min<unsigned long long>(
+                                    tol::kAssimpCpuSeconds, tol::kAssimpCpuSecondsBase + tol::kAssimpCpuSecondsPerMiB * mib));
+  return limits;
+}
+
 bool is_assimp_path(const std::string& path) {
   const std::string ext = lower_extension(path);
   return !ext.empty() && ext != ".gltf" && ext != ".glb";
@@ -573,6 +612,10 @@ Scene scene_from_assimp(const aiScene& scene, const std::string& source, const I
 
 Scene load_assimp_file(const std::string& path, const ImportOptions& options) {
   if (!fs::is_regular_file(path)) throw InputError(path, "", "a readable file");
+  std::error_code size_error;
+  const uintmax_t input_bytes = fs::file_size(path, size_error);
+  if (size_error) throw InputError(path, "", "a readable file: " + size_error.message());
+  const AssimpImportLimits limits = assimp_import_limits(input_bytes, options);
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("cannot create a pipe for the Assimp import of " + path);
   const pid_t child = fork();
@@ -583,7 +626,7 @@ Scene load_assimp_file(const std::string& path, const ImportOptions& options) {
   }
   if (child == 0) {
     close(fds[0]);
-    run_child(fds[1], path, options);
+    run_child(fds[1], path, options, limits);
   }
   close(fds[1]);
 
@@ -637,11 +680,11 @@ Scene load_assimp_file(const std::string& path, const ImportOptions& options) {
     std::string how = "the import stopped";
     if (WIFSIGNALED(status)) {
       const int signal = WTERMSIG(status);
-      how = signal == SIGXCPU ? "Assimp ran past its " + std::to_string(tol::kAssimpCpuSeconds) + " s of CPU time"
+      how = signal == SIGXCPU ? "Assimp ran past its " + std::to_string(limits.cpu_seconds) + " s of CPU time"
             : "Assimp crashed (signal " + std::to_string(signal) + ": " + strsignal(signal) + ")";
     } else if (WIFEXITED(status) && message.empty()) {
       how = "Assimp's process ended with status " + std::to_string(WEXITSTATUS(status)) +
-            " without a result (out of memory within its " + std::to_string(options.address_space_bytes >> 20) +
+            " without a result (out of memory within its " + std::to_string(limits.address_space_bytes >> 20) +
             " MiB, or killed)";
     } else if (WIFEXITED(status)) {
       how = "Assimp's process ended with status " + std::to_string(WEXITSTATUS(status)) + " without a result";

@@ -42,11 +42,17 @@ struct aiScene;
 namespace skinref {
 
 namespace tol {
-// Limits of one Assimp import (the child process).
-inline constexpr unsigned long long kAssimpAddressSpaceBytes = 4ull << 30;  // RLIMIT_AS (not under ASan)
-inline constexpr unsigned kAssimpCpuSeconds = 60;                          // RLIMIT_CPU
-inline constexpr unsigned kAssimpWallSeconds = 90;                         // then SIGKILL
-inline constexpr unsigned long long kAssimpResultBytes = 1ull << 30;       // the .glb sent back
+// Limits of one Assimp import (the child process). Address space and CPU time scale with the input file, so
+// that a small file Assimp expands without end (a 14 KB Collada file the fuzzer made allocated 4 GiB over 16 s)
+// fails in seconds while a large asset keeps room: base + per input byte (or MiB), at most the cap.
+inline constexpr unsigned long long kAssimpAddressSpaceBaseBytes = 1ull << 30;  // RLIMIT_AS (not under ASan)
+inline constexpr unsigned long long kAssimpAddressSpacePerInputByte = 256;
+inline constexpr unsigned long long kAssimpAddressSpaceBytes = 4ull << 30;  // the cap
+inline constexpr unsigned kAssimpCpuSecondsBase = 4;                        // RLIMIT_CPU
+inline constexpr unsigned kAssimpCpuSecondsPerMiB = 4;
+inline constexpr unsigned kAssimpCpuSeconds = 60;                           // the cap
+inline constexpr unsigned kAssimpWallSeconds = 90;                          // then SIGKILL
+inline constexpr unsigned long long kAssimpResultBytes = 1ull << 30;        // the .glb sent back
 }  // namespace tol
 
 struct ImportOptions {
@@ -56,12 +62,22 @@ struct ImportOptions {
   Mode up_mode = Mode::Auto;
   char up = 'y';                 // Mode::Given: 'y' or 'z' (right-handed)
   int limit_weights = 0;         // 0: off; else 1 to 16
-  // The child's limits (lowered by the tests to see each failure handled).
-  unsigned long long address_space_bytes = tol::kAssimpAddressSpaceBytes;
+  // The child's limits (lowered by the tests to see each failure handled); 0: scaled by the input's size
+  // (assimp_import_limits).
+  unsigned long long address_space_bytes = 0;
+  unsigned cpu_seconds = 0;
   double wall_seconds = tol::kAssimpWallSeconds;
 
   bool is_default() const { return scale_mode == Mode::Auto && up_mode == Mode::Auto && limit_weights == 0; }
 };
+
+// The child's address space and CPU time for an input of `input_bytes`: the options' where they give one, else
+// base + per input byte (CPU: per whole MiB), at most the cap (tol::kAssimp*).
+struct AssimpImportLimits {
+  unsigned long long address_space_bytes = 0;
+  unsigned cpu_seconds = 0;
+};
+AssimpImportLimits assimp_import_limits(unsigned long long input_bytes, const ImportOptions& options);
 
 // Whether `path` is loaded through Assimp (its extension is not .gltf or .glb, and this build has Assimp).
 bool is_assimp_path(const std::string& path);
