@@ -66,7 +66,8 @@ int main(int argc, char** argv) {
   // How the kernels above were chosen, so that a reader knows what the figures are of.
   benchmark::AddCustomContext("skinref_kernel_choice",
                               "the widest instruction set this CPU reports (CPUID: avx512f, else avx2 + fma, else "
-                              "scalar), not a measurement at start-up");
+                              "scalar), not a measurement at start-up; BM_SkinKernel in the same run measures each "
+                              "kernel (the table's CPU kernel study)");
   benchmark::AddCustomContext("skinref_all_threads", std::to_string(bench::all_threads()));
 #if SKINREF_HAVE_VULKAN
   benchmark::AddCustomContext("skinref_vulkan_device", bench::vulkan_device_description());
