@@ -279,7 +279,9 @@ TEST(AssimpMalformed, AFileAssimpExpandsWithoutEndFailsWithinItsBudget) {
               run.err.find("1027 MiB of address space") != std::string::npos ||
               run.err.find("within its 1027 MiB") != std::string::npos)
       << run.err;
+#if !defined(__SANITIZE_ADDRESS__)  // under ASan the child's out-of-memory report comes first
   EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+#endif
   std::printf("[ measured ] the Collada allocation bomb refused in %.1f s: %s", seconds, run.err.c_str());
 }
 
