@@ -250,6 +250,24 @@ INSTANTIATE_TEST_SUITE_P(Corpus, CpuSkinningCorpusTest, ::testing::ValuesIn(test
 
 // ---- identical bits: kernels and thread counts ----------------------------------------------------------------
 
+// Each of `kernels`, with per-vertex and with gathered blends, gives the scalar kernel's bits on `in`; returns the
+// number of runs compared.
+size_t expect_scalar_bits(const CpuSkinningInputs& in, const std::vector<SkinningKernel>& kernels,
+                          const std::string& what) {
+  CpuSkinningOutputs scalar;
+  cpu::skin_cpu(in, scalar, 1, SkinningKernel::Scalar);
+  size_t compared = 0;
+  for (SkinningKernel k : kernels)
+    for (cpu::WideBlends blends : {cpu::WideBlends::PerVertex, cpu::WideBlends::Gathers}) {
+      CpuSkinningOutputs wide;
+      cpu::skin_cpu(in, wide, 1, k, cpu::OutputStores::Auto, blends);
+      EXPECT_TRUE(same_bits(scalar, wide)) << what << " " << cpu::cpu_kernel_name(k)
+                                           << (blends == cpu::WideBlends::Gathers ? " gathers" : " per-vertex blends");
+      ++compared;
+    }
+  return compared;
+}
+
 TEST(CpuSkinningBits, EveryKernelGivesTheScalarBits) {
   std::vector<SkinningKernel> kernels;
   for (SkinningKernel k : {SkinningKernel::Avx2, SkinningKernel::Avx512}) {
@@ -275,17 +293,7 @@ TEST(CpuSkinningBits, EveryKernelGivesTheScalarBits) {
           options.normals = normals;
           const CpuSkinningInputs in =
               cpu::prepare_cpu_skinning(scene, evaluate_pose(scene, 0, 0.4 * scene.animations[0].end_time), options);
-          CpuSkinningOutputs scalar;
-          cpu::skin_cpu(in, scalar, 1, SkinningKernel::Scalar);
-          for (SkinningKernel k : kernels)
-            for (cpu::WideBlends blends : {cpu::WideBlends::PerVertex, cpu::WideBlends::Gathers}) {
-              CpuSkinningOutputs wide;
-              cpu::skin_cpu(in, wide, 1, k, cpu::OutputStores::Auto, blends);
-              EXPECT_TRUE(same_bits(scalar, wide))
-                  << name << " " << method_name(method) << " " << cpu::cpu_kernel_name(k)
-                  << (blends == cpu::WideBlends::Gathers ? " gathers" : " per-vertex blends");
-              ++compared;
-            }
+          compared += expect_scalar_bits(in, kernels, name + " " + method_name(method));
         }
   std::printf("[ measured ] %zu runs of the wide kernels (%s) bit-identical to the scalar kernel\n", compared,
               cpu::cpu_kernel_name(SkinningKernel::Auto));
@@ -356,17 +364,7 @@ TEST(CpuSkinningBits, EveryKernelGivesTheScalarBitsOnScrambledPalettes) {
           options.weights = weights;
           options.normals = normals;
           const CpuSkinningInputs in = cpu::prepare_cpu_skinning(scene, pose, options);
-          CpuSkinningOutputs scalar;
-          cpu::skin_cpu(in, scalar, 1, SkinningKernel::Scalar);
-          for (SkinningKernel k : kernels)
-            for (cpu::WideBlends blends : {cpu::WideBlends::PerVertex, cpu::WideBlends::Gathers}) {
-              CpuSkinningOutputs wide;
-              cpu::skin_cpu(in, wide, 1, k, cpu::OutputStores::Auto, blends);
-              EXPECT_TRUE(same_bits(scalar, wide))
-                  << name << " " << method_name(method) << " " << cpu::cpu_kernel_name(k)
-                  << (blends == cpu::WideBlends::Gathers ? " gathers" : " per-vertex blends");
-              ++compared;
-            }
+          compared += expect_scalar_bits(in, kernels, name + " " + method_name(method));
         }
   }
   EXPECT_GT(flipped, 0u);

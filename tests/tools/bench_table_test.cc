@@ -55,6 +55,13 @@ const std::string kContext = R"("context": {
     "skinref_reference_kernel": "avx512", "skinref_cpu_kernel": "avx512", "skinref_all_threads": "2",
     "skinref_vulkan_device": "llvmpipe [cpu], driver llvmpipe, Vulkan 1.3.230"})";
 
+// A skinref_bench JSON file of kContext and `runs`.
+std::string bench_file_text(const std::vector<std::string>& runs) {
+  std::string text = "{" + kContext + ",\n  \"benchmarks\": [\n";
+  for (size_t i = 0; i < runs.size(); ++i) text += "    " + runs[i] + (i + 1 < runs.size() ? ",\n" : "\n");
+  return text + "  ]\n}\n";
+}
+
 std::string sample_file() {
   const std::string copy1 = "BM_Copy/cpu_1t/manual_time";
   const std::string skin_ref = "BM_Skin/reference/lbs/vertices:100000/influences:4/manual_time";
@@ -101,9 +108,7 @@ std::string sample_file() {
       // Something the tables do not know.
       iteration_run("BM_Unknown", R"("real_time": 12.5, "time_unit": "ms")", 0, 1),
   };
-  std::string text = "{" + kContext + ",\n  \"benchmarks\": [\n";
-  for (size_t i = 0; i < runs.size(); ++i) text += "    " + runs[i] + (i + 1 < runs.size() ? ",\n" : "\n");
-  return text + "  ]\n}\n";
+  return bench_file_text(runs);
 }
 
 void expect_line(const std::string& text, const std::string& line) {
@@ -150,9 +155,7 @@ TEST(BenchTable, ShowsEachAimBesideItsTarget) {
       aggregate_run(ref, "median", R"("real_time": 40, "time_unit": "ms", "vertices/s": 25e6, "fraction_of_bandwidth": 0.1)"),
       error_run(gpu, "no Vulkan context: none", 0),
   };
-  std::string text = "{" + kContext + ",\n  \"benchmarks\": [\n";
-  for (size_t i = 0; i < runs.size(); ++i) text += "    " + runs[i] + (i + 1 < runs.size() ? ",\n" : "\n");
-  write_bytes(dir.file("bench.json"), text + "  ]\n}\n");
+  write_bytes(dir.file("bench.json"), bench_file_text(runs));
   const CliRun run = run_cli(dir, {dir.file("bench.json")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string& md = run.out;
@@ -181,9 +184,7 @@ TEST(BenchTable, ShowsTheCpuKernelStudy) {
                     R"("real_time": 50, "time_unit": "ms", "vertices/s": 20e6, "fraction_of_bandwidth": 0.05)"),
       error_run("BM_SkinKernel/avx2/per_vertex/lbs/normals/manual_time", "the avx2 kernel: not on this CPU or build", 0),
   };
-  std::string text = "{" + kContext + ",\n  \"benchmarks\": [\n";
-  for (size_t i = 0; i < runs.size(); ++i) text += "    " + runs[i] + (i + 1 < runs.size() ? ",\n" : "\n");
-  write_bytes(dir.file("bench.json"), text + "  ]\n}\n");
+  write_bytes(dir.file("bench.json"), bench_file_text(runs));
   const CliRun run = run_cli(dir, {dir.file("bench.json")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string& md = run.out;
