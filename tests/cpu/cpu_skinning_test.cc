@@ -356,16 +356,10 @@ TEST(CpuSkinningBits, EveryKernelGivesTheScalarBitsOnScrambledPalettes) {
             }
         }
     }
-    for (SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs})
-      for (WeightPolicy weights : {WeightPolicy::AsStored, WeightPolicy::Renormalize})
-        for (NormalMode normals : {NormalMode::InverseTransposeOfBlend, NormalMode::BlendedNormalMatrices}) {
-          SkinningOptions options;
-          options.method = method;
-          options.weights = weights;
-          options.normals = normals;
-          const CpuSkinningInputs in = cpu::prepare_cpu_skinning(scene, pose, options);
-          compared += expect_scalar_bits(in, kernels, name + " " + method_name(method));
-        }
+    for (const SkinningOptions& options : test::weight_and_normal_options()) {
+      const CpuSkinningInputs in = cpu::prepare_cpu_skinning(scene, pose, options);
+      compared += expect_scalar_bits(in, kernels, name + " " + method_name(options.method));
+    }
   }
   EXPECT_GT(flipped, 0u);
   EXPECT_GE(influences_seen, 8u);
