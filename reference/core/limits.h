@@ -42,6 +42,11 @@ inline constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 31;
 inline constexpr size_t kMaxImageDimension = 16384;
 // Pixels of one image: 64M (8192 x 8192); a render keeps colour, depth and ids, ~20 bytes per pixel.
 inline constexpr size_t kMaxImagePixels = size_t(1) << 26;
+// PNG image data (the IDAT stream, inflated) beyond what the IHDR's image needs: 64 KiB. A deflate stream
+// inflates up to ~1000x, so without it a 10 MB PNG could make the decoder grow a buffer to 10 GB. Excess
+// within it is read as before (stb_image ignores trailing data, libpng warns); real files carry none, and
+// the check's buffer (the image's size plus this) stays small for small images.
+inline constexpr uint64_t kMaxPngExcessImageDataBytes = uint64_t(1) << 16;
 // Memory one command may plan to use, estimated from the counts before allocating: 8 GiB.
 inline constexpr uint64_t kMaxPlannedBytes = uint64_t(8) << 30;
 

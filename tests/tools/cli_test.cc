@@ -6,6 +6,7 @@
 #include "io/image_io.h"
 #include "io/vertex_dump.h"
 #include "support/cli_runner.h"
+#include "support/png_builder.h"
 #include "support/skinning_fixtures.h"
 #include "support/temp_dir.h"
 #include "support/tolerances.h"
@@ -1102,19 +1103,9 @@ std::string glb_declaring_buffer(const std::string& byte_length) {
          std::string(4, '\0');
 }
 
-// A PNG whose IHDR declares width x height RGBA8 pixels, followed by a tiny IDAT and IEND (CRCs left 0: the
-// size must be refused before anything checks them).
-std::string png_declaring(uint32_t width, uint32_t height) {
-  auto be32 = [](uint32_t v) {
-    std::string b(4, '\0');
-    for (size_t i = 0; i < 4; ++i) b[i] = static_cast<char>((v >> (24 - 8 * i)) & 0xffu);
-    return b;
-  };
-  std::string png("\x89PNG\r\n\x1a\n", 8);
-  png += be32(13) + "IHDR" + be32(width) + be32(height) + std::string("\x08\x06\x00\x00\x00", 5) + be32(0);
-  png += be32(0) + "IDAT" + be32(0) + be32(0) + "IEND" + be32(0);
-  return png;
-}
+// A PNG whose IHDR declares width x height RGBA8 pixels, with an empty IDAT: the size must be refused before
+// anything reads the image data.
+std::string png_declaring(uint32_t width, uint32_t height) { return test::png_file(width, height, 8, 6, false, ""); }
 
 // Runs skinref through the shell with its address space limited to `kib` KiB (ulimit -v): a command that tried to
 // allocate what the file declares would fail with std::bad_alloc (exit 3 or a crash), not exit 2. Skipped under
