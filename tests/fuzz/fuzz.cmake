@@ -9,6 +9,20 @@
 set(SKINREF_FUZZ_TARGETS gltf skv pose_dump recipe manifest png assimp)
 set(SKINREF_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
 set(SKINREF_FUZZ_REGRESSIONS ${CMAKE_SOURCE_DIR}/tests/fuzz_regressions)
+# libFuzzer's limit on one allocation (-malloc_limit_mb; -rss_limit_mb=2048 bounds the whole process) per
+# target, the same in run_fuzz.sh: 256 MB where the reader's allocations are bounded by its input's size (skv:
+# counts checked against the bytes that remain; pose dumps, recipes, manifests: their JSON text; png: the image
+# limits, the chunk and inflate checks of read_png, and the harness decodes images of at most 1M pixels), so
+# that an input of a few KB allocating more is an amplification finding (a PNG chunk declaring 1 GiB made
+# stb_image allocate 1 GiB, under the 2 GiB limit alone). gltf and assimp keep 2048: a glTF file may plan up to
+# kMaxPlannedBytes from declared counts (a sparse accessor without a buffer view).
+function(skinref_fuzz_malloc_limit target out)
+  if(target STREQUAL "gltf" OR target STREQUAL "assimp")
+    set(${out} 2048 PARENT_SCOPE)
+  else()
+    set(${out} 256 PARENT_SCOPE)
+  endif()
+endfunction()
 # Seconds of fuzzing per target in ctest (7 targets, two at a time on 2 cores: well under 3 minutes).
 set(SKINREF_FUZZ_CTEST_SECONDS 12 CACHE STRING "Seconds each fuzz target runs in ctest (label fuzz)")
 
@@ -30,13 +44,15 @@ foreach(target ${SKINREF_FUZZ_TARGETS})
   target_link_libraries(${program} PRIVATE skinref_verify)
 
   if(SKINREF_FUZZ)
+    skinref_fuzz_malloc_limit(${target} malloc_limit)
     # (a) every kept input replays (-runs=0: execute the given files and stop).
     add_test(NAME fuzz_regressions_${target}
-             COMMAND ${program} -runs=0 -rss_limit_mb=2048 -timeout=10 ${SKINREF_FUZZ_REGRESSIONS}/${target})
+             COMMAND ${program} -runs=0 -rss_limit_mb=2048 -malloc_limit_mb=${malloc_limit} -timeout=10
+                     ${SKINREF_FUZZ_REGRESSIONS}/${target})
     # (b) a short run from the committed seeds into a fresh scratch corpus.
     add_test(NAME fuzz_run_${target}
              COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${program}> -DTARGET=${target}
-                     -DSECONDS=${SKINREF_FUZZ_CTEST_SECONDS} -DSEEDS=${SKINREF_FUZZ_DIR}/seeds/${target}
+                     -DSECONDS=${SKINREF_FUZZ_CTEST_SECONDS} -DMALLOC_LIMIT=${malloc_limit} -DSEEDS=${SKINREF_FUZZ_DIR}/seeds/${target}
                      -DDICT=${SKINREF_FUZZ_DIR}/${target}.dict -DWORK=${CMAKE_BINARY_DIR}/fuzz-ctest/${target}
                      -P ${SKINREF_FUZZ_DIR}/ctest_fuzz_run.cmake)
     set_tests_properties(fuzz_regressions_${target} PROPERTIES LABELS "fuzz" TIMEOUT 60)
