@@ -4,8 +4,9 @@
 # time (the machine has 2 cores), from its persisted corpus out/fuzz/corpus/TARGET/ and the seeds made now
 # into out/fuzz/seeds/TARGET/ (tests/fuzz/make_seeds.sh, with build/skinref); findings (crash-, timeout-,
 # oom-, leak- files) go to out/fuzz/findings/TARGET/, each run's log to out/fuzz/logs/TARGET.log. Limits per
-# input: -timeout=10 (an input over 10 s is a finding), -rss_limit_mb=2048 (and libFuzzer's malloc limit,
-# the same), -max_len per target (max_len_of below), ASan options (asan_options below). Then a table per target: this run's executions and executions/s, the executions over all runs
+# input: -timeout=10 (an input over 10 s is a finding), -rss_limit_mb=2048, -malloc_limit_mb per target (one
+# allocation; malloc_limit_of below), -max_len per target (max_len_of below), ASan options (asan_options below).
+# Then a table per target: this run's executions and executions/s, the executions over all runs
 # (out/fuzz/totals.tsv), the edge coverage and features (libFuzzer's final cov: and ft:), the corpus size and
 # the findings. Exits 1 when out/fuzz/findings/ holds any finding (move a fixed one to
 # tests/fuzz_regressions/TARGET/ and delete it there), 2 on a usage or harness error.
@@ -45,6 +46,15 @@ max_len_of() {  # max_len_of TARGET
   esac
 }
 
+# The largest single allocation, as in tests/fuzz/fuzz.cmake (skinref_fuzz_malloc_limit says why): 256 MB
+# where the reader is bounded by its input's size, 2048 (the RSS limit) for gltf and assimp.
+malloc_limit_of() {  # malloc_limit_of TARGET
+  case "$1" in
+    gltf | assimp) echo 2048 ;;
+    *) echo 256 ;;
+  esac
+}
+
 # ASan's quarantine of freed memory (256 MB by default) and 30-frame allocation stacks cost the page faults and
 # stack-depot time that dominated the parsers' profiles; 16 MB and 5 frames find the same errors in a fresh
 # allocation, with shorter allocation stacks in a report.
@@ -55,7 +65,7 @@ run_one() {  # run_one TARGET
   [ -f "tests/fuzz/$t.dict" ] && dict=("-dict=tests/fuzz/$t.dict")
   ASAN_OPTIONS=$asan_options UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
     "build-fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -max_len="$(max_len_of "$t")" \
+    -max_len="$(max_len_of "$t")" -malloc_limit_mb="$(malloc_limit_of "$t")" \
     -artifact_prefix="$out/findings/$t/" "${dict[@]}" "$out/corpus/$t" "$out/seeds/$t" \
     >"$out/logs/$t.log" 2>&1 || echo "libFuzzer exit status $?" >>"$out/logs/$t.log"
 }
