@@ -119,8 +119,8 @@ void check_png_chunks(const std::string& path, const std::string& bytes) {
   // before), so the bound fits in an int.
   const uint64_t bound = needed + limits::kMaxPngExcessImageDataBytes;
   const std::unique_ptr<char[]> inflated(new char[size_t(bound)]);
-  const int got = no_zlib_header ? stbi_zlib_decode_noheader_buffer(inflated.get(), int(bound), stream.data(), int(stream.size()))
-                                 : stbi_zlib_decode_buffer(inflated.get(), int(bound), stream.data(), int(stream.size()));
+  const auto inflate = no_zlib_header ? stbi_zlib_decode_noheader_buffer : stbi_zlib_decode_buffer;
+  const int got = inflate(inflated.get(), int(bound), stream.data(), int(stream.size()));
   const char* reason = stbi_failure_reason();
   if (got < 0 && reason != nullptr && std::strcmp(reason, "output buffer limit") == 0) {
     throw InputError(path, "IDAT",

@@ -72,8 +72,8 @@ TEST_F(PngImageData, AnInterlacedImageMayCarryExcessUpToTheLimitAndNoMore) {
 
 TEST_F(PngImageData, ScanlineSizesFollowBitDepthAndChannels) {
   // 10x1 grey, 1 bit: (10 bits + 7) / 8 = 2 bytes a row, 3 with the filter byte. All bits set: white.
-  expect_every_pixel(read("one-bit", test::png_file(10, 1, 1, 0, false, test::zlib_stored(std::string("\0\xff\xc0", 3)))),
-                     10, 1, 255);
+  const std::string one_bit_row("\0\xff\xc0", 3);
+  expect_every_pixel(read("one-bit", test::png_file(10, 1, 1, 0, false, test::zlib_stored(one_bit_row))), 10, 1, 255);
   // 3x2 RGBA, 16 bits: 3 x 8 = 24 bytes a row, 2 x 25 = 50. 0xABCD in every channel reads as 0xAB.
   std::string rows;
   for (int row = 0; row < 2; ++row) {
