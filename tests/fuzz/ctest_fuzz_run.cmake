@@ -4,7 +4,8 @@
 # Fails when libFuzzer reports a finding (non-zero exit) or leaves an artifact.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/corpus ${WORK}/findings)
-set(args -max_total_time=${SECONDS} -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=${MALLOC_LIMIT} -print_final_stats=1
+set(args -max_total_time=${SECONDS} -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=${MALLOC_LIMIT}
+         -print_final_stats=1
          -artifact_prefix=${WORK}/findings/)
 if(EXISTS ${DICT})
   list(APPEND args -dict=${DICT})

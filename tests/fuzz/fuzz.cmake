@@ -52,7 +52,8 @@ foreach(target ${SKINREF_FUZZ_TARGETS})
     # (b) a short run from the committed seeds into a fresh scratch corpus.
     add_test(NAME fuzz_run_${target}
              COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${program}> -DTARGET=${target}
-                     -DSECONDS=${SKINREF_FUZZ_CTEST_SECONDS} -DMALLOC_LIMIT=${malloc_limit} -DSEEDS=${SKINREF_FUZZ_DIR}/seeds/${target}
+                     -DSECONDS=${SKINREF_FUZZ_CTEST_SECONDS} -DMALLOC_LIMIT=${malloc_limit}
+                     -DSEEDS=${SKINREF_FUZZ_DIR}/seeds/${target}
                      -DDICT=${SKINREF_FUZZ_DIR}/${target}.dict -DWORK=${CMAKE_BINARY_DIR}/fuzz-ctest/${target}
                      -P ${SKINREF_FUZZ_DIR}/ctest_fuzz_run.cmake)
     set_tests_properties(fuzz_regressions_${target} PROPERTIES LABELS "fuzz" TIMEOUT 60)
