@@ -31,15 +31,11 @@ Quat slerp_short(const Quat& a, const Quat& b_in, double u) {
 
 namespace {
 
-// Slerp on interval k from the derived tables: weights sin((1-u) theta) / sin theta and sin(u theta) / sin
+// The slerp weights on interval k from the derived tables: sin((1-u) theta) / sin theta and sin(u theta) / sin
 // theta, the first through sin((1-u) theta) = sin theta cos(u theta) - cos theta sin(u theta), so that one
-// sincos serves both. Keys with (nearly) no angle between them are lerped.
-void slerp_interval(const AnimationSampler::SlerpIntervals& slerp, size_t k, double u, std::span<double> out) {
-  const double* a = &slerp.unit_keys[k * 4];
-  const double* b = &slerp.unit_keys[(k + 1) * 4];
-  const double sign = slerp.sign[k];
+// sincos serves both; wb carries the short-path sign. Keys with (nearly) no angle between them are lerped.
+void table_slerp_weights(const AnimationSampler::SlerpIntervals& slerp, size_t k, double u, double& wa, double& wb) {
   const double sin_angle = slerp.sin_angle[k];
-  double wa, wb;
   if (sin_angle < 1e-12) {
     wa = 1.0 - u;
     wb = u;
@@ -49,11 +45,35 @@ void slerp_interval(const AnimationSampler::SlerpIntervals& slerp, size_t k, dou
     wa = cos_u - slerp.cos_angle[k] * sin_u / sin_angle;
     wb = sin_u / sin_angle;
   }
-  wb *= sign;
+  wb *= slerp.sign[k];
+}
+
+// out = (wa a + wb b) / |wa a + wb b| for the unit keys a = key k and b = key k + 1 of the tables.
+void mix_unit_keys(const AnimationSampler::SlerpIntervals& slerp, size_t k, double wa, double wb, double* out) {
+  const double* a = &slerp.unit_keys[k * 4];
+  const double* b = &slerp.unit_keys[(k + 1) * 4];
   double q[4];
   for (int i = 0; i < 4; ++i) q[i] = a[i] * wa + b[i] * wb;
   const double length = std::sqrt((q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]));
-  for (int i = 0; i < 4; ++i) out[size_t(i)] = q[i] / length;
+  for (int i = 0; i < 4; ++i) out[i] = q[i] / length;
+}
+
+// Slerp on interval k from the derived tables.
+void slerp_interval(const AnimationSampler::SlerpIntervals& slerp, size_t k, double u, std::span<double> out) {
+  double wa, wb;
+  table_slerp_weights(slerp, k, u, wa, wb);
+  mix_unit_keys(slerp, k, wa, wb, out.data());
+}
+
+// The interval k (times[k] < t < times[k + 1]) and u = (t - t_k) / (t_k+1 - t_k) when t lies strictly inside
+// one; false when t is at or outside the first or last key, or exactly at a key.
+bool interior_interval(const std::vector<double>& times, double t, size_t& k, double& u) {
+  if (times.size() < 2 || !(t > times.front()) || !(t < times.back())) return false;
+  k = size_t(std::upper_bound(times.begin(), times.end(), t) - times.begin()) - 1;
+  const double t0 = times[k], t1 = times[k + 1];
+  if (t == t0) return false;
+  u = (t - t0) / (t1 - t0);
+  return true;
 }
 
 }  // namespace
@@ -139,12 +159,14 @@ void sample_sampler(const AnimationSampler& s, ChannelPath path, double t, std::
   } else if (t >= s.times.back()) {
     copy_key(step_previous && t == s.times.back() ? n - 2 : n - 1);
   } else {
-    const size_t k = size_t(std::upper_bound(s.times.begin(), s.times.end(), t) - s.times.begin()) - 1;
-    const double t0 = s.times[k], t1 = s.times[k + 1];
-    if (t == t0 || mode == Interpolation::Step) {
-      copy_key(step_previous && t == t0 && k > 0 ? k - 1 : k);
+    size_t k = 0;
+    double u = 0.0;
+    const bool inside = interior_interval(s.times, t, k, u);
+    if (!inside || mode == Interpolation::Step) {
+      // Here t is exactly at key k when not inside an interval (t > front and t < back hold).
+      if (!inside) k = size_t(std::upper_bound(s.times.begin(), s.times.end(), t) - s.times.begin()) - 1;
+      copy_key(step_previous && !inside && k > 0 ? k - 1 : k);
     } else if (mode == Interpolation::Linear) {
-      const double u = (t - t0) / (t1 - t0);
       if (rotation) {
         interpolate_rotation(s, k, value(k), value(k + 1), u, conventions, !s.slerp.unit_keys.empty() && !cubic, out);
         return;
@@ -153,10 +175,9 @@ void sample_sampler(const AnimationSampler& s, ChannelPath path, double t, std::
       const double* b = value(k + 1);
       for (size_t i = 0; i < c; ++i) out[i] = a[i] + (b[i] - a[i]) * u;
     } else {
-      const double d = t1 - t0;
+      const double d = s.times[k + 1] - s.times[k];
       // The tangents are per second (glTF): scaled by the interval, unless an engine forgets to.
       const double tangent_scale = conventions.cubic == CubicVariant::UnscaledTangents ? 1.0 : d;
-      const double u = (t - t0) / d;
       const double u2 = u * u, u3 = u2 * u;
       const double h00 = 2.0 * u3 - 3.0 * u2 + 1.0;
       const double h10 = (u3 - 2.0 * u2 + u) * tangent_scale;
@@ -177,9 +198,48 @@ void sample_sampler(const AnimationSampler& s, ChannelPath path, double t, std::
   }
 }
 
+namespace {
+
+// Rotation slerps whose weights are known, finished together: each one's square root and divisions wait on
+// its sincos, and a run of independent ones lets the core overlap those waits instead of stalling on each.
+// The bits are sample_sampler's (the same functions, the same operations); the rotations are written in
+// channel order, so that a later channel on the same node still wins.
+class PendingSlerps {
+ public:
+  void add(const AnimationSampler::SlerpIntervals& slerp, size_t k, double wa, double wb, Quat& target) {
+    pending_[count_++] = {&slerp, k, wa, wb, &target};
+    if (count_ == kCapacity) finish();
+  }
+  void finish() {
+    for (size_t i = 0; i < count_; ++i) {
+      const Slerp& p = pending_[i];
+      // Eigen stores a quaternion's coefficients as (x, y, z, w), glTF's order.
+      mix_unit_keys(*p.slerp, p.k, p.wa, p.wb, p.target->coeffs().data());
+    }
+    count_ = 0;
+  }
+
+ private:
+  struct Slerp {
+    const AnimationSampler::SlerpIntervals* slerp;
+    size_t k;
+    double wa, wb;
+    Quat* target;
+  };
+  static constexpr size_t kCapacity = 16;
+  Slerp pending_[kCapacity];
+  size_t count_ = 0;
+};
+
+}  // namespace
+
 void sample_animation(const Scene& scene, int animation, double t, LocalPose& pose,
                       const SamplingConventions& conventions) {
   const Animation& anim = scene.animations[size_t(animation)];
+  // glTF's rotation sampling (normalized keys, slerp) on LINEAR samplers can use the derived tables.
+  const bool table_slerp = conventions.rotation == RotationInterpolation::Slerp &&
+                           conventions.quaternion_keys == QuaternionKeys::Normalized;
+  PendingSlerps pending;
   double buffer[4];
   for (const AnimationChannel& ch : anim.channels) {
     const AnimationSampler& s = anim.samplers[size_t(ch.sampler)];
@@ -189,10 +249,21 @@ void sample_animation(const Scene& scene, int animation, double t, LocalPose& po
         sample_sampler(s, ch.path, t, std::span<double>(buffer, 3), conventions);
         local.translation = Vec3(buffer[0], buffer[1], buffer[2]);
         break;
-      case ChannelPath::Rotation:
+      case ChannelPath::Rotation: {
+        size_t k = 0;
+        double u = 0.0;
+        if (table_slerp && s.interpolation == Interpolation::Linear && !s.slerp.unit_keys.empty() &&
+            interior_interval(s.times, t, k, u)) {
+          double wa, wb;
+          table_slerp_weights(s.slerp, k, u, wa, wb);
+          pending.add(s.slerp, k, wa, wb, local.rotation);
+          break;
+        }
+        pending.finish();  // rotations land in channel order
         sample_sampler(s, ch.path, t, std::span<double>(buffer, 4), conventions);
         local.rotation = quat_from_xyzw(buffer[0], buffer[1], buffer[2], buffer[3]);
         break;
+      }
       case ChannelPath::Scale:
         sample_sampler(s, ch.path, t, std::span<double>(buffer, 3), conventions);
         local.scale = Vec3(buffer[0], buffer[1], buffer[2]);
@@ -205,6 +276,7 @@ void sample_animation(const Scene& scene, int animation, double t, LocalPose& po
       }
     }
   }
+  pending.finish();
 }
 
 }  // namespace skinref

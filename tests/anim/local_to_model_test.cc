@@ -1,7 +1,8 @@
 // Tests of the local-to-model stage (local_to_model.h) on hand-built scenes: a rotated two-joint chain, a
 // three-level chain, a non-joint ancestor whose scale reaches its descendants, a child stored at a lower index
 // than its parent, the identity pose, that the pose (not the rest TRS) is used, and that every matrix has the
-// exact affine last row.
+// exact affine last row; and that every build of the pass gives the bits of compose_trs followed by
+// multiply_affine, also into a reused ModelPose.
 #include "anim/local_to_model.h"
 #include "core/pose.h"
 #include "core/scene.h"
@@ -11,7 +12,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <iostream>
 #include <numbers>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -175,6 +179,65 @@ TEST(LocalToModel, LastRowIsExactlyAffine) {
     EXPECT_EQ(model.global[i](3, 1), 0.0);
     EXPECT_EQ(model.global[i](3, 2), 0.0);
     EXPECT_EQ(model.global[i](3, 3), 1.0);
+  }
+}
+
+// A random tree of `count` nodes (node i's parent drawn from the nodes before it, several roots), with
+// rotations of any angle (unit and not), scales of both signs and translations up to 1e3.
+Scene random_tree(int count, uint32_t seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::vector<Node> nodes;
+  std::vector<int> roots;
+  for (int i = 0; i < count; ++i) {
+    Quat rotation(unit(random), unit(random), unit(random), unit(random));
+    if (i % 3 != 0) rotation.normalize();
+    const Vec3 scale(1.5 * unit(random), 0.2 + unit(random) * unit(random), 2.0 * unit(random));
+    nodes.push_back(make_node("n" + std::to_string(i), 1e3 * Vec3(unit(random), unit(random), unit(random)),
+                              rotation, scale, {}));
+    if (i == 0 || i % 11 == 0) {
+      roots.push_back(i);
+    } else {
+      const int parent = int(random() % uint32_t(i));
+      nodes[size_t(parent)].children.push_back(i);
+    }
+  }
+  return make_scene(std::move(nodes), std::move(roots));
+}
+
+TEST(LocalToModel, EveryBuildGivesTheBitsOfComposeTrsAndMultiplyAffine) {
+  const Scene scene = random_tree(200, 2026);
+  const LocalPose pose = rest_pose(scene);
+  // The stage's contract, computed with the public helpers one node at a time.
+  std::vector<Mat4> expected(scene.nodes.size());
+  for (int n : scene.node_order) {
+    const int parent = scene.nodes[size_t(n)].parent;
+    const Mat4 local = compose_trs(pose.local[size_t(n)]);
+    expected[size_t(n)] = parent < 0 ? local : multiply_affine(expected[size_t(parent)], local);
+  }
+  using local_to_model_detail::Isa;
+  int builds_run = 0;
+  for (const Isa isa : {Isa::Baseline, Isa::Avx2}) {
+    SCOPED_TRACE(isa == Isa::Baseline ? "baseline" : "avx2");
+    // A reused pose of another size, holding values that must all be overwritten.
+    ModelPose model;
+    model.global.assign(7, Mat4::Constant(std::nan("")));
+    if (!local_to_model_detail::local_to_model_with(isa, scene, pose, model)) continue;
+    ++builds_run;
+    ASSERT_EQ(model.global.size(), expected.size());
+    for (size_t n = 0; n < expected.size(); ++n)
+      EXPECT_EQ(std::memcmp(model.global[n].data(), expected[n].data(), sizeof(Mat4)), 0)
+          << "node " << n << "\nactual:\n" << model.global[n] << "\nexpected:\n" << expected[n];
+  }
+  EXPECT_GE(builds_run, 1);
+  if (builds_run < 2) std::cout << "[ NOTE ] this CPU has no AVX2: only the baseline build was compared\n";
+  // The entry points take one of them.
+  ModelPose reused;
+  local_to_model(scene, pose, reused);
+  const ModelPose fresh = local_to_model(scene, pose);
+  for (size_t n = 0; n < expected.size(); ++n) {
+    EXPECT_EQ(std::memcmp(reused.global[n].data(), expected[n].data(), sizeof(Mat4)), 0) << "node " << n;
+    EXPECT_EQ(std::memcmp(fresh.global[n].data(), expected[n].data(), sizeof(Mat4)), 0) << "node " << n;
   }
 }
 

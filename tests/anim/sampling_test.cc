@@ -1,8 +1,9 @@
 // Tests of clip sampling (sampling.h): STEP at and between keys, clamping outside the key range (also when
 // the first key is after 0), LINEAR lerp and short-path slerp (including q / -q neighbours), CUBICSPLINE
 // Hermite with tangents scaled by the key interval (numbers derived by hand below), renormalized cubic
-// rotations, the morph weights channel, slerp_short end points, and that sample_animation writes only the
-// animated properties.
+// rotations, the morph weights channel, slerp_short end points, that sample_animation writes only the
+// animated properties, and that it gives sample_sampler's bits channel by channel (it finishes its slerps in
+// batches).
 #include "anim/sampling.h"
 #include "core/pose.h"
 #include "core/scene.h"
@@ -11,9 +12,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <numbers>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -407,6 +411,143 @@ TEST(SampleAnimation, WeightsChannelWritesMorphWeights) {
   EXPECT_NEAR(pose.morph_weights[2][0], 0.75, tol::kClosedForm);
   EXPECT_NEAR(pose.morph_weights[2][1], 0.25, tol::kClosedForm);
   for (int i = 0; i < 3; ++i) expect_same_transform(pose.local[i], rest.local[i]);
+}
+
+// Forty nodes, each with a LINEAR rotation channel of six random keys (some neighbours equal, some negated),
+// translation channels in between, and nodes whose rotation two channels target: a STEP after a LINEAR one,
+// a CUBICSPLINE before and after one. The clip's key times differ per sampler.
+Scene many_rotation_channels() {
+  std::mt19937 random(77);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  Scene scene;
+  scene.source = "test:many rotation channels";
+  const int count = 40;
+  scene.nodes.resize(size_t(count));
+  for (int i = 0; i < count; ++i) {
+    scene.nodes[size_t(i)].name = "n" + std::to_string(i);
+    scene.roots.push_back(i);
+  }
+  Animation animation;
+  animation.name = "many";
+  auto random_times = [&](int keys) {
+    std::vector<double> times;
+    double t = 0.05 + 0.1 * (unit(random) + 1.0);
+    for (int k = 0; k < keys; ++k) {
+      times.push_back(t);
+      t += 0.05 + 0.2 * (unit(random) + 1.0);
+    }
+    return times;
+  };
+  auto add_channel = [&](AnimationSampler sampler, int node, ChannelPath path) {
+    animation.samplers.push_back(std::move(sampler));
+    animation.channels.push_back({int(animation.samplers.size()) - 1, node, path});
+  };
+  auto random_rotation = [&] {
+    return Quat(unit(random), unit(random), unit(random), unit(random)).normalized();
+  };
+  for (int i = 0; i < count; ++i) {
+    const std::vector<double> times = random_times(6);
+    std::vector<double> values;
+    Quat key = random_rotation();
+    for (int k = 0; k < 6; ++k) {
+      if (k > 0 && (i + k) % 7 == 0) {
+        // the previous key again (no angle: lerped)
+      } else if (k > 0 && (i + k) % 5 == 0) {
+        key = Quat(-key.coeffs());  // the same rotation, the other hemisphere
+      } else {
+        key = random_rotation();
+      }
+      append_xyzw(values, key);
+    }
+    add_channel(make_sampler(Interpolation::Linear, times, values, 4), i, ChannelPath::Rotation);
+    if (i % 4 == 1) {
+      const std::vector<double> translation_times = random_times(3);
+      std::vector<double> translations;
+      for (int v = 0; v < 9; ++v) translations.push_back(unit(random));
+      add_channel(make_sampler(Interpolation::Linear, translation_times, translations, 3), i,
+                  ChannelPath::Translation);
+    }
+    if (i == 5) {
+      std::vector<double> step_values;
+      append_xyzw(step_values, random_rotation());
+      append_xyzw(step_values, random_rotation());
+      add_channel(make_sampler(Interpolation::Step, {0.3, 0.9}, step_values, 4), i, ChannelPath::Rotation);
+    }
+    if (i == 9 || i == 10) {
+      // CUBICSPLINE: (in-tangent, value, out-tangent) per key.
+      std::vector<double> cubic_values;
+      for (int k = 0; k < 2; ++k) {
+        for (int v = 0; v < 4; ++v) cubic_values.push_back(0.3 * unit(random));
+        append_xyzw(cubic_values, random_rotation());
+        for (int v = 0; v < 4; ++v) cubic_values.push_back(0.3 * unit(random));
+      }
+      AnimationSampler cubic = make_sampler(Interpolation::CubicSpline, {0.2, 1.1}, cubic_values, 4);
+      if (i == 9) {
+        // before the LINEAR channel of node 9: move it in front
+        animation.samplers.push_back(std::move(cubic));
+        animation.channels.insert(animation.channels.end() - 1 - (i % 4 == 1 ? 1 : 0),
+                                  {int(animation.samplers.size()) - 1, i, ChannelPath::Rotation});
+      } else {
+        add_channel(std::move(cubic), i, ChannelPath::Rotation);
+      }
+    }
+  }
+  animation.start_time = 1e300;
+  animation.end_time = 0.0;
+  for (const AnimationSampler& sampler : animation.samplers) {
+    animation.start_time = std::min(animation.start_time, sampler.times.front());
+    animation.end_time = std::max(animation.end_time, sampler.times.back());
+  }
+  scene.animations.push_back(std::move(animation));
+  finalize_scene(scene);
+  return scene;
+}
+
+// sample_animation's contract written out: each channel in order through sample_sampler.
+LocalPose sample_channel_by_channel(const Scene& scene, double t, const SamplingConventions& conventions) {
+  LocalPose pose = rest_pose(scene);
+  for (const AnimationChannel& channel : scene.animations[0].channels) {
+    const AnimationSampler& sampler = scene.animations[0].samplers[size_t(channel.sampler)];
+    std::vector<double> out(size_t(sampler.components));
+    sample_sampler(sampler, channel.path, t, out, conventions);
+    Transform& local = pose.local[size_t(channel.node)];
+    if (channel.path == ChannelPath::Translation) local.translation = Vec3(out[0], out[1], out[2]);
+    if (channel.path == ChannelPath::Rotation) local.rotation = quat_from_xyzw(out[0], out[1], out[2], out[3]);
+  }
+  return pose;
+}
+
+TEST(SampleAnimation, GivesSampleSamplersBitsChannelByChannel) {
+  const Scene scene = many_rotation_channels();
+  ASSERT_GT(scene.animations[0].channels.size(), 16u);  // more slerps than one batch holds
+  // Times inside intervals, at every key of a few samplers, and outside every key range.
+  std::vector<double> times = {0.0, 0.01, scene.animations[0].end_time + 1.0};
+  for (int i = 0; i <= 300; ++i) times.push_back(scene.animations[0].end_time * i / 300.0);
+  for (int s = 0; s < 6; ++s)
+    for (const double key : scene.animations[0].samplers[size_t(s)].times) times.push_back(key);
+  SamplingConventions nlerp;
+  nlerp.rotation = RotationInterpolation::Nlerp;
+  SamplingConventions as_stored;
+  as_stored.quaternion_keys = QuaternionKeys::AsStored;
+  int compared = 0;
+  for (const SamplingConventions& conventions : {SamplingConventions{}, nlerp, as_stored}) {
+    for (const double t : times) {
+      SCOPED_TRACE("t = " + std::to_string(t));
+      const LocalPose expected = sample_channel_by_channel(scene, t, conventions);
+      LocalPose pose = rest_pose(scene);
+      sample_animation(scene, 0, t, pose, conventions);
+      for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        const Transform& a = pose.local[n];
+        const Transform& b = expected.local[n];
+        EXPECT_EQ(std::memcmp(a.rotation.coeffs().data(), b.rotation.coeffs().data(), 4 * sizeof(double)), 0)
+            << "node " << n << ": " << a.rotation.coeffs().transpose() << " against "
+            << b.rotation.coeffs().transpose();
+        EXPECT_EQ(std::memcmp(a.translation.data(), b.translation.data(), 3 * sizeof(double)), 0) << "node " << n;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 3 * int(times.size()) * 40);
 }
 
 }  // namespace
