@@ -34,7 +34,7 @@ namespace {
 // The slerp weights on interval k from the derived tables: sin((1-u) theta) / sin theta and sin(u theta) / sin
 // theta, the first through sin((1-u) theta) = sin theta cos(u theta) - cos theta sin(u theta), so that one
 // sincos serves both; wb carries the short-path sign. Keys with (nearly) no angle between them are lerped.
-void table_slerp_weights(const AnimationSampler::SlerpIntervals& slerp, size_t k, double u, double& wa, double& wb) {
+inline void table_slerp_weights(const AnimationSampler::SlerpIntervals& slerp, size_t k, double u, double& wa, double& wb) {
   const double sin_angle = slerp.sin_angle[k];
   if (sin_angle < 1e-12) {
     wa = 1.0 - u;
@@ -49,7 +49,7 @@ void table_slerp_weights(const AnimationSampler::SlerpIntervals& slerp, size_t k
 }
 
 // out = (wa a + wb b) / |wa a + wb b| for the unit keys a = key k and b = key k + 1 of the tables.
-void mix_unit_keys(const AnimationSampler::SlerpIntervals& slerp, size_t k, double wa, double wb, double* out) {
+inline void mix_unit_keys(const AnimationSampler::SlerpIntervals& slerp, size_t k, double wa, double wb, double* out) {
   const double* a = &slerp.unit_keys[k * 4];
   const double* b = &slerp.unit_keys[(k + 1) * 4];
   double q[4];
@@ -67,7 +67,7 @@ void slerp_interval(const AnimationSampler::SlerpIntervals& slerp, size_t k, dou
 
 // The interval k (times[k] < t < times[k + 1]) and u = (t - t_k) / (t_k+1 - t_k) when t lies strictly inside
 // one; false when t is at or outside the first or last key, or exactly at a key.
-bool interior_interval(const std::vector<double>& times, double t, size_t& k, double& u) {
+inline bool interior_interval(const std::vector<double>& times, double t, size_t& k, double& u) {
   if (times.size() < 2 || !(t > times.front()) || !(t < times.back())) return false;
   k = size_t(std::upper_bound(times.begin(), times.end(), t) - times.begin()) - 1;
   const double t0 = times[k], t1 = times[k + 1];
