@@ -32,7 +32,9 @@ namespace skinref {
 void sample_sampler(const AnimationSampler& sampler, ChannelPath path, double t, std::span<double> out,
                     const SamplingConventions& conventions = {});
 
-// Applies every channel of scene.animations[animation] at time t to `pose`.
+// Applies every channel of scene.animations[animation] at time t to `pose`, in channel order (a later channel
+// on the same property wins). Each value has the bits sample_sampler gives it; the slerps of LINEAR rotations
+// are finished in batches, so that their square roots and divisions overlap.
 void sample_animation(const Scene& scene, int animation, double t, LocalPose& pose,
                       const SamplingConventions& conventions = {});
 
