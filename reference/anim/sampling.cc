@@ -34,7 +34,8 @@ namespace {
 // The slerp weights on interval k from the derived tables: sin((1-u) theta) / sin theta and sin(u theta) / sin
 // theta, the first through sin((1-u) theta) = sin theta cos(u theta) - cos theta sin(u theta), so that one
 // sincos serves both; wb carries the short-path sign. Keys with (nearly) no angle between them are lerped.
-inline void table_slerp_weights(const AnimationSampler::SlerpIntervals& slerp, size_t k, double u, double& wa, double& wb) {
+inline void table_slerp_weights(const AnimationSampler::SlerpIntervals& slerp, size_t k, double u, double& wa,
+                                double& wb) {
   const double sin_angle = slerp.sin_angle[k];
   if (sin_angle < 1e-12) {
     wa = 1.0 - u;
@@ -66,7 +67,8 @@ void slerp_interval(const AnimationSampler::SlerpIntervals& slerp, size_t k, dou
 }
 
 // The interval k (times[k] < t < times[k + 1]) and u = (t - t_k) / (t_k+1 - t_k) when t lies strictly inside
-// one; false when t is at or outside the first or last key, or exactly at a key.
+// one. False when t is at or outside the first or last key, or exactly at a key; in that last case k is that
+// key.
 inline bool interior_interval(const std::vector<double>& times, double t, size_t& k, double& u) {
   if (times.size() < 2 || !(t > times.front()) || !(t < times.back())) return false;
   k = size_t(std::upper_bound(times.begin(), times.end(), t) - times.begin()) - 1;
@@ -163,8 +165,7 @@ void sample_sampler(const AnimationSampler& s, ChannelPath path, double t, std::
     double u = 0.0;
     const bool inside = interior_interval(s.times, t, k, u);
     if (!inside || mode == Interpolation::Step) {
-      // Here t is exactly at key k when not inside an interval (t > front and t < back hold).
-      if (!inside) k = size_t(std::upper_bound(s.times.begin(), s.times.end(), t) - s.times.begin()) - 1;
+      // Not inside, with t > front and t < back: t is exactly at key k.
       copy_key(step_previous && !inside && k > 0 ? k - 1 : k);
     } else if (mode == Interpolation::Linear) {
       if (rotation) {
