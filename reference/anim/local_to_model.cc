@@ -5,7 +5,7 @@
 namespace skinref {
 namespace {
 
-// Four doubles, lowered to two SSE2 operations each where AVX is not enabled. Element-wise products and sums,
+// Four doubles, lowered to two SSE2 operations each where AVX is not enabled (x86-64's baseline). Element-wise products and sums,
 // never contracted (-ffp-contract=off), so each lane rounds exactly as the scalar expression does.
 typedef double Lanes4 __attribute__((vector_size(32)));
 
@@ -63,6 +63,7 @@ void forward_pass_baseline(const Scene& scene, const LocalPose& pose, ModelPose&
   forward_pass(scene, pose, model);
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx2"))) void forward_pass_avx2(const Scene& scene, const LocalPose& pose, ModelPose& model) {
   forward_pass(scene, pose, model);
 }
@@ -71,6 +72,14 @@ bool cpu_has_avx2() {
   static const bool has = __builtin_cpu_supports("avx2");
   return has;
 }
+#else
+// Elsewhere the baseline build is the only one (vector_size lowers to that target's own vectors).
+void forward_pass_avx2(const Scene& scene, const LocalPose& pose, ModelPose& model) {
+  forward_pass_baseline(scene, pose, model);
+}
+
+bool cpu_has_avx2() { return false; }
+#endif
 
 }  // namespace
 
