@@ -1,49 +1,14 @@
 #include "anim/local_to_model.h"
 
-#include <cstring>
-
 namespace skinref {
 namespace {
 
-// Four doubles, lowered to two SSE2 operations each where AVX is not enabled (x86-64's baseline). Element-wise products and sums,
-// never contracted (-ffp-contract=off), so each lane rounds exactly as the scalar expression does.
-typedef double Lanes4 __attribute__((vector_size(32)));
-
-__attribute__((always_inline)) inline void load_column(const double* column, Lanes4& lanes) {
-  std::memcpy(&lanes, column, sizeof lanes);
-}
-
-// global = parent * compose_trs(local), without the intermediate matrices. Every element is the same
-// expression, in the same order, as compose_trs, rotation_matrix and multiply_affine (core/math_types.cc)
-// give it, so the bits are theirs: row r of column c is (P(r,0) L(0,c) + P(r,1) L(1,c)) + P(r,2) L(2,c), plus
-// P(r,3) for c = 3, one column per vector. Row 3 of the parent's first three columns is 0 (the affine
-// contract), so that lane comes out as +-0, and as +-0 + 1 = 1 in column 3; it is set to +0 for the first
-// three so that the last row is exactly (0, 0, 0, 1).
+// global = parent * compose_trs(local) without the intermediate matrix: compose_trs's columns and
+// multiply_affine's products, the same functions (core/math_types.h), so the bits are theirs.
 __attribute__((always_inline)) inline void compose_child(const double* parent, const Transform& local, double* global) {
-  const double x = local.rotation.x(), y = local.rotation.y(), z = local.rotation.z(), w = local.rotation.w();
-  const double sx = local.scale[0], sy = local.scale[1], sz = local.scale[2];
-  // Columns of L = T * R * S (rows 0 to 2; row 3 is (0, 0, 0, 1)).
-  const double l[4][3] = {
-      {(1.0 - 2.0 * (y * y + z * z)) * sx, (2.0 * (x * y + z * w)) * sx, (2.0 * (x * z - y * w)) * sx},
-      {(2.0 * (x * y - z * w)) * sy, (1.0 - 2.0 * (x * x + z * z)) * sy, (2.0 * (y * z + x * w)) * sy},
-      {(2.0 * (x * z + y * w)) * sz, (2.0 * (y * z - x * w)) * sz, (1.0 - 2.0 * (x * x + y * y)) * sz},
-      {local.translation[0], local.translation[1], local.translation[2]},
-  };
-  Lanes4 p0, p1, p2, p3;
-  load_column(parent, p0);
-  load_column(parent + 4, p1);
-  load_column(parent + 8, p2);
-  load_column(parent + 12, p3);
-  for (int c = 0; c < 4; ++c) {
-    Lanes4 column = (p0 * l[c][0] + p1 * l[c][1]) + p2 * l[c][2];
-    if (c == 3) {
-      column = column + p3;
-      column[3] = 1.0;
-    } else {
-      column[3] = 0.0;
-    }
-    std::memcpy(global + c * 4, &column, sizeof column);
-  }
+  double columns[4][3];
+  affine_detail::trs_columns(local, columns);
+  affine_detail::affine_times_columns(parent, columns, global);
 }
 
 // The pass itself; compiled once for the baseline instruction set and once for AVX2 (the same operations,

@@ -5,47 +5,32 @@
 namespace skinref {
 
 Mat3 rotation_matrix(const Quat& q) {
-  const double x = q.x(), y = q.y(), z = q.z(), w = q.w();
+  double columns[3][3];
+  affine_detail::rotation_columns(q, columns);
   Mat3 r;
-  r(0, 0) = 1.0 - 2.0 * (y * y + z * z);
-  r(0, 1) = 2.0 * (x * y - z * w);
-  r(0, 2) = 2.0 * (x * z + y * w);
-  r(1, 0) = 2.0 * (x * y + z * w);
-  r(1, 1) = 1.0 - 2.0 * (x * x + z * z);
-  r(1, 2) = 2.0 * (y * z - x * w);
-  r(2, 0) = 2.0 * (x * z - y * w);
-  r(2, 1) = 2.0 * (y * z + x * w);
-  r(2, 2) = 1.0 - 2.0 * (x * x + y * y);
+  for (int c = 0; c < 3; ++c)
+    for (int row = 0; row < 3; ++row) r(row, c) = columns[c][row];
   return r;
 }
 
 Mat4 multiply_affine(const Mat4& a, const Mat4& b) {
-  // Column by column on the raw column-major storage: m(r, c) = ((a(r,0) b(0,c) + a(r,1) b(1,c)) +
-  // a(r,2) b(2,c)) [+ a(r,3) for c = 3]. b's last row is (0, 0, 0, 1) by contract, so it is not read.
+  // b's last row is (0, 0, 0, 1) by contract, so it is not read.
+  double columns[4][3];
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 3; ++r) columns[c][r] = b(r, c);
   Mat4 m;
-  const double* A = a.data();
-  const double* B = b.data();
-  double* M = m.data();
-#pragma GCC unroll 4
-  for (int c = 0; c < 4; ++c) {
-    const double b0 = B[c * 4], b1 = B[c * 4 + 1], b2 = B[c * 4 + 2];
-#pragma GCC unroll 3
-    for (int r = 0; r < 3; ++r) M[c * 4 + r] = (A[r] * b0 + A[4 + r] * b1) + A[8 + r] * b2;
-    M[c * 4 + 3] = 0.0;
-  }
-  for (int r = 0; r < 3; ++r) M[12 + r] = M[12 + r] + A[12 + r];
-  M[15] = 1.0;
+  affine_detail::affine_times_columns(a.data(), columns, m.data());
   return m;
 }
 
 Mat4 compose_trs(const Transform& trs) {
-  const Mat3 r = rotation_matrix(trs.rotation);
-  Mat4 m = Mat4::Zero();
-  for (int row = 0; row < 3; ++row) {
-    for (int col = 0; col < 3; ++col) m(row, col) = r(row, col) * trs.scale[col];
-    m(row, 3) = trs.translation[row];
+  double columns[4][3];
+  affine_detail::trs_columns(trs, columns);
+  Mat4 m;
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 3; ++r) m(r, c) = columns[c][r];
+    m(3, c) = c == 3 ? 1.0 : 0.0;
   }
-  m(3, 3) = 1.0;
   return m;
 }
 

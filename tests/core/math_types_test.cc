@@ -1,6 +1,7 @@
 // Tests of the shared math helpers (math_types.h): TRS composition against hand-written matrices, TRS
 // decomposition (round trip, mirrored matrices, refusal of shear and of non-affine or singular input), and
-// the normal matrix under non-uniform scale and mirroring.
+// the normal matrix under non-uniform scale and mirroring; and that compose_trs, rotation_matrix and
+// multiply_affine follow their stated expansions and summation orders bit for bit.
 #include "core/math_types.h"
 #include "io/gltf_load.h"
 #include "support/math_expect.h"
@@ -9,7 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <numbers>
+#include <random>
 
 namespace skinref {
 namespace {
@@ -156,6 +159,53 @@ TEST(NormalMatrix, MirrorKeepsNormalOutward) {
   EXPECT_GT(transformed.dot(linear * normal), 0.0);
   EXPECT_NEAR(transformed.dot(linear * tangent_a), 0.0, tol::kClosedForm);
   EXPECT_NEAR(transformed.dot(linear * tangent_b), 0.0, tol::kClosedForm);
+}
+
+// The stated formulas, written out in scalar code: R(r, c) from the quaternion as rotation_matrix's header
+// gives it, compose_trs's elements R(r, c) * scale[c], and multiply_affine's ((a(r,0) b(0,c) + a(r,1) b(1,c))
+// + a(r,2) b(2,c)) [+ a(r,3)], with the last row exactly (0, 0, 0, 1). Every result must have their bits.
+TEST(AffineHelpers, FollowTheirStatedExpansionsBitForBit) {
+  std::mt19937 random(5150);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  auto same_bits = [](const double* a, const double* b, size_t count) {
+    return std::memcmp(a, b, count * sizeof(double)) == 0;
+  };
+  for (int trial = 0; trial < 2000; ++trial) {
+    SCOPED_TRACE(trial);
+    Transform trs;
+    trs.rotation = Quat(unit(random), unit(random), unit(random), unit(random));  // not always unit
+    if (trial % 2 == 0) trs.rotation.normalize();
+    trs.scale = Vec3(3.0 * unit(random), unit(random), 0.01 * unit(random));
+    trs.translation = Vec3(1e4 * unit(random), unit(random), 1e-4 * unit(random));
+    const double x = trs.rotation.x(), y = trs.rotation.y(), z = trs.rotation.z(), w = trs.rotation.w();
+    Mat3 rotation;
+    rotation << 1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w), 2.0 * (x * z + y * w),
+                2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w),
+                2.0 * (x * z - y * w), 2.0 * (y * z + x * w), 1.0 - 2.0 * (x * x + y * y);
+    EXPECT_TRUE(same_bits(rotation_matrix(trs.rotation).data(), rotation.data(), 9));
+    Mat4 composed = Mat4::Zero();
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) composed(r, c) = rotation(r, c) * trs.scale[c];
+      composed(r, 3) = trs.translation[r];
+    }
+    composed(3, 3) = 1.0;
+    EXPECT_TRUE(same_bits(compose_trs(trs).data(), composed.data(), 16)) << compose_trs(trs) << "\n" << composed;
+
+    Mat4 a = Mat4::Zero();
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 4; ++c) a(r, c) = (c == 3 ? 100.0 : 2.0) * unit(random);
+    a(3, 3) = 1.0;
+    Mat4 product;
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 3; ++r) {
+        product(r, c) = (a(r, 0) * composed(0, c) + a(r, 1) * composed(1, c)) + a(r, 2) * composed(2, c);
+        if (c == 3) product(r, c) = product(r, c) + a(r, 3);
+      }
+      product(3, c) = c == 3 ? 1.0 : 0.0;
+    }
+    EXPECT_TRUE(same_bits(multiply_affine(a, composed).data(), product.data(), 16))
+        << multiply_affine(a, composed) << "\n" << product;
+  }
 }
 
 }  // namespace
