@@ -123,10 +123,20 @@ class Translator {
     // Rows: where the file's axes go. glTF: +X right, +Y up, +Z front.
     Mat3 axes = Mat3::Identity();
     std::string axes_text = "as stored";
+    // The axis is checked as the double it was read as: a value outside int's range, or NaN, must not reach the
+    // conversion (the metadata may be of any type; assimp_scene fuzz target).
+    auto axis_of = [&](const char* axis_key, int fallback_axis) {
+      const double axis = metadata_number(ai_, axis_key).value_or(fallback_axis);
+      if (axis != 0.0 && axis != 1.0 && axis != 2.0) {
+        std::ostringstream got;
+        got << axis;
+        fail(std::string("/") + axis_key, "an axis 0, 1 or 2, got " + got.str());
+      }
+      return int(axis);
+    };
     auto axis_row = [&](const char* axis_key, const char* sign_key, int fallback_axis) {
-      const int axis = int(metadata_number(ai_, axis_key).value_or(fallback_axis));
+      const int axis = axis_of(axis_key, fallback_axis);
       const double sign = metadata_number(ai_, sign_key).value_or(1.0) < 0 ? -1.0 : 1.0;
-      if (axis < 0 || axis > 2) fail(std::string("/") + axis_key, "an axis 0, 1 or 2");
       Vec3 row = Vec3::Zero();
       row[axis] = sign;
       return row;
@@ -137,7 +147,7 @@ class Translator {
       axes.row(2) = axis_row("FrontAxis", "FrontAxisSign", 2).transpose();
       if (std::abs(std::abs(axes.determinant()) - 1.0) > 0.5)
         fail("/UpAxis", "three distinct axes in the FBX axis system (CoordAxis, UpAxis, FrontAxis)");
-      facts_.push_back({"file axes", "up " + std::string(1, "XYZ"[int(metadata_number(ai_, "UpAxis").value_or(1))]) +
+      facts_.push_back({"file axes", "up " + std::string(1, "XYZ"[axis_of("UpAxis", 1)]) +
                                          (metadata_number(ai_, "UpAxisSign").value_or(1.0) < 0 ? " (negative)" : "")});
       axes_text = axes.isIdentity() ? "as stored (already +Y up)" : "converted to +Y up";
     } else if (options_.up_mode == ImportOptions::Mode::Given && options_.up == 'z') {

@@ -7,6 +7,11 @@
 #   tests/fuzz/replay_main.cc, replaying the regressions and the seeds (label fuzz), under the ASan build's
 #   sanitizers too.
 set(SKINREF_FUZZ_TARGETS gltf skv pose_dump recipe manifest png assimp)
+# assimp_scene builds aiScene objects itself, so it needs Assimp's headers and library (the others do not: without
+# Assimp, load_assimp_file refuses every file, which the `assimp` target then checks).
+if(assimp_FOUND)
+  list(APPEND SKINREF_FUZZ_TARGETS assimp_scene)
+endif()
 set(SKINREF_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
 set(SKINREF_FUZZ_REGRESSIONS ${CMAKE_SOURCE_DIR}/tests/fuzz_regressions)
 # libFuzzer's limit on one allocation (-malloc_limit_mb; -rss_limit_mb=2048 bounds the whole process) per
@@ -23,7 +28,7 @@ function(skinref_fuzz_malloc_limit target out)
     set(${out} 256 PARENT_SCOPE)
   endif()
 endfunction()
-# Seconds of fuzzing per target in ctest (7 targets, two at a time on 2 cores: well under 3 minutes).
+# Seconds of fuzzing per target in ctest (8 targets, two at a time on 2 cores: well under 3 minutes).
 set(SKINREF_FUZZ_CTEST_SECONDS 12 CACHE STRING "Seconds each fuzz target runs in ctest (label fuzz)")
 
 foreach(target ${SKINREF_FUZZ_TARGETS})
@@ -37,6 +42,9 @@ foreach(target ${SKINREF_FUZZ_TARGETS})
   endif()
   if(target STREQUAL "manifest")
     target_sources(${program} PRIVATE ${CMAKE_SOURCE_DIR}/tools/golden/golden_manifest.cc)
+  endif()
+  if(target STREQUAL "assimp_scene")
+    target_link_libraries(${program} PRIVATE assimp::assimp)
   endif()
   skinref_top_include_root(${program})
   target_include_directories(${program} PRIVATE ${SKINREF_FUZZ_DIR})

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
-all=(gltf skv pose_dump recipe manifest png assimp)
+all=(gltf skv pose_dump recipe manifest png assimp assimp_scene)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 case "$seconds" in '' | *[!0-9]*) echo "run_fuzz: SECONDS must be a whole number, got '$seconds'" >&2; exit 2 ;; esac
@@ -87,7 +87,7 @@ wait || true
 totals=$out/totals.tsv
 [ -f "$totals" ] || printf 'target\texecutions\truns\tseconds\n' >"$totals"
 total_findings=0
-printf '\n%-10s %8s %10s %12s %14s %7s %8s %7s %9s\n' target seconds exec/s executions "total execs" edges features corpus findings
+printf '\n%-12s %8s %10s %12s %14s %7s %8s %7s %9s\n' target seconds exec/s executions "total execs" edges features corpus findings
 for t in "${targets[@]}"; do
   log=$out/logs/$t.log
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
@@ -107,7 +107,7 @@ for t in "${targets[@]}"; do
   corpus=$(find "$out/corpus/$t" -type f | wc -l)
   note=""
   [ "$new" -gt 0 ] && note=" ($new new)"
-  printf '%-10s %8s %10s %12s %14s %7s %8s %7s %9s\n' "$t" "$seconds" "${rate:-?}" "$execs" "$cumulative" \
+  printf '%-12s %8s %10s %12s %14s %7s %8s %7s %9s\n' "$t" "$seconds" "${rate:-?}" "$execs" "$cumulative" \
     "${cov:-?}" "${ft:-?}" "$corpus" "$findings$note"
 done
 echo

@@ -20,6 +20,8 @@
 #include "verify/diagnose.h"
 #include "verify/vertex_compare.h"
 
+#include <assimp/metadata.h>
+#include <assimp/scene.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -30,6 +32,7 @@
 #include <fstream>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <tuple>
 #include <cstdlib>
 #include <random>
@@ -145,6 +148,40 @@ TEST(AssimpUnits, ScaleAndAxesAreAppliedAsStated) {
       EXPECT_LT((b[p].vertices.positions[v] - 0.01 * x).norm(), 1e-9 * extent);
       EXPECT_LT((c[p].vertices.positions[v] - Vec3(x.x(), x.z(), -x.y())).norm(), 1e-6 * extent);
     }
+}
+
+// The FBX axis settings are metadata of whatever type the file gave them. A value outside int's range or NaN
+// once reached an int conversion (undefined behaviour, found by the assimp_scene fuzz target); every value
+// that is not exactly 0, 1 or 2 is now refused naming the key, and a double 2.0 is axis Z as an int 2 is.
+TEST(AssimpTranslation, AxisSettingsOfAnyTypeAndValueAreCheckedBeforeUse) {
+  auto scene_with_up_axis = [](double up_axis) {
+    auto scene = std::make_unique<aiScene>();
+    scene->mRootNode = new aiNode("root");
+    scene->mMetaData = aiMetadata::Alloc(3);
+    scene->mMetaData->Set(0, "UpAxis", up_axis);
+    scene->mMetaData->Set(1, "FrontAxis", int32_t(1));
+    scene->mMetaData->Set(2, "CoordAxis", int32_t(0));
+    return scene;
+  };
+  for (const double bad : {1.53e19, -1.0, 1.5, 3.0, std::numeric_limits<double>::quiet_NaN(),
+                           std::numeric_limits<double>::infinity()}) {
+    const std::unique_ptr<aiScene> scene = scene_with_up_axis(bad);
+    try {
+      scene_from_assimp(*scene, "axes.fbx", ImportOptions{});
+      ADD_FAILURE() << "UpAxis " << bad << " was accepted";
+    } catch (const InputError& error) {
+      const std::string what = error.what();
+      EXPECT_NE(what.find("axes.fbx"), std::string::npos) << what;
+      EXPECT_NE(what.find("/UpAxis"), std::string::npos) << what;
+      EXPECT_NE(what.find("an axis 0, 1 or 2"), std::string::npos) << what;
+    }
+  }
+  // Up Z, front Y, X kept: the rows (1,0,0), (0,0,1), (0,1,0), a mirror, as the file states it.
+  const std::unique_ptr<aiScene> scene = scene_with_up_axis(2.0);
+  const Scene translated = scene_from_assimp(*scene, "axes.fbx", ImportOptions{});
+  bool saw_up = false;
+  for (const auto& [key, value] : translated.import_facts) saw_up = saw_up || (key == "file axes" && value == "up Z");
+  EXPECT_TRUE(saw_up);
 }
 
 // An engine whose importer keeps the two largest weights: diagnose names it against the untouched asset.
