@@ -204,6 +204,9 @@ class Translator {
   void add_meshes(const aiNode& ai_node, int index, const std::string& path) {
     Mesh skinned, rigid;
     std::vector<const aiMesh*> skinned_sources;
+    // Each primitive's default morph weights (its targets' mWeight), per group: a group's mesh takes its own
+    // primitives' weights, not those of whichever mesh of the node was read last.
+    std::vector<std::vector<double>> skinned_weights, rigid_weights;
     for (unsigned m = 0; m < ai_node.mNumMeshes; ++m) {
       const unsigned mesh_index = ai_node.mMeshes[m];
       if (mesh_index >= ai_.mNumMeshes) fail(path + "/mMeshes/" + std::to_string(m), "a mesh index below " + std::to_string(ai_.mNumMeshes));
@@ -211,27 +214,29 @@ class Translator {
       const std::string mesh_path = "/meshes/" + std::to_string(mesh_index);
       if (mesh.mNumBones > 0) {
         skinned.primitives.push_back(primitive_of(mesh, mesh_path));
+        skinned_weights.push_back(target_weights_of(mesh));
         skinned_sources.push_back(&mesh);
       } else {
         rigid.primitives.push_back(primitive_of(mesh, mesh_path));
+        rigid_weights.push_back(target_weights_of(mesh));
       }
     }
     Node& node = scene_.nodes[size_t(index)];
     if (!skinned.primitives.empty()) {
       skinned.name = node.name;
-      fill_default_weights(skinned);
+      fill_default_weights(skinned, skinned_weights);
       node.mesh = int(scene_.meshes.size());
       scene_.meshes.push_back(std::move(skinned));
       pending_skins_.push_back({index, skinned_sources, path});
     }
     if (!rigid.primitives.empty() && skinned_sources.empty()) {  // a rigid node: the meshes are its own
       rigid.name = node.name;
-      fill_default_weights(rigid);
+      fill_default_weights(rigid, rigid_weights);
       node.mesh = int(scene_.meshes.size());
       scene_.meshes.push_back(std::move(rigid));
     } else if (!rigid.primitives.empty()) {
       rigid.name = node.name + "$rigid";
-      fill_default_weights(rigid);
+      fill_default_weights(rigid, rigid_weights);
       Node holder;
       holder.name = node.name + "$rigid";
       holder.parent = index;
@@ -243,16 +248,28 @@ class Translator {
     }
   }
 
-  // Default morph weights of the mesh: the targets' mWeight, recorded per primitive in target_weights_.
-  void fill_default_weights(Mesh& mesh) {
+  static std::vector<double> target_weights_of(const aiMesh& mesh) {
+    std::vector<double> weights;
+    for (unsigned t = 0; t < mesh.mNumAnimMeshes; ++t) weights.push_back(mesh.mAnimMeshes[t]->mWeight);
+    return weights;
+  }
+
+  // Default morph weights of the mesh: its primitives' targets' mWeight (weights[p] for primitive p), which
+  // glTF holds once per mesh, so every primitive must give the same.
+  void fill_default_weights(Mesh& mesh, const std::vector<std::vector<double>>& weights) {
     size_t targets = 0;
     for (const Primitive& p : mesh.primitives) targets = std::max(targets, p.targets.size());
     if (targets == 0) return;
     for (const Primitive& p : mesh.primitives)
       if (p.targets.size() != targets)
         fail("/meshes", "the same number of morph targets in every mesh of a node (" + mesh.name + ")");
-    mesh.default_weights = last_target_weights_;
-    mesh.default_weights.resize(targets, 0.0);
+    for (const std::vector<double>& w : weights) {
+      for (const double weight : w)
+        if (!std::isfinite(weight)) fail("/meshes", "finite default morph weights (mWeight) (" + mesh.name + ")");
+      if (w != weights.front())
+        fail("/meshes", "the same default morph weights (mWeight) in every mesh of a node (" + mesh.name + ")");
+    }
+    mesh.default_weights = weights.front();
   }
 
   Primitive primitive_of(const aiMesh& mesh, const std::string& path) {
@@ -301,7 +318,6 @@ class Translator {
     }
 
     // Morph targets: Assimp stores the target's attributes, glTF their differences from the base.
-    last_target_weights_.clear();
     for (unsigned t = 0; t < mesh.mNumAnimMeshes; ++t) {
       const aiAnimMesh& target = *mesh.mAnimMeshes[t];
       if (target.mNumVertices != n) fail(path + "/mAnimMeshes/" + std::to_string(t), std::to_string(n) + " vertices");
@@ -317,7 +333,6 @@ class Translator {
                                            double(target.mNormals[v].y) - prim.normals[v].y(),
                                            double(target.mNormals[v].z) - prim.normals[v].z());
       prim.targets.push_back(std::move(morph));
-      last_target_weights_.push_back(target.mWeight);
     }
 
     // Influences from the bones' weight lists, in bone order; joint indices are the mesh's bone indices for
@@ -476,7 +491,6 @@ class Translator {
   Scene scene_;
   std::map<std::string, std::vector<int>> nodes_by_name_;
   std::vector<PendingSkin> pending_skins_;
-  std::vector<double> last_target_weights_;
   int depth_ = 0;
 };
 

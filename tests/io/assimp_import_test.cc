@@ -184,6 +184,66 @@ TEST(AssimpTranslation, AxisSettingsOfAnyTypeAndValueAreCheckedBeforeUse) {
   EXPECT_TRUE(saw_up);
 }
 
+// A triangle with one morph target of default weight `weight`, skinned to the node "root" when `skinned`.
+aiMesh* triangle_with_target(float weight, bool skinned) {
+  auto* mesh = new aiMesh();
+  mesh->mNumVertices = 3;
+  mesh->mVertices = new aiVector3D[3]{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+  mesh->mNumFaces = 1;
+  mesh->mFaces = new aiFace[1];
+  mesh->mFaces[0].mNumIndices = 3;
+  mesh->mFaces[0].mIndices = new unsigned[3]{0, 1, 2};
+  mesh->mNumAnimMeshes = 1;
+  mesh->mAnimMeshes = new aiAnimMesh*[1]{new aiAnimMesh()};
+  mesh->mAnimMeshes[0]->mNumVertices = 3;
+  mesh->mAnimMeshes[0]->mVertices = new aiVector3D[3]{{0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
+  mesh->mAnimMeshes[0]->mWeight = weight;
+  if (skinned) {
+    mesh->mNumBones = 1;
+    mesh->mBones = new aiBone*[1]{new aiBone()};
+    mesh->mBones[0]->mName.Set("root");
+    mesh->mBones[0]->mNumWeights = 3;
+    mesh->mBones[0]->mWeights = new aiVertexWeight[3]{{0, 1.0f}, {1, 1.0f}, {2, 1.0f}};
+  }
+  return mesh;
+}
+
+// A node with a skinned and a rigid mesh becomes two meshes (the second under "NAME$rigid"); each keeps its
+// own default morph weights. Both once took the weights of the mesh read last.
+TEST(AssimpTranslation, EachMeshOfANodeKeepsItsOwnDefaultMorphWeights) {
+  for (const bool skinned_first : {true, false}) {
+    auto scene = std::make_unique<aiScene>();
+    scene->mRootNode = new aiNode("root");
+    scene->mNumMeshes = 2;
+    scene->mMeshes = new aiMesh*[2]{triangle_with_target(0.25f, skinned_first), triangle_with_target(0.75f, !skinned_first)};
+    scene->mRootNode->mNumMeshes = 2;
+    scene->mRootNode->mMeshes = new unsigned[2]{0, 1};
+    const Scene translated = scene_from_assimp(*scene, "weights.dae", ImportOptions{});
+    ASSERT_EQ(translated.meshes.size(), 2u);
+    const double skinned_weight = skinned_first ? 0.25 : 0.75, rigid_weight = skinned_first ? 0.75 : 0.25;
+    for (const Mesh& mesh : translated.meshes) {
+      const bool rigid = mesh.name == "root$rigid";
+      EXPECT_EQ(mesh.default_weights, std::vector<double>{rigid ? rigid_weight : skinned_weight})
+          << mesh.name << ", skinned mesh first: " << skinned_first;
+    }
+  }
+  // Two meshes in one group with different defaults cannot be one glTF mesh's weights: refused, named.
+  auto scene = std::make_unique<aiScene>();
+  scene->mRootNode = new aiNode("root");
+  scene->mNumMeshes = 2;
+  scene->mMeshes = new aiMesh*[2]{triangle_with_target(0.25f, true), triangle_with_target(0.75f, true)};
+  scene->mRootNode->mNumMeshes = 2;
+  scene->mRootNode->mMeshes = new unsigned[2]{0, 1};
+  try {
+    scene_from_assimp(*scene, "weights.dae", ImportOptions{});
+    ADD_FAILURE() << "different default weights in one mesh were accepted";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("the same default morph weights (mWeight)"), std::string::npos)
+        << error.what();
+  }
+}
+
 // An engine whose importer keeps the two largest weights: diagnose names it against the untouched asset.
 TEST(AssimpLimitWeights, DiagnoseNamesTheImportersLimit) {
   if (!assimp_corpus_present()) GTEST_SKIP() << "no Assimp corpus at " << test::corpus_dir() << "/assimp";
