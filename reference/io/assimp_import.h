@@ -16,7 +16,8 @@
 //   are the bones' weight entries in bone order, padded with (joint 0, weight 0) to a multiple of 4; weights
 //   as stored. A node's meshes without bones go to a child node "NAME$rigid" with an identity transform.
 //   Morph targets come from aiAnimMesh (positions and normals as deltas from the base mesh; default weights
-//   from mWeight). Animations: each aiNodeAnim's position, rotation and scale keys become LINEAR samplers
+//   from mWeight, which must be finite and the same in every mesh that becomes one glTF mesh: a node's skinned
+//   meshes, or its rigid ones). Animations: each aiNodeAnim's position, rotation and scale keys become LINEAR samplers
 //   (rotations by slerp), times in seconds (ticks / ticks per second; 25 ticks per second when the file
 //   gives none, Assimp's documented default); pre- and post-states DEFAULT and CONSTANT clamp to the first
 //   and last key (glTF's rule), LINEAR and REPEAT are refused; keys at equal times keep the first (a jump
