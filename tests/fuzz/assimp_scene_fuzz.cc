@@ -34,6 +34,7 @@
 #include <assimp/metadata.h>
 #include <assimp/scene.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -324,7 +325,7 @@ class SceneBuilder {
     const uint8_t ticks = in_.byte();
     animation->mTicksPerSecond = ticks == 0 ? 0.0 : ticks % 2 == 1 ? double(ticks) : double(in_.number(25.0f));
     animation->mDuration = double(in_.number(1.0f));
-    const unsigned channels = in_.count(unsigned(node_names_.size()) < kMaxChannels ? unsigned(node_names_.size()) : kMaxChannels, kMaxChannels);
+    const unsigned channels = in_.count(std::min(unsigned(node_names_.size()), kMaxChannels), kMaxChannels);
     if (channels > 0) {
       animation->mNumChannels = channels;
       animation->mChannels = new aiNodeAnim*[channels];

@@ -216,7 +216,8 @@ TEST(AssimpTranslation, EachMeshOfANodeKeepsItsOwnDefaultMorphWeights) {
     auto scene = std::make_unique<aiScene>();
     scene->mRootNode = new aiNode("root");
     scene->mNumMeshes = 2;
-    scene->mMeshes = new aiMesh*[2]{triangle_with_target(0.25f, skinned_first), triangle_with_target(0.75f, !skinned_first)};
+    scene->mMeshes =
+        new aiMesh*[2]{triangle_with_target(0.25f, skinned_first), triangle_with_target(0.75f, !skinned_first)};
     scene->mRootNode->mNumMeshes = 2;
     scene->mRootNode->mMeshes = new unsigned[2]{0, 1};
     const Scene translated = scene_from_assimp(*scene, "weights.dae", ImportOptions{});
