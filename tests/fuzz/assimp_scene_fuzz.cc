@@ -56,6 +56,13 @@ class ByteReader {
     return value;
   }
   uint64_t u64() { return uint64_t(u32()) << 32 | u32(); }
+  // Any double, NaNs and infinities included: 8 bytes as its bits.
+  double any_double() {
+    const uint64_t bits = u64();
+    double value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+  }
   // A count: `fallback` for a zero byte, else the byte modulo max + 1.
   unsigned count(unsigned fallback, unsigned max) {
     const uint8_t b = byte();
@@ -307,12 +314,7 @@ class SceneBuilder {
   double key_time(unsigned k) {
     const uint8_t selector = in_.byte();
     if (selector == 0) return double(k);
-    if (selector % 4 == 1) {
-      const uint64_t bits = in_.u64();
-      double time;
-      std::memcpy(&time, &bits, sizeof time);
-      return time;
-    }
+    if (selector % 4 == 1) return in_.any_double();
     return double(in_.number(float(k)));
   }
 
@@ -379,13 +381,7 @@ class SceneBuilder {
         case 1: meta->Set(i, key, int32_t(in_.u32())); break;
         case 2: meta->Set(i, key, uint64_t(in_.u64())); break;
         case 3: meta->Set(i, key, in_.number(1.0f)); break;
-        case 4: {
-          const uint64_t bits = in_.u64();
-          double value;
-          std::memcpy(&value, &bits, sizeof value);
-          meta->Set(i, key, value);
-          break;
-        }
+        case 4: meta->Set(i, key, in_.any_double()); break;
         default: meta->Set(i, key, aiString(in_.text(8))); break;
       }
     }
