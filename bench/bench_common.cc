@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <thread>
@@ -102,6 +103,17 @@ int all_threads() { return int(std::max(1u, std::thread::hardware_concurrency())
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+int warm_up_busy_passes(const std::function<double(int passes)>& per_pass_seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  int passes = 1;
+  do {
+    const double per_pass = per_pass_seconds(passes);
+    if (!(per_pass > 0.0)) return 0;
+    passes = int(std::clamp(std::ceil(kDeviceBatchSeconds / per_pass), 1.0, double(kMaxBusyPasses)));
+  } while (seconds_since(start) < kDeviceWarmUpSeconds);
+  return passes;
 }
 
 namespace {

@@ -31,6 +31,7 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 
 namespace skinref::bench {
@@ -50,8 +51,8 @@ void register_kernel_study_benchmarks();  // bench_kernels.cc
 void register_animation_benchmarks();  // bench_animation.cc
 void register_render_benchmarks();     // bench_render.cc
 
-// What a BM_Skin case's manual time is: the wall-clock time of a run (CPU backends), the device time of a
-// run (SkinningJob::device_seconds()), or end to end: a fresh job's preparation (conversion, buffers,
+// What a BM_Skin case's manual time is: the wall-clock time of a run (CPU backends), the device time per
+// pass with the device kept busy (SkinningJob::busy_pass_seconds(), warm_up_busy_passes()), or end to end: a fresh job's preparation (conversion, buffers,
 // upload; SkinningJob::prepare_seconds(), pipeline creation left out), its run and its read back.
 enum class PassTime { Wall, Device, EndToEnd };
 
@@ -64,6 +65,19 @@ void run_backend_skinning(benchmark::State& state, Backend& backend, int threads
                           const std::string& label);
 
 double seconds_since(std::chrono::steady_clock::time_point start);
+
+// GPU work is timed with the device kept busy, as in an engine's frame. A lone pass after an upload, a
+// read-back or host work can run at the idle clock (an H200 idles its SMs at 345 MHz against 1980 under
+// load; the first H200 run, of lone passes, read LBS with 2 to 8 influences 6 to 10 times too slow). So passes
+// run back to back for kDeviceWarmUpSeconds of wall time, in batches grown to kDeviceBatchSeconds of device
+// time; a timed iteration is then one such batch, and its time per pass.
+constexpr double kDeviceWarmUpSeconds = 0.5;
+constexpr double kDeviceBatchSeconds = 0.02;
+constexpr int kMaxBusyPasses = 10'000;
+
+// Warms up with per_pass_seconds(passes) (a batch of `passes` back-to-back passes, its device time per pass)
+// and returns the passes of a batch of about kDeviceBatchSeconds; 0 if the device measured no time.
+int warm_up_busy_passes(const std::function<double(int passes)>& per_pass_seconds);
 
 // Runs pass() once per benchmark iteration, each iteration's manual time its wall-clock time (so that work on
 // other threads counts); returns the total. No measurable time: SkipWithError and 0.

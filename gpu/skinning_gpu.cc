@@ -111,10 +111,10 @@ void push_dual_quaternion(const Mat4& jm, HostInputs& inputs) {
   for (int r = 0; r < 3; ++r) inputs.push_vec4(kDualQuaternions, split.s(r, 0), split.s(r, 1), split.s(r, 2), 0.0);
 }
 
-// One palette entry: JM column-major, then its normal matrix as three rows.
+// One palette entry: JM's top three rows (its bottom row is 0 0 0 1), then its normal matrix as three rows.
+// Rows of four, not columns of three: each is one 16-byte load with every lane used (skin.comp).
 void push_palette_entry(const Mat4& jm, const Mat3& normal, HostInputs& inputs) {
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r) inputs.push_float(kPalette, jm(r, c));
+  for (int r = 0; r < 3; ++r) inputs.push_vec4(kPalette, jm(r, 0), jm(r, 1), jm(r, 2), jm(r, 3));
   for (int r = 0; r < 3; ++r) inputs.push_vec4(kNormalRows, normal(r, 0), normal(r, 1), normal(r, 2), 0.0);
 }
 
@@ -223,7 +223,7 @@ class PlanBuilder {
     words[kWeights].reserve(counts.influences);
     words[kTargets].reserve(4 * counts.targets);
     words[kDeltas].reserve(4 * counts.deltas);
-    words[kPalette].reserve(words[kPalette].size() + 16 * counts.rigid_nodes);
+    words[kPalette].reserve(words[kPalette].size() + 12 * counts.rigid_nodes);
     words[kNormalRows].reserve(words[kNormalRows].size() + 12 * counts.rigid_nodes);
   }
 
@@ -391,12 +391,14 @@ struct GpuSkinning::State {
   Buffers buffers;
   Clock::duration prepare_time{};
   bool dispatched = false;
+  double dispatch_ms = 0.0;  // the last dispatch()'s device time
 
   explicit State(Context& c) : context(c), buffers(c) {}
 
   void create_program();
   void upload();
   void record(VkCommandBuffer cmd);
+  void record_busy_passes(VkCommandBuffer cmd, int passes);
   void record_dispatches(VkCommandBuffer cmd);
   void record_copy_to_readback(VkCommandBuffer cmd) const;
   std::vector<WorldPrimitive> read_back() const;
@@ -442,6 +444,22 @@ void GpuSkinning::State::record(VkCommandBuffer cmd) {
   record_dispatches(cmd);
   program->record_end(cmd);
   record_copy_to_readback(cmd);
+}
+
+void GpuSkinning::State::record_busy_passes(VkCommandBuffer cmd, int passes) {
+  record_buffer_barrier(cmd, buffers.input.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  // An earlier dispatch()'s copy for read-back reads the outputs these passes write.
+  record_buffer_barrier(cmd, buffers.output.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+  program->record_start(cmd);
+  for (int pass = 0; pass < passes; ++pass) {
+    if (pass > 0)
+      record_buffer_barrier(cmd, buffers.output.buffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+    record_dispatches(cmd);
+  }
+  program->record_end(cmd);
 }
 
 void GpuSkinning::State::record_dispatches(VkCommandBuffer cmd) {
@@ -545,12 +563,22 @@ void GpuSkinning::dispatch() {
   State& s = *state_;
   // submit_and_wait() returns after the fence: a later dispatch's writes to the output and readback buffers
   // start only after this one's reads of them have finished.
-  if (!s.plan.dispatches.empty()) s.context.submit_and_wait([&](VkCommandBuffer cmd) { s.record(cmd); });
+  if (!s.plan.dispatches.empty()) {
+    s.context.submit_and_wait([&](VkCommandBuffer cmd) { s.record(cmd); });
+    // Read now: busy_pass_ms() reuses the timestamps.
+    s.dispatch_ms = s.program->elapsed_ms();
+  }
   s.dispatched = true;
 }
 
-double GpuSkinning::device_ms() const {
-  return state_->dispatched && state_->program ? state_->program->elapsed_ms() : 0.0;
+double GpuSkinning::device_ms() const { return state_->dispatch_ms; }
+
+double GpuSkinning::busy_pass_ms(int passes) {
+  if (passes < 1) throw std::invalid_argument("GpuSkinning::busy_pass_ms: passes must be >= 1");
+  State& s = *state_;
+  if (s.plan.dispatches.empty() || !s.program) return 0.0;
+  s.context.submit_and_wait([&](VkCommandBuffer cmd) { s.record_busy_passes(cmd, passes); });
+  return s.program->elapsed_ms() / passes;
 }
 
 double GpuSkinning::prepare_ms() const {

@@ -51,6 +51,12 @@ class GpuSkinning {
   void dispatch();
   // Timestamps around the last dispatch's skinning; 0 without timestamps or before the first dispatch.
   double device_ms() const;
+  // Records `passes` (>= 1) skinning passes back to back in one submission, a barrier between passes (each
+  // writes the same outputs) and no copy for read-back, waits, and returns the device time per pass; 0 without
+  // timestamps or with nothing to skin. This is the rate of a GPU kept busy, as in an engine's frame: a lone
+  // dispatch() after an idle or transfer-bound stretch can run at the idle clock (an H200 idles its SMs at
+  // 345 MHz against 1980 under load). The passes recompute the last dispatch()'s bits; read_back() is unchanged.
+  double busy_pass_ms(int passes);
   // The constructor's wall time (conversion, buffer creation, upload), pipeline creation excluded.
   double prepare_ms() const;
   // The last dispatch's vertices, in evaluate_vertices() order.

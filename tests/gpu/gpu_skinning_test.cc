@@ -338,6 +338,34 @@ TEST_F(GpuSkinningTest, PreparedSkinningDispatchedTwiceGivesTheOneShotBits) {
   }
 }
 
+TEST_F(GpuSkinningTest, BusyPassesTimePerPassAndLeaveTheDispatchedResults) {
+  // busy_pass_ms(): passes back to back in one submission (the benchmarks' device time), under the validation
+  // layer like every test here. It reports time per pass and leaves the last dispatch()'s timing and
+  // read-back as they were.
+  const Scene scene = make_builtin_scene("eight-influences");
+  const EvaluatedPose pose = evaluate_pose(scene, 0, 0.4);
+  for (SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs}) {
+    SCOPED_TRACE(method_name(method));
+    SkinningOptions options;
+    options.method = method;
+    const std::vector<WorldPrimitive> one_shot = gpu::gpu_evaluate_vertices(*context_, scene, pose, options);
+    gpu::GpuSkinning skinning(*context_, scene, pose, options);
+    EXPECT_THROW(skinning.busy_pass_ms(0), std::invalid_argument);
+    skinning.dispatch();
+    const double dispatch_ms = skinning.device_ms();
+    for (int passes : {1, 7}) {
+      SCOPED_TRACE(std::to_string(passes) + " passes");
+      const double per_pass = skinning.busy_pass_ms(passes);
+      if (context_->timestamps_supported()) EXPECT_GT(per_pass, 0.0);
+      else EXPECT_EQ(per_pass, 0.0);
+      EXPECT_EQ(skinning.device_ms(), dispatch_ms);
+      test::expect_same_primitives(skinning.read_back(), one_shot);
+    }
+    skinning.dispatch();  // the outputs the passes wrote are written again; the same bits come back
+    test::expect_same_primitives(skinning.read_back(), one_shot);
+  }
+}
+
 // ---- the corpus --------------------------------------------------------------------------------------------------
 
 class GpuSkinningCorpusTest : public GpuSkinningTest, public ::testing::WithParamInterface<test::CorpusModel> {};

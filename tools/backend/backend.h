@@ -88,6 +88,9 @@ class SkinningJob {
   virtual double prepare_seconds() const = 0;
   // The device time of the last run, where the device measures it (vulkan timestamps).
   virtual std::optional<double> device_seconds() const { return std::nullopt; }
+  // The device time per pass of `passes` passes run back to back with the device kept busy (no read-back
+  // between them), where the device measures it; benchmarks use it for a device's throughput.
+  virtual std::optional<double> busy_pass_seconds(int /*passes*/) { return std::nullopt; }
   // Worker threads of a CPU backend's run (>= 1); the bits do not depend on it. No effect on vulkan.
   virtual void set_threads(int threads) = 0;
   // "KIND, PRECISION, KERNEL kernel, threads=N" or the device, for benchmark labels.

@@ -54,6 +54,7 @@ class VulkanSkinningJob final : public SkinningJob {
   double traffic_bytes() const override { return traffic_bytes_; }
   double prepare_seconds() const override { return skinning_.prepare_ms() * 1e-3; }
   std::optional<double> device_seconds() const override { return skinning_.device_ms() * 1e-3; }
+  std::optional<double> busy_pass_seconds(int passes) override { return skinning_.busy_pass_ms(passes) * 1e-3; }
   void set_threads(int) override {}
   std::string label() const override { return "vulkan, float32, " + context_.info().name; }
 
