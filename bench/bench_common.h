@@ -52,8 +52,9 @@ void register_animation_benchmarks();  // bench_animation.cc
 void register_render_benchmarks();     // bench_render.cc
 
 // What a BM_Skin case's manual time is: the wall-clock time of a run (CPU backends), the device time per
-// pass with the device kept busy (SkinningJob::busy_pass_seconds(), warm_up_busy_passes()), or end to end: a fresh job's preparation (conversion, buffers,
-// upload; SkinningJob::prepare_seconds(), pipeline creation left out), its run and its read back.
+// pass with the device kept busy (SkinningJob::busy_pass_seconds(), warm_up_busy_passes()), or end to end: a
+// fresh job's preparation (conversion, buffers, upload; SkinningJob::prepare_seconds(), pipeline creation left
+// out), its run and its read back.
 enum class PassTime { Wall, Device, EndToEnd };
 
 // One BM_Skin case (bench_skinning.cc): the fixture's job of `backend` on the skinning scene (vertices,
@@ -68,7 +69,7 @@ double seconds_since(std::chrono::steady_clock::time_point start);
 
 // GPU work is timed with the device kept busy, as in an engine's frame. A lone pass after an upload, a
 // read-back or host work can run at the idle clock (an H200 idles its SMs at 345 MHz against 1980 under
-// load; the first H200 run, of lone passes, read LBS with 2 to 8 influences 6 to 10 times too slow). So passes
+// load; the first H200 run, of lone passes, read LBS with 2 to 8 influences 4.5 to 5.7 times too slow). So passes
 // run back to back for kDeviceWarmUpSeconds of wall time, in batches grown to kDeviceBatchSeconds of device
 // time; a timed iteration is then one such batch, and its time per pass.
 constexpr double kDeviceWarmUpSeconds = 0.5;

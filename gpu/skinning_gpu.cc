@@ -455,8 +455,8 @@ void GpuSkinning::State::record_busy_passes(VkCommandBuffer cmd, int passes) {
   program->record_start(cmd);
   for (int pass = 0; pass < passes; ++pass) {
     if (pass > 0)
-      record_buffer_barrier(cmd, buffers.output.buffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                            VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+      record_buffer_barrier(cmd, buffers.output.buffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
     record_dispatches(cmd);
   }
   program->record_end(cmd);
