@@ -706,6 +706,13 @@ Scene load_assimp_file(const std::string& path, const ImportOptions& options) {
       const int signal = WTERMSIG(status);
       how = signal == SIGXCPU ? "Assimp ran past its " + std::to_string(limits.cpu_seconds) + " s of CPU time"
             : "Assimp crashed (signal " + std::to_string(signal) + ": " + strsignal(signal) + ")";
+#if defined(SKINREF_UNDER_ASAN)
+      // Under ASan a failed allocation is ASan's out-of-memory report, which ends the child with SIGABRT where
+      // ASAN_OPTIONS has abort_on_error=1 (as `./run test` sets it) and with exit status 1 otherwise (below).
+      if (signal == SIGABRT)
+        how = "Assimp's process was stopped by AddressSanitizer (signal 6; its report is above: out of memory "
+              "within its " + std::to_string(limits.address_space_bytes >> 20) + " MiB, or a memory error)";
+#endif
     } else if (WIFEXITED(status) && message.empty()) {
       how = "Assimp's process ended with status " + std::to_string(WEXITSTATUS(status)) +
             " without a result (out of memory within its " + std::to_string(limits.address_space_bytes >> 20) +
