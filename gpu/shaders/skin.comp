@@ -32,7 +32,7 @@ layout(std430, set = 0, binding = 6) readonly buffer Deltas { vec4 deltas[]; };
 // and for DQS five vec4: the rigid part's real and dual quaternions (x, y, z, w) and the non-rigid part's rows.
 // Rows of four rather than columns of three: every lane of each 16-byte load is used, three loads per
 // influence instead of four part-used ones. The joints of neighbouring vertices can differ, so these loads
-// diverge and their count sets the time: on an NVIDIA H200 (the benchmarks' random joints, 16M vertices), LBS
+// diverge, and their count and width appear to set the time: on an NVIDIA H200 (the benchmarks' random joints, 16M vertices), LBS
 // with 4 influences went from 0.82 to 0.48 ms per pass, 0.44 to 0.75 of the device's copy bandwidth.
 layout(std430, set = 0, binding = 7) readonly buffer Palette { vec4 palette_rows[]; };
 layout(std430, set = 0, binding = 8) readonly buffer NormalRows { vec4 normal_rows[]; };
