@@ -3,6 +3,7 @@
 // animation and rendering. The run's JSON context gets the kernels this CPU uses, and the Vulkan device (or
 // why there is none), which tools/bench_table.cc prints with the machine.
 #include "bench/bench_common.h"
+#include "bench/bench_scenes.h"
 #include "cpu/skinning_cpu.h"
 #include "skin/lbs.h"
 #if SKINREF_HAVE_VULKAN
@@ -76,5 +77,9 @@ int main(int argc, char** argv) {
 #endif
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  bench::skinning_bench_fixture().release();
+#if SKINREF_HAVE_VULKAN
+  bench::release_vulkan_context();
+#endif
   return 0;
 }

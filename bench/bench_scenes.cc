@@ -233,6 +233,12 @@ SkinningJob& SkinningBenchFixture::job(Backend& backend, size_t vertices, int in
   return *job_;
 }
 
+void SkinningBenchFixture::release() {
+  job_.reset();  // before the scene: a CPU job may point into it
+  job_backend_ = nullptr;
+  scene_.reset();
+}
+
 SkinningBenchFixture& skinning_bench_fixture() {
   static SkinningBenchFixture fixture;
   return fixture;

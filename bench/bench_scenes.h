@@ -65,6 +65,9 @@ class SkinningBenchFixture {
   // otherwise: one thread, as-stored weights), prepared on first request; a job of another backend or method
   // is freed first. `backend` must outlive the job (the next request, or the fixture).
   SkinningJob& job(Backend& backend, size_t vertices, int influences, SkinningMethod method);
+  // Frees the job and the scene. main() calls it before the Vulkan context goes (release_vulkan_context()):
+  // a Vulkan job's buffers belong to that context's device.
+  void release();
 
  private:
   std::unique_ptr<SkinningBenchScene> scene_;

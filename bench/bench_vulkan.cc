@@ -32,8 +32,14 @@ struct ContextSlot {
   std::string error;
 };
 
-ContextSlot& context_slot() {
+ContextSlot& context_slot_storage() {
   static ContextSlot slot;
+  return slot;
+}
+
+// The slot, with the context made on first use.
+ContextSlot& context_slot() {
+  ContextSlot& slot = context_slot_storage();
   if (!slot.tried) {
     slot.tried = true;
     try {
@@ -49,6 +55,16 @@ ContextSlot& context_slot() {
   }
   return slot;
 }
+
+}  // namespace
+
+void release_vulkan_context() {
+  ContextSlot& slot = context_slot_storage();
+  slot.backend.reset();  // the backend's objects before the device they belong to
+  slot.context.reset();
+}
+
+namespace {
 
 // The process's context, or null with the case skipped and the reason given.
 Context* bench_context(benchmark::State& state, bool need_timestamps) {
