@@ -162,6 +162,11 @@ class CopyRig {
   VkDeviceSize size() const { return size_; }
   VkDeviceSize shader_size() const { return shader_size_; }
 
+  // warm_up_busy_passes() (bench_common.h) on the shader copy: the passes per timed batch, 0 when refused.
+  int warm_up_shader_copies() {
+    return warm_up_busy_passes([this](int passes) { return shader_copy_ms(passes) * 1e-3; });
+  }
+
   // Times `passes` copies of shader_size() bytes by the compute shader gpu/shaders/copy.comp, back to back in
   // one submission (the device kept busy, as the skinning passes are: bench_common.h); ms per copy.
   double shader_copy_ms(int passes = 1) {
@@ -230,7 +235,7 @@ double gpu_copy_bytes_per_second(Context& context) {
   if (g_copy_bytes_per_second > 0.0) return g_copy_bytes_per_second;
   CopyRig rig(context);
   rig.copy_ms();
-  const int passes = warm_up_busy_passes([&](int p) { return rig.shader_copy_ms(p) * 1e-3; });
+  const int passes = rig.warm_up_shader_copies();
   for (int i = 0; i < 5; ++i) {
     const double ms = rig.copy_ms(), shader_ms = passes > 0 ? rig.shader_copy_ms(passes) : 0.0;
     if (ms > 0.0) g_copy_bytes_per_second = std::max(g_copy_bytes_per_second, 2.0 * double(rig.size()) / (ms * 1e-3));
@@ -249,7 +254,7 @@ void run_gpu_copy(benchmark::State& state) {
     // timed by its own timestamps; the iteration's time is the faster one's time for the same bytes (the
     // figure skinning is compared with).
     CopyRig rig(*context);
-    const int passes = warm_up_busy_passes([&](int p) { return rig.shader_copy_ms(p) * 1e-3; });
+    const int passes = rig.warm_up_shader_copies();
     double transfer_ms = 0.0, shader_ms = 0.0;
     for (auto _ : state) {
       const double ms = rig.copy_ms(), shader = passes > 0 ? rig.shader_copy_ms(passes) : 0.0;

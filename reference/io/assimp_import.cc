@@ -531,6 +531,7 @@ void send(int fd, char status, const std::vector<std::string>& blocks) {
 #endif
 
 #if defined(SKINREF_UNDER_ASAN)
+constexpr bool kUnderAsan = true;
 // The process's mapped address space (VmSize of /proc/self/status), 0 when it cannot be read.
 unsigned long long mapped_bytes() {
   std::ifstream status("/proc/self/status");
@@ -539,6 +540,8 @@ unsigned long long mapped_bytes() {
     if (line.rfind("VmSize:", 0) == 0) return std::strtoull(line.c_str() + 7, nullptr, 10) * 1024ull;  // kB
   return 0;
 }
+#else
+constexpr bool kUnderAsan = false;
 #endif
 
 [[noreturn]] void run_child(int fd, const std::string& path, const ImportOptions& options,
@@ -704,15 +707,13 @@ Scene load_assimp_file(const std::string& path, const ImportOptions& options) {
     std::string how = "the import stopped";
     if (WIFSIGNALED(status)) {
       const int signal = WTERMSIG(status);
-      how = signal == SIGXCPU ? "Assimp ran past its " + std::to_string(limits.cpu_seconds) + " s of CPU time"
-            : "Assimp crashed (signal " + std::to_string(signal) + ": " + strsignal(signal) + ")";
-#if defined(SKINREF_UNDER_ASAN)
       // Under ASan a failed allocation is ASan's out-of-memory report, which ends the child with SIGABRT where
       // ASAN_OPTIONS has abort_on_error=1 (as `./run test` sets it) and with exit status 1 otherwise (below).
-      if (signal == SIGABRT)
-        how = "Assimp's process was stopped by AddressSanitizer (signal 6; its report is above: out of memory "
-              "within its " + std::to_string(limits.address_space_bytes >> 20) + " MiB, or a memory error)";
-#endif
+      how = signal == SIGXCPU ? "Assimp ran past its " + std::to_string(limits.cpu_seconds) + " s of CPU time"
+            : kUnderAsan && signal == SIGABRT
+                ? "Assimp's process was stopped by AddressSanitizer (signal 6; its report is above: out of memory "
+                  "within its " + std::to_string(limits.address_space_bytes >> 20) + " MiB, or a memory error)"
+                : "Assimp crashed (signal " + std::to_string(signal) + ": " + strsignal(signal) + ")";
     } else if (WIFEXITED(status) && message.empty()) {
       how = "Assimp's process ended with status " + std::to_string(WEXITSTATUS(status)) +
             " without a result (out of memory within its " + std::to_string(limits.address_space_bytes >> 20) +
