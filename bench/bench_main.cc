@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   benchmark::Shutdown();
   bench::skinning_bench_fixture().release();
 #if SKINREF_HAVE_VULKAN
-  bench::release_vulkan_context();
+  if (!bench::release_vulkan_context()) return 1;  // a validation message (SKINREF_BENCH_VALIDATE=1)
 #endif
   return 0;
 }

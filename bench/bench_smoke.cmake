@@ -1,7 +1,7 @@
 # ctest bench_smoke: skinref_bench on a small filter (the copies, every 100k-vertex CPU-side skinning case,
 # the 100k LBS 4-influence Vulkan cases, 64-joint animation, one clip and two) with a very short minimum time and two
-# repetitions, then skinref_bench_table on its JSON; both must succeed and the table must hold a figure for
-# every CPU-side case. Vulkan cells may read "skipped (...)" (no device) but must be there.
+# repetitions and the Vulkan validation layer on, then skinref_bench_table on its JSON; both must succeed and
+# the table must hold a figure for every CPU-side case. Vulkan cells may read "skipped (...)" (no device) but must be there.
 # cmake -DBENCH=skinref_bench -DTABLE=skinref_bench_table -DOUT=DIR -P bench_smoke.cmake
 foreach(variable BENCH TABLE OUT)
   if(NOT DEFINED ${variable})
@@ -12,8 +12,11 @@ file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
 
 set(filter "^BM_Copy/cpu|^BM_Skin/(reference|cpu_1t|cpu_all)/(lbs|dqs)/vertices:100000/|^BM_Skin/vulkan_(device|e2e)/lbs/vertices:100000/influences:4/|^BM_Animation(Clip)?/joints:64$")
+# With the validation layer on (SKINREF_BENCH_VALIDATE=1): any warning or error fails the run, and so does a
+# Vulkan object still alive when the context goes (bench/bench_vulkan.h).
 execute_process(
-  COMMAND "${BENCH}" "--benchmark_filter=${filter}" --benchmark_min_time=0.01 --benchmark_repetitions=2
+  COMMAND "${CMAKE_COMMAND}" -E env SKINREF_BENCH_VALIDATE=1
+          "${BENCH}" "--benchmark_filter=${filter}" --benchmark_min_time=0.01 --benchmark_repetitions=2
           "--benchmark_out=${OUT}/bench.json" --benchmark_out_format=json
   RESULT_VARIABLE bench_result OUTPUT_VARIABLE bench_output ERROR_VARIABLE bench_error)
 if(NOT bench_result EQUAL 0)

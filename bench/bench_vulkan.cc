@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <memory>
@@ -44,7 +45,8 @@ ContextSlot& context_slot() {
     slot.tried = true;
     try {
       gpu::ContextOptions options;
-      options.validate = false;
+      const char* validate = std::getenv("SKINREF_BENCH_VALIDATE");
+      options.validate = validate != nullptr && std::string(validate) == "1";
       if (const char* device = std::getenv("SKINREF_BENCH_DEVICE"); device != nullptr && *device != '\0')
         options.device = device;
       slot.context = std::make_unique<Context>(options);
@@ -58,10 +60,22 @@ ContextSlot& context_slot() {
 
 }  // namespace
 
-void release_vulkan_context() {
+bool release_vulkan_context() {
   ContextSlot& slot = context_slot_storage();
   slot.backend.reset();  // the backend's objects before the device they belong to
-  slot.context.reset();
+  bool clean = true;
+  if (slot.context) {
+    const gpu::ValidationCounts counts = slot.context->validation_counts();
+    if (counts.warning + counts.error > 0) {
+      clean = false;
+      std::fprintf(stderr, "skinref_bench: the validation layer reported %u warning(s) and %u error(s):\n",
+                   counts.warning, counts.error);
+      for (const std::string& message : slot.context->validation_messages())
+        std::fprintf(stderr, "  %s\n", message.c_str());
+    }
+  }
+  slot.context.reset();  // with validation, a Vulkan object still alive here stops the process (gpu/context.h)
+  return clean;
 }
 
 namespace {

@@ -2,7 +2,8 @@
 //
 // Contract:
 // - One Vulkan context for the process, created on first use, without validation (the layer costs time per
-//   call; tests/gpu_*_test.cc run the same code with it). SKINREF_BENCH_DEVICE selects the device as
+//   call) unless SKINREF_BENCH_VALIDATE=1 (ctest's bench_smoke sets it, so that the bench's own Vulkan code,
+//   the copies and busy passes included, runs under the layer too). SKINREF_BENCH_DEVICE selects the device as
 //   ContextOptions::device does (index or name substring). A case whose context cannot be created, or whose
 //   device has no timestamp queries, is skipped with the reason.
 // - BM_Copy/vulkan: one vkCmdCopyBuffer between two device-local buffers (1 GiB, less where an eighth of the
@@ -44,12 +45,13 @@ Backend* bench_vulkan_backend(benchmark::State& state, std::string* device);
 
 std::string vulkan_device_description();
 
-// Destroys the process's Vulkan backend and context, if they were made. main() calls it after the last case
+// Destroys the process's Vulkan backend and context, if they were made; false (the messages printed on
+// stderr) when the validation layer was on and reported any warning or error during the run. main() calls it after the last case
 // and after releasing every job of that context (SkinningBenchFixture::release()), so that no Vulkan object
 // outlives main(). Left to a function-local static's destructor, the teardown ran during exit(), after the
 // destructors that the Vulkan driver registered when the loader opened it (they run in reverse order of
 // registration, and the driver is opened after the static was constructed): on an NVIDIA H200 (driver
 // 580.159.04) every bench run ended with a segmentation fault there, after its JSON was written.
-void release_vulkan_context();
+bool release_vulkan_context();
 
 }  // namespace skinref::bench
