@@ -16,9 +16,11 @@
 // price: the translation (Translator in assimp_import.cc) runs in the child, whose coverage libFuzzer does
 // not see, and a sanitizer report there ends the child (reported as a failed import), not the run; what
 // libFuzzer does see and check is the parent: the pipe protocol, the limits, the glTF load of the result and
-// the evaluation. Measured on this project's 2-core machine: 33 executions/s on inputs of at most 64 bytes
-// (300 in 9 s: the fork of a large ASan process per input), 9 to 17 executions/s from the corpus seeds (up to
-// 500 KB) with another target running beside it; the other targets run at hundreds to thousands.
+// the evaluation. Measured on this project's 2-core machines, on inputs of at most 64 bytes: 33 executions/s
+// once (300 in 9 s), 330/s on 2026-11-27 (2,000 in 6.3 s, an Intel Xeon VM; three quarters of the time in the
+// kernel: the fork's page-table copy, copy-on-write faults, the child's teardown); 9 to 17 executions/s
+// from the corpus's 14 to 500 KB files, 110 to 210/s with run_fuzz.sh's -max_len 8192 and the small seeds
+// (tests/fuzz/seeds/assimp/skinned-triangle.*); the other targets run at hundreds to thousands.
 // In the child, this harness puts the deadly signals back to their defaults and removes the sanitizers'
 // death callback (pthread_atfork), so that a crash contained there ends the child as it would in the CLI
 // instead of running libFuzzer's crash handler, which would write a crash- file for a contained crash.
