@@ -1,7 +1,8 @@
 # ctest bench_smoke: skinref_bench on a small filter (the copies, every 100k-vertex CPU-side skinning case,
 # the 100k LBS 4-influence Vulkan cases, 64-joint animation, one clip and two) with a very short minimum time and two
 # repetitions and the Vulkan validation layer on, then skinref_bench_table on its JSON; both must succeed and
-# the table must hold a figure for every CPU-side case. Vulkan cells may read "skipped (...)" (no device) but must be there.
+# the table must hold a figure for every CPU-side case. Vulkan cells may read "skipped (...)" (no device)
+# but must be there.
 # cmake -DBENCH=skinref_bench -DTABLE=skinref_bench_table -DOUT=DIR -P bench_smoke.cmake
 foreach(variable BENCH TABLE OUT)
   if(NOT DEFINED ${variable})

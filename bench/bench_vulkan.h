@@ -46,12 +46,13 @@ Backend* bench_vulkan_backend(benchmark::State& state, std::string* device);
 std::string vulkan_device_description();
 
 // Destroys the process's Vulkan backend and context, if they were made; false (the messages printed on
-// stderr) when the validation layer was on and reported any warning or error during the run. main() calls it after the last case
-// and after releasing every job of that context (SkinningBenchFixture::release()), so that no Vulkan object
-// outlives main(). Left to a function-local static's destructor, the teardown ran during exit(), after the
-// destructors that the Vulkan driver registered when the loader opened it (they run in reverse order of
-// registration, and the driver is opened after the static was constructed): on an NVIDIA H200 (driver
-// 580.159.04) every bench run ended with a segmentation fault there, after its JSON was written.
+// stderr) when the validation layer was on and reported any warning or error during the run. main() calls it
+// after the last case and after releasing every job of that context (SkinningBenchFixture::release()), so
+// that no Vulkan object outlives main(). Left to a function-local static's destructor, the teardown ran
+// during exit(), after the destructors that the Vulkan driver registered when the loader opened it (they run
+// in reverse order of registration, and the driver is opened after the static was constructed): the likely
+// cause of the segmentation fault that ended every bench run on an NVIDIA H200 (driver 580.159.04), after
+// its JSON was written.
 bool release_vulkan_context();
 
 }  // namespace skinref::bench
