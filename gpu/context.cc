@@ -92,6 +92,29 @@ void require_validation_layer() {
   }
 }
 
+// Keeps the installed drivers loaded for the rest of the process: one bare instance (no layers, no
+// extensions), created before the first instance anyone asks for and never destroyed. Without it the loader
+// unloads the drivers when the last instance goes and loads them again for the next, and NVIDIA's driver
+// (580.159 on an H200) then refused vkCreateInstance with VK_ERROR_INCOMPATIBLE_DRIVER from about the 30th
+// cycle on: the GPU test suite and `golden check` (a context per case) failed from there. Never destroyed, so
+// no destructor runs during exit() after the driver's own (the fault bench/bench_vulkan.h describes); the
+// static handle keeps its memory reachable for the leak checker. A failure here is left to the real
+// vkCreateInstance that follows, which reports it, and the next call tries again.
+void keep_drivers_loaded(uint32_t api_version) {
+  static std::mutex mutex;
+  static VkInstance kept = VK_NULL_HANDLE;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (kept != VK_NULL_HANDLE) return;
+  VkApplicationInfo app{};
+  app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+  app.pApplicationName = "skinref (keeps the drivers loaded)";
+  app.apiVersion = api_version;
+  VkInstanceCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+  info.pApplicationInfo = &app;
+  if (vkCreateInstance(&info, nullptr, &kept) != VK_SUCCESS) kept = VK_NULL_HANDLE;
+}
+
 // Creates an instance with no window-system extensions. With `messenger_info`, validation is on: the layer
 // and debug_utils are enabled and the messenger is chained into pNext so that messages from
 // vkCreateInstance and vkDestroyInstance themselves are reported too. Synchronization validation is added
@@ -128,6 +151,7 @@ VkInstance create_instance(uint32_t api_version, const VkDebugUtilsMessengerCrea
     info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
     info.ppEnabledExtensionNames = extensions.data();
   }
+  keep_drivers_loaded(api_version);
   VkInstance instance = VK_NULL_HANDLE;
   VK_CHECK(vkCreateInstance(&info, nullptr, &instance));
   return instance;

@@ -111,6 +111,28 @@ TEST(GpuContext, ValidatedDefaultContextIsCleanAndReportsItsDevice) {
   expect_validation_clean(context);
 }
 
+// One process, many contexts one after another, as the GPU suite and `golden check` (a context per case)
+// make: on NVIDIA's driver (580.159, H200) vkCreateInstance failed with VK_ERROR_INCOMPATIBLE_DRIVER from
+// about the 30th create/destroy cycle until the drivers were kept loaded (context.cc, keep_drivers_loaded).
+// Twice that many here, each with a device, a command and validation.
+TEST(GpuContext, SixtyFourContextsOneAfterAnotherInOneProcess) {
+  for (int i = 0; i < 64; ++i) {
+    Context context(validated());
+    ASSERT_NE(context.device(), VK_NULL_HANDLE) << "context " << i;
+    Buffer buffer = context.resources().create_buffer(64, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+    const uint32_t word = 0x01010101u * uint32_t(i + 1);
+    context.submit_and_wait([&](VkCommandBuffer commands) {
+      vkCmdFillBuffer(commands, buffer.buffer, 0, 64, word);
+      host_read_barrier(commands);
+    });
+    uint32_t read = 0;
+    context.resources().read(buffer, &read, sizeof read, 60);
+    context.resources().destroy(buffer);
+    ASSERT_EQ(read, word) << "context " << i;
+    expect_validation_clean(context);
+  }
+}
+
 TEST(GpuContext, ListsDevicesAndTheDefaultIsOneOfThem) {
   const std::vector<DeviceInfo> devices = list_devices();
   ASSERT_FALSE(devices.empty());
