@@ -52,10 +52,21 @@ class PixelShader {
         first_triangle_(first_triangle),
         triangle_primitive_(triangle_primitive),
         buffers_(buffers),
-        options_(options) {}
+        options_(options),
+        ranged_(options.filter_sub_texel_bits > 0) {}
 
-  // Linear RGB of pixel p.
-  Vec3 shade(size_t p) const {
+  // Linear RGB of pixel p; with `low` and `high`, also its range under the GPU's filter-weight quantization
+  // (RenderOptions::filter_sub_texel_bits): the colour itself wherever no LINEAR texture is sampled.
+  Vec3 shade(size_t p, Vec3* low = nullptr, Vec3* high = nullptr) const {
+    bool has_range = false;
+    const Vec3 colour = shade_colour(p, low, high, &has_range);
+    if (low != nullptr && high != nullptr && !has_range) *low = *high = colour;
+    return colour;
+  }
+
+ private:
+  // The colour; *has_range tells whether *low and *high were set (the shaded view with ranges asked for).
+  Vec3 shade_colour(size_t p, Vec3* low, Vec3* high, bool* has_range) const {
     const uint32_t id = buffers_.triangle[p];
     if (id == RasterBuffers::kNoTriangle) return kBackground;
     if (options_.view == RenderView::Depth) {
@@ -97,18 +108,40 @@ class PixelShader {
     if (options_.view == RenderView::Normals) {
       return Vec3(normal.x() * 0.5 + 0.5, normal.y() * 0.5 + 0.5, normal.z() * 0.5 + 0.5);
     }
-    return shade_lambert(base_color(drawn, b, v0, v1, v2), normal);
+    Vec3 base_low, base_high;
+    const Vec3 base = base_color(drawn, b, v0, v1, v2, &base_low, &base_high);
+    if (low != nullptr && high != nullptr && ranged_) {
+      *has_range = true;
+      // Lambert scales the base colour by a light >= 0, and the sRGB encoding is monotonic: the range's ends
+      // shade and encode to the ends of the pixel's range.
+      *low = shade_lambert(base_low, normal);
+      *high = shade_lambert(base_high, normal);
+    }
+    return shade_lambert(base, normal);
   }
 
- private:
-  Vec3 base_color(const DrawnPrimitive& drawn, const Vec3& b, size_t v0, size_t v1, size_t v2) const {
-    if (drawn.material == nullptr) return Vec3::Ones();
+  // The base colour, and per channel the least and greatest it can be under the filter-weight quantization.
+  Vec3 base_color(const DrawnPrimitive& drawn, const Vec3& b, size_t v0, size_t v1, size_t v2, Vec3* low,
+                  Vec3* high) const {
+    if (drawn.material == nullptr) return *low = *high = Vec3::Ones();
     const Material& material = *drawn.material;
     Vec3 base = material.base_color_factor.head<3>();
+    *low = *high = base;
     const std::vector<Vec2>& uvs = drawn.source->texcoords0;
     if (material.base_color_texture >= 0 && material.base_color_texcoord == 0 && !uvs.empty()) {
-      const Vec4 texel = sample_texture(scene_, material.base_color_texture, interpolate(b, uvs[v0], uvs[v1], uvs[v2]));
+      const Vec2 uv = interpolate(b, uvs[v0], uvs[v1], uvs[v2]);
+      const Vec4 texel = sample_texture(scene_, material.base_color_texture, uv);
       for (int c = 0; c < 3; ++c) base[c] *= texel[c];
+      if (ranged_) {
+        const TextureSampleRange range =
+            sample_texture_range(scene_, material.base_color_texture, uv, options_.filter_sub_texel_bits);
+        for (int c = 0; c < 3; ++c) {
+          const double a = material.base_color_factor[c] * range.low[c];
+          const double z = material.base_color_factor[c] * range.high[c];
+          (*low)[c] = std::min(a, z);
+          (*high)[c] = std::max(a, z);
+        }
+      }
     }
     return base;
   }
@@ -119,6 +152,7 @@ class PixelShader {
   const std::vector<uint32_t>& triangle_primitive_;
   const RasterBuffers& buffers_;
   const RenderOptions& options_;
+  const bool ranged_;
 };
 
 void check_options(const RenderOptions& options) {
@@ -212,6 +246,8 @@ RenderResult render_scene(const Scene& scene, const EvaluatedPose& pose,
   image.pixels.assign(size_t(options.width) * size_t(options.height) * 4, 0);
   const PixelShader shader(scene, drawn, result.primitive_first_triangle, triangle_primitive, result.buffers,
                            options);
+  const bool ranged = options.filter_sub_texel_bits > 0;
+  if (ranged) result.image_low = result.image_high = image;
   // Each pixel is shaded alone, so rows can be split among threads without changing a byte.
   const size_t width = size_t(options.width);
   // Background pixels all encode kBackground: encode it once (three pow() calls per pixel otherwise).
@@ -224,11 +260,30 @@ RenderResult render_scene(const Scene& scene, const EvaluatedPose& pose,
         image.pixels[4 * p + 3] = 255;
         continue;
       }
-      const Vec3 colour = shader.shade(p);
-      for (int c = 0; c < 3; ++c) image.pixels[4 * p + size_t(c)] = encode_srgb8(colour[c]);
-      image.pixels[4 * p + 3] = 255;
+      if (!ranged) {
+        const Vec3 colour = shader.shade(p);
+        for (int c = 0; c < 3; ++c) image.pixels[4 * p + size_t(c)] = encode_srgb8(colour[c]);
+        image.pixels[4 * p + 3] = 255;
+        continue;
+      }
+      Vec3 low, high;
+      const Vec3 colour = shader.shade(p, &low, &high);
+      for (int c = 0; c < 3; ++c) {
+        image.pixels[4 * p + size_t(c)] = encode_srgb8(colour[c]);
+        result.image_low.pixels[4 * p + size_t(c)] = encode_srgb8(low[c]);
+        result.image_high.pixels[4 * p + size_t(c)] = encode_srgb8(high[c]);
+      }
+      image.pixels[4 * p + 3] = result.image_low.pixels[4 * p + 3] = result.image_high.pixels[4 * p + 3] = 255;
     }
   });
+  if (ranged) {
+    // Background pixels have no range.
+    for (size_t p = 0; p < result.buffers.triangle.size(); ++p) {
+      if (result.buffers.triangle[p] != RasterBuffers::kNoTriangle) continue;
+      std::copy(&image.pixels[4 * p], &image.pixels[4 * p + 4], &result.image_low.pixels[4 * p]);
+      std::copy(&image.pixels[4 * p], &image.pixels[4 * p + 4], &result.image_high.pixels[4 * p]);
+    }
+  }
   return result;
 }
 

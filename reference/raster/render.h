@@ -34,6 +34,10 @@ struct RenderOptions {
   RenderView view = RenderView::Shaded;
   int weights_joint = 0;  // skin joint index for RenderView::Weights
   int threads = 1;
+  // > 0: also give each pixel's range (RenderResult::image_low / image_high) when a GPU quantizes LINEAR
+  // texture filtering to this many sub-texel bits (VkPhysicalDeviceLimits::subTexelPrecisionBits; shading.h,
+  // sample_texture_range). The image itself does not change.
+  int filter_sub_texel_bits = 0;
 };
 
 struct RenderResult {
@@ -41,6 +45,9 @@ struct RenderResult {
   RasterBuffers buffers;                        // triangle ids, barycentrics, depth per pixel
   std::vector<uint32_t> primitive_first_triangle;  // per entry of `primitives`
   std::vector<WorldPrimitive> primitives;       // the skinned vertices that were drawn
+  // With RenderOptions::filter_sub_texel_bits > 0, per channel the least and greatest byte each pixel can
+  // encode under that quantization (equal to `image` wherever no LINEAR texture is sampled); else empty.
+  RgbaImage image_low, image_high;
 };
 
 // Throws std::invalid_argument when options are out of range (sizes < 1, threads < 1, a negative weights

@@ -69,11 +69,22 @@ uint8_t encode_srgb8(double linear) {
   return uint8_t(std::clamp(scaled, 0.0, 255.0));
 }
 
-Vec4 sample_texture(const Scene& scene, int texture, const Vec2& uv) {
+namespace {
+
+// The four texels around a sample and its bilinear weights, or the one texel of NEAREST filtering.
+struct TexelFootprint {
+  bool bilinear = false;
+  Vec4 t00, t10, t01, t11;  // t00 alone for NEAREST (and a texture without an image: white)
+  double a = 0.0, b = 0.0;  // the weights of t10 / t11 along x and of t01 / t11 along y
+};
+
+TexelFootprint texel_footprint(const Scene& scene, int texture, const Vec2& uv) {
+  TexelFootprint footprint;
+  footprint.t00 = Vec4::Ones();
   const Texture& tex = scene.textures[size_t(texture)];
-  if (tex.image < 0) return Vec4::Ones();
+  if (tex.image < 0) return footprint;
   const Image& image = scene.images[size_t(tex.image)];
-  if (image.width <= 0 || image.height <= 0) return Vec4::Ones();
+  if (image.width <= 0 || image.height <= 0) return footprint;
   const TextureSampler& sampler = tex.sampler;
   // Texel-space coordinates, kept finite and within the range of long long for the index arithmetic (far
   // beyond any texture's repeat period, so the wrap is unaffected for any sensible uv).
@@ -86,20 +97,53 @@ Vec4 sample_texture(const Scene& scene, int texture, const Vec2& uv) {
   if (sampler.mag_filter == Filter::Nearest) {
     const int i = wrap_index((long long)std::floor(x), image.width, sampler.wrap_s);
     const int j = wrap_index((long long)std::floor(y), image.height, sampler.wrap_t);
-    return texel(image, i, j);
+    footprint.t00 = texel(image, i, j);
+    return footprint;
   }
   // Bilinear between the four texel centres around (x, y); centres lie at i + 0.5.
   const double fx = std::floor(x - 0.5);
   const double fy = std::floor(y - 0.5);
-  const double a = (x - 0.5) - fx;
-  const double b = (y - 0.5) - fy;
+  footprint.bilinear = true;
+  footprint.a = (x - 0.5) - fx;
+  footprint.b = (y - 0.5) - fy;
   const long long i0 = (long long)fx, j0 = (long long)fy;
   const int x0 = wrap_index(i0, image.width, sampler.wrap_s);
   const int x1 = wrap_index(i0 + 1, image.width, sampler.wrap_s);
   const int y0 = wrap_index(j0, image.height, sampler.wrap_t);
   const int y1 = wrap_index(j0 + 1, image.height, sampler.wrap_t);
-  return lerp(lerp(texel(image, x0, y0), texel(image, x1, y0), a), lerp(texel(image, x0, y1), texel(image, x1, y1), a),
-              b);
+  footprint.t00 = texel(image, x0, y0);
+  footprint.t10 = texel(image, x1, y0);
+  footprint.t01 = texel(image, x0, y1);
+  footprint.t11 = texel(image, x1, y1);
+  return footprint;
+}
+
+Vec4 blend(const TexelFootprint& f, double a, double b) {
+  return lerp(lerp(f.t00, f.t10, a), lerp(f.t01, f.t11, a), b);
+}
+
+}  // namespace
+
+Vec4 sample_texture(const Scene& scene, int texture, const Vec2& uv) {
+  const TexelFootprint footprint = texel_footprint(scene, texture, uv);
+  return footprint.bilinear ? blend(footprint, footprint.a, footprint.b) : footprint.t00;
+}
+
+TextureSampleRange sample_texture_range(const Scene& scene, int texture, const Vec2& uv, int sub_texel_bits) {
+  const TexelFootprint footprint = texel_footprint(scene, texture, uv);
+  if (!footprint.bilinear) return {footprint.t00, footprint.t00};
+  const Vec4 exact = blend(footprint, footprint.a, footprint.b);
+  TextureSampleRange range{exact, exact};
+  if (sub_texel_bits <= 0) return range;
+  const double step = std::ldexp(1.0, -std::min(sub_texel_bits, 52));
+  for (const double a : {std::max(0.0, footprint.a - step), std::min(1.0, footprint.a + step)}) {
+    for (const double b : {std::max(0.0, footprint.b - step), std::min(1.0, footprint.b + step)}) {
+      const Vec4 corner = blend(footprint, a, b);
+      range.low = range.low.cwiseMin(corner);
+      range.high = range.high.cwiseMax(corner);
+    }
+  }
+  return range;
 }
 
 Vec3 shade_lambert(const Vec3& base_rgb, const Vec3& normal) {

@@ -37,6 +37,17 @@ uint8_t encode_srgb8(double linear);
 // RGBA, linear, from a texture at uv (glTF convention: (0, 0) is the image's top-left texel).
 Vec4 sample_texture(const Scene& scene, int texture, const Vec2& uv);
 
+// What a GPU may return for that sample: a device quantizes a LINEAR filter's position within the texel to
+// `sub_texel_bits` bits (VkPhysicalDeviceLimits::subTexelPrecisionBits; Vulkan 1.3, "Texel Filtering"), so
+// each bilinear weight may be off by up to 2^-bits, rounded or truncated. The sample is then the bilinear
+// blend at some weights within that box around the exact ones (clamped to [0, 1]); a function linear in
+// each weight takes its extremes at the box's corners, so per channel low <= sample_texture() <= high.
+// NEAREST (and sub_texel_bits <= 0) gives low = high = sample_texture().
+struct TextureSampleRange {
+  Vec4 low, high;
+};
+TextureSampleRange sample_texture_range(const Scene& scene, int texture, const Vec2& uv, int sub_texel_bits);
+
 Vec3 shade_lambert(const Vec3& base_rgb, const Vec3& normal);
 Vec3 heat_color(double weight);
 

@@ -337,6 +337,52 @@ TEST(RenderQuad, BaseColourTexture) {
   });
 }
 
+// The filter ranges (RenderOptions::filter_sub_texel_bits): the image is the same bytes with or without them;
+// every channel lies within its range; the range is the pixel itself where nothing LINEAR is sampled (the
+// background, and the whole quad under NEAREST); with LINEAR the 2x2 texture's blends across the quad open
+// ranges, and the widest is what 8 bits allow: at most one step of 1/256 per weight along each axis, so
+// never more than 2/256 of the full range in linear terms, which is under 12.92 * 2/256 * 255 + 1 < 27 bytes
+// after the sRGB encoding's steepest slope (the bound, not a figure expected).
+TEST(RenderQuad, FilterRangesHoldTheImageAndOpenOnlyUnderLinearFiltering) {
+  QuadSpec spec;
+  spec.textured = true;
+  Scene scene = quad_scene(spec);
+  const EvaluatedPose pose = evaluate_pose(scene, -1, 0.0);
+  const std::vector<WorldPrimitive> vertices = evaluate_vertices(scene, pose, {});
+  RenderOptions options;
+  options.width = kSize;
+  options.height = kSize;
+  for (const Filter filter : {Filter::Nearest, Filter::Linear}) {
+    SCOPED_TRACE(filter == Filter::Nearest ? "NEAREST" : "LINEAR");
+    scene.textures[0].sampler.mag_filter = filter;
+    const RenderResult plain = render_scene(scene, pose, vertices, quad_camera(), options);
+    RenderOptions ranged_options = options;
+    ranged_options.filter_sub_texel_bits = 8;
+    const RenderResult ranged = render_scene(scene, pose, vertices, quad_camera(), ranged_options);
+    EXPECT_TRUE(plain.image_low.pixels.empty() && plain.image_high.pixels.empty());
+    ASSERT_EQ(ranged.image.pixels, plain.image.pixels);
+    ASSERT_EQ(ranged.image_low.pixels.size(), plain.image.pixels.size());
+    ASSERT_EQ(ranged.image_high.pixels.size(), plain.image.pixels.size());
+    size_t opened = 0;
+    int widest = 0;
+    for (size_t i = 0; i < plain.image.pixels.size(); ++i) {
+      const int low = ranged.image_low.pixels[i], value = plain.image.pixels[i], high = ranged.image_high.pixels[i];
+      ASSERT_LE(low, value) << "byte " << i;
+      ASSERT_LE(value, high) << "byte " << i;
+      const bool background = plain.buffers.triangle[i / 4] == RasterBuffers::kNoTriangle;
+      if (background || filter == Filter::Nearest || i % 4 == 3) {
+        ASSERT_EQ(low, high) << "byte " << i;
+      }
+      opened += low < high ? 1 : 0;
+      widest = std::max(widest, high - low);
+    }
+    if (filter == Filter::Linear) {
+      EXPECT_GT(opened, 100u);
+      EXPECT_LT(widest, 27);
+    }
+  }
+}
+
 // ---- builtin:twist in every view ---------------------------------------------------------------------------
 
 struct TwistRender {

@@ -112,6 +112,27 @@ TEST(SampleTexture, BilinearHalfwayAveragesLinearValues) {
   expect_vec4_eq(sample_texture(scene, 0, Vec2(0.375, 0.25)), Vec4(0.75, 0.25, 0.0, 1.0));
 }
 
+// The range under a quantized filter: at uv (0.375, 0.25) the weights are a = 0.25 (towards green) and b = 0
+// (towards the bottom row); with 3 sub-texel bits each may move by 1/8, b clamped at 0. The blend is linear
+// in each weight, so its extremes are at the corners (a, b) in {0.125, 0.375} x {0, 0.125}. Per channel:
+// red (1 - b)(1 - a) + b a, green a, blue b, alpha 1 - a b; all values dyadic, so exact.
+TEST(SampleTexture, RangeUnderAQuantizedFilterIsTheCornersOfTheWeightBox) {
+  const Scene scene = texture_scene(Filter::Linear, WrapMode::Repeat);
+  const Vec2 uv(0.375, 0.25);
+  const TextureSampleRange range = sample_texture_range(scene, 0, uv, 3);
+  expect_vec4_eq(range.low, Vec4(0.59375, 0.125, 0.0, 0.953125));
+  expect_vec4_eq(range.high, Vec4(0.875, 0.375, 0.125, 1.0));
+  expect_vec4_eq(sample_texture(scene, 0, uv), Vec4(0.75, 0.25, 0.0, 1.0));
+  // No quantization stated, or NEAREST: the sample itself.
+  const TextureSampleRange exact = sample_texture_range(scene, 0, uv, 0);
+  expect_vec4_eq(exact.low, Vec4(0.75, 0.25, 0.0, 1.0));
+  expect_vec4_eq(exact.high, Vec4(0.75, 0.25, 0.0, 1.0));
+  const Scene nearest = texture_scene(Filter::Nearest, WrapMode::Repeat);
+  const TextureSampleRange point = sample_texture_range(nearest, 0, uv, 8);
+  expect_vec4_eq(point.low, kRed);
+  expect_vec4_eq(point.high, kRed);
+}
+
 TEST(SampleTexture, WrapModesOutsideTheUnitSquare) {
   // u = -0.25 is texel x -1 (centre), u = 1.25 is x 2, u = 1.75 is x 3, u = 1.0 halfway between x 1 and 2.
   const double v = 0.25;  // the top row, exactly
