@@ -72,7 +72,7 @@ const char* view_label(RenderView view) {
 // How a GPU image compares with the reference image. A pixel "agrees" when every channel (RGBA) is within
 // tol::kGpuImageChannelBytes, of the reference's byte or, where the reference gives one, of the range its
 // LINEAR texture samples may take under the device's filter quantization (shading.h, sample_texture_range:
-// NVIDIA's 8 sub-texel bits moved magnified high-contrast texels by up to 3/255 on an H200). With the reference's triangle buffers, the differing pixels are sorted by where
+// on an H200, NVIDIA's quantized weights moved magnified high-contrast texels by up to 3/255). With the reference's triangle buffers, the differing pixels are sorted by where
 // they lie: on the silhouette band (a 3x3 neighbourhood holding background and model), on an inner edge band
 // (two triangles meet, no background), or in a triangle's interior; coverage differences (background in one
 // image only) are counted too, and those off the silhouette band.
