@@ -49,8 +49,8 @@ const cpu::CpuSkinningInputs& study_inputs(SkinningMethod method, bool normals) 
   return *slot;
 }
 
-void run_kernel_case(benchmark::State& state, SkinningKernel kernel, cpu::WideBlends blends, SkinningMethod method,
-                     bool normals) {
+void run_kernel_case(benchmark::State& state, SkinningKernel kernel, cpu::WideBlends blends,
+                     cpu::DqsSchedule schedule, SkinningMethod method, bool normals) {
   if (!cpu::cpu_kernel_available(kernel)) {
     state.SkipWithError((std::string("the ") + cpu::cpu_kernel_name(kernel) + " kernel: not on this CPU or build").c_str());
     return;
@@ -61,7 +61,7 @@ void run_kernel_case(benchmark::State& state, SkinningKernel kernel, cpu::WideBl
   try {
     copy_bandwidth = cpu_copy_bytes_per_second(1);
     inputs = &study_inputs(method, normals);
-    cpu::skin_cpu(*inputs, outputs, 1, kernel, cpu::OutputStores::Auto, blends);  // sizes the outputs
+    cpu::skin_cpu(*inputs, outputs, 1, kernel, cpu::OutputStores::Auto, blends, schedule);  // sizes the outputs
   } catch (const std::exception& error) {
     state.SkipWithError(error.what());
     return;
@@ -69,7 +69,7 @@ void run_kernel_case(benchmark::State& state, SkinningKernel kernel, cpu::WideBl
   double seconds = 0.0;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
-    cpu::skin_cpu(*inputs, outputs, 1, kernel, cpu::OutputStores::Auto, blends);
+    cpu::skin_cpu(*inputs, outputs, 1, kernel, cpu::OutputStores::Auto, blends, schedule);
     benchmark::ClobberMemory();
     const double elapsed = seconds_since(start);
     state.SetIterationTime(elapsed);
@@ -81,8 +81,11 @@ void run_kernel_case(benchmark::State& state, SkinningKernel kernel, cpu::WideBl
   }
   set_skinning_counters(state, double(kStudyVertices), cpu::cpu_skinning_traffic_bytes(*inputs), seconds,
                         copy_bandwidth);
+  const bool dqs_per_vertex = method == SkinningMethod::Dqs && blends == cpu::WideBlends::PerVertex &&
+                              kernel == SkinningKernel::Avx512;
   state.SetLabel(std::string(cpu::cpu_kernel_name(kernel)) +
                  (blends == cpu::WideBlends::Gathers ? ", gathered blends" : ", per-vertex blends") +
+                 (dqs_per_vertex ? std::string(" ") + cpu::dqs_schedule_name(schedule) : std::string()) +
                  (normals ? ", positions and normals" : ", positions only"));
 }
 
@@ -100,8 +103,22 @@ void register_kernel_study_benchmarks() {
                                    (blends == cpu::WideBlends::Gathers ? "/gathers/" : "/per_vertex/") +
                                    skinning_method_name(method) + (normals ? "/normals" : "/positions");
           benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-            run_kernel_case(state, kernel, blends, method, normals);
+            run_kernel_case(state, kernel, blends, cpu::DqsSchedule::Auto, method, normals);
           })->UseManualTime()->Unit(benchmark::kMillisecond);
+          // AVX-512 DQS with per-vertex blends: the schedule the CPU did not get, beside the one it did
+          // (cpu::DqsSchedule), so that each run measures the choice.
+          if (method == SkinningMethod::Dqs && kernel == SkinningKernel::Avx512 &&
+              blends == cpu::WideBlends::PerVertex) {
+            const cpu::DqsSchedule other =
+                cpu::resolve_dqs_schedule(cpu::DqsSchedule::Auto) == cpu::DqsSchedule::Pipelined
+                    ? cpu::DqsSchedule::InOrder
+                    : cpu::DqsSchedule::Pipelined;
+            const std::string other_name =
+                name + (other == cpu::DqsSchedule::Pipelined ? "/pipelined" : "/in_order");
+            benchmark::RegisterBenchmark(other_name.c_str(), [=](benchmark::State& state) {
+              run_kernel_case(state, kernel, blends, other, method, normals);
+            })->UseManualTime()->Unit(benchmark::kMillisecond);
+          }
         }
 }
 

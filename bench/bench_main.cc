@@ -69,6 +69,11 @@ int main(int argc, char** argv) {
                               "the widest instruction set this CPU reports (CPUID: avx512f, else avx2 + fma, else "
                               "scalar), not a measurement at start-up; BM_SkinKernel in the same run measures each "
                               "kernel (the table's CPU kernel study)");
+  benchmark::AddCustomContext("skinref_dqs_schedule",
+                              std::string(cpu::dqs_schedule_name(cpu::DqsSchedule::Auto)) +
+                                  " (AVX-512 DQS blocks: pipelined on AMD CPUs, in order on the others, each as "
+                                  "measured on that vendor; BM_SkinKernel/avx512/per_vertex/dqs/* measures the "
+                                  "other schedule beside it)");
   benchmark::AddCustomContext("skinref_all_threads", std::to_string(bench::all_threads()));
 #if SKINREF_HAVE_VULKAN
   benchmark::AddCustomContext("skinref_vulkan_device", bench::vulkan_device_description());

@@ -17,17 +17,23 @@ namespace skinref::cpu_detail {
 constexpr uint32_t kNone = 0xFFFFFFFFu;
 
 // One palette entry, kEntryFloats floats: JM's columns c0..c3 (xyz each), the normal matrix's rows, the DQS
-// rigid part's real and dual quaternions (x, y, z, w) and the rows of its non-rigid part S.
+// rigid part's real and dual quaternions (x, y, z, w), the rows of its non-rigid part S, and a second copy of
+// the dual quaternion and S with the dual quaternion negated.
 // For the AVX-512 kernel's per-vertex blends: LBS's JM columns are floats 0..15, one aligned 64-byte load; DQS's
-// dual quaternion and S (the parts that are blended without a test) are floats 16..31, another; the real part,
-// which every influence's hemisphere test reads first, is an aligned 16-byte load at 32, transposed into lanes
-// by shuffles (load_real_parts) instead of four gathers.
+// dual quaternion and S (the parts that are blended without a test) are floats 16..31, another, and floats
+// 48..63 the same with the dual part negated, which the blend reads for an influence in the other hemisphere
+// from its vertex's pivot: (-d) w and d (-w) round alike, so one weight broadcast serves the dual part and S
+// (with a weight negated in lanes 0..3 only, each multiply-add needed a blend or permute of two weights, and
+// those shuffles were the DQS blend's limit on Intel's one 512-bit shuffle port). The real part, which every
+// influence's hemisphere test reads first, is an aligned 16-byte load at 32, transposed into lanes by shuffles
+// (load_real_parts) instead of four gathers.
 constexpr uint32_t kColumns = 0;       // 12: c0.xyz, c1.xyz, c2.xyz, c3.xyz
 constexpr uint32_t kDual = 16;         // 4
 constexpr uint32_t kSRows = 20;        // 9, then 3 floats of padding
 constexpr uint32_t kReal = 32;         // 4
-constexpr uint32_t kNormalRows = 36;   // 9
-constexpr uint32_t kEntryFloats = 48;  // 45, padded to whole 64-byte cache lines
+constexpr uint32_t kNormalRows = 36;   // 9, then 3 floats of padding
+constexpr uint32_t kNegatedDual = 48;  // 16: -dual (4), S (9), padding (3)
+constexpr uint32_t kEntryFloats = 64;  // whole 64-byte cache lines
 
 // 64-byte aligned storage: for the palette, so that with kEntryFloats a multiple of 16 every entry's JM
 // columns (floats 0..15) are one aligned 64-byte load for the AVX-512 kernel's per-vertex blend; for the
@@ -98,6 +104,7 @@ struct Job {
   bool blend_normal_matrices;
   bool stream_outputs;  // non-temporal stores for the wide lanes' outputs; the caller fences after the kernel
   bool gather_blends;   // wide lanes gather the blends' palette fields instead of blending per vertex (WideBlends)
+  bool pipeline_dqs;    // AVX-512 DQS: the next block's blends before this block's lanes (DqsSchedule)
   float *out_px, *out_py, *out_pz;
   float *out_nx, *out_ny, *out_nz;
   float *out_tx, *out_ty, *out_tz, *out_tw;

@@ -73,6 +73,8 @@ void append_entry(const Mat4& jm, const Mat3& normal, SkinningMethod method, Pal
   }
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) entry[kSRows + 3 * r + c] = static_cast<float>(split.s(r, c));
+  // The copy with the dual part negated (kNegatedDual): negation is exact, so it is -entry[kDual + k].
+  for (uint32_t k = 0; k < 16; ++k) entry[kNegatedDual + k] = k < 4 ? -entry[kDual + k] : entry[kDual + k];
 }
 
 SegmentKernel find_kernel(SkinningKernel which) {
@@ -238,9 +240,22 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
   return in;
 }
 
+DqsSchedule resolve_dqs_schedule(DqsSchedule schedule) {
+  if (schedule != DqsSchedule::Auto) return schedule;
+  return __builtin_cpu_is("amd") ? DqsSchedule::Pipelined : DqsSchedule::InOrder;
+}
+
+const char* dqs_schedule_name(DqsSchedule schedule) {
+  switch (resolve_dqs_schedule(schedule)) {
+    case DqsSchedule::Pipelined: return "pipelined";
+    case DqsSchedule::InOrder: break;
+    case DqsSchedule::Auto: break;  // resolved above
+  }
+  return "in order";
+}
+
 void skin_cpu(const CpuSkinningInputs& in, CpuSkinningOutputs& out, int threads, SkinningKernel kernel,
-              OutputStores stores,
-              WideBlends blends) {
+              OutputStores stores, WideBlends blends, DqsSchedule dqs_schedule) {
   if (threads < 1) throw std::invalid_argument("skin_cpu: threads must be >= 1");
   const SegmentKernel run = find_kernel(resolve(kernel));
   if (run == nullptr)
@@ -268,7 +283,8 @@ void skin_cpu(const CpuSkinningInputs& in, CpuSkinningOutputs& out, int threads,
                 in.tangents.w.data(),  in.entries.data(),     in.weights.data(),
                 in.palette.data(),     in.targets.data(),     in.deltas.x.data(),
                 in.deltas.y.data(),    in.deltas.z.data(),    in.renormalize,
-                in.blend_normal_matrices, stream_outputs, blends == WideBlends::Gathers, out.positions.x.data(), out.positions.y.data(),
+                in.blend_normal_matrices, stream_outputs, blends == WideBlends::Gathers,
+                resolve_dqs_schedule(dqs_schedule) == DqsSchedule::Pipelined, out.positions.x.data(), out.positions.y.data(),
                 out.positions.z.data(),   out.normals.x.data(),   out.normals.y.data(),
                 out.normals.z.data(),     out.tangents.x.data(),  out.tangents.y.data(),
                 out.tangents.z.data(),    out.tangents.w.data()};

@@ -250,21 +250,35 @@ INSTANTIATE_TEST_SUITE_P(Corpus, CpuSkinningCorpusTest, ::testing::ValuesIn(test
 
 // ---- identical bits: kernels and thread counts ----------------------------------------------------------------
 
-// Each of `kernels`, with per-vertex and with gathered blends, gives the scalar kernel's bits on `in`; returns the
+// Each of `kernels`, with per-vertex blends under both DQS schedules and with gathered blends, gives the scalar
+// kernel's bits on `in`, and on `in` with its normals dropped (the wide loops' positions-only Shape); returns the
 // number of runs compared.
 size_t expect_scalar_bits(const CpuSkinningInputs& in, const std::vector<SkinningKernel>& kernels,
                           const std::string& what) {
-  CpuSkinningOutputs scalar;
-  cpu::skin_cpu(in, scalar, 1, SkinningKernel::Scalar);
+  CpuSkinningInputs positions_only = in;
+  positions_only.normals = {};
+  for (cpu_detail::Segment& segment : positions_only.segments) segment.normals = false;
+  struct Way {
+    cpu::WideBlends blends;
+    cpu::DqsSchedule schedule;
+    const char* name;
+  };
+  const Way ways[] = {{cpu::WideBlends::PerVertex, cpu::DqsSchedule::Pipelined, "per-vertex blends, DQS pipelined"},
+                      {cpu::WideBlends::PerVertex, cpu::DqsSchedule::InOrder, "per-vertex blends, DQS in order"},
+                      {cpu::WideBlends::Gathers, cpu::DqsSchedule::Auto, "gathers"}};
   size_t compared = 0;
-  for (SkinningKernel k : kernels)
-    for (cpu::WideBlends blends : {cpu::WideBlends::PerVertex, cpu::WideBlends::Gathers}) {
-      CpuSkinningOutputs wide;
-      cpu::skin_cpu(in, wide, 1, k, cpu::OutputStores::Auto, blends);
-      EXPECT_TRUE(same_bits(scalar, wide)) << what << " " << cpu::cpu_kernel_name(k)
-                                           << (blends == cpu::WideBlends::Gathers ? " gathers" : " per-vertex blends");
-      ++compared;
-    }
+  for (const CpuSkinningInputs* inputs : {&in, static_cast<const CpuSkinningInputs*>(&positions_only)}) {
+    const std::string variant = inputs == &in ? "" : " (positions only)";
+    CpuSkinningOutputs scalar;
+    cpu::skin_cpu(*inputs, scalar, 1, SkinningKernel::Scalar);
+    for (SkinningKernel k : kernels)
+      for (const Way& way : ways) {
+        CpuSkinningOutputs wide;
+        cpu::skin_cpu(*inputs, wide, 1, k, cpu::OutputStores::Auto, way.blends, way.schedule);
+        EXPECT_TRUE(same_bits(scalar, wide)) << what << variant << " " << cpu::cpu_kernel_name(k) << " " << way.name;
+        ++compared;
+      }
+  }
   return compared;
 }
 
