@@ -1,7 +1,8 @@
 // The CPU backend's kernel study (issue 18): what limits LBS and DQS on one core, measured side by side in one
 // process on the skinning scene of bench_scenes.h at 1M vertices and 4 influences, one thread.
 //
-//   BM_SkinKernel/<scalar|avx2|avx512>/<per_vertex|gathers>/<lbs|dqs>/<normals|positions>
+//   BM_SkinKernel/<scalar|avx2|avx512>/<per_vertex|gathers>/<lbs|dqs>/<normals|positions>[/pipelined|/in_order]
+//   BM_SkinKernel/<avx2|avx512>/per_vertex/<lbs|dqs>/<normals|positions>/in_cache
 //
 // - kernel: the instruction set (cpu::skin_cpu's kernel); avx2 runs 8 vertices at a time, avx512 16, so the two
 //   also compare 8- against 16-vertex blocks. A kernel this CPU or build lacks is skipped with its reason.
@@ -10,6 +11,11 @@
 //   kernel has only the one way (registered as per_vertex).
 // - normals, positions: with the scene's normals, or with them dropped from the prepared inputs (positions
 //   only), for the cost of the normals' cofactor matrix, normalization and traffic.
+// - pipelined, in_order: AVX-512 DQS with per-vertex blends under the schedule this CPU did not get
+//   (cpu::DqsSchedule; the case without the suffix runs the one it got), so that each run measures the choice.
+// - in_cache: the same scene at kInCacheVertices, whose arrays (under 1 MB) stay in a core's L2 on the machines
+//   measured: the kernel's own rate, without the memory hierarchy's (on the Intel Xeon VM, one core's L3
+//   bandwidth holds LBS with normals at 1M vertices near the one-thread copy).
 // Counters as BM_Skin's (set_skinning_counters, bench_common.h): vertices/s, and the traffic of the prepared
 // inputs (cpu::cpu_skinning_traffic_bytes) against BM_Copy/cpu_1t. Every variant gives the same bits
 // (tests/cpu/cpu_skinning_test.cc), so the study compares speed only.
@@ -24,20 +30,22 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace skinref::bench {
 namespace {
 
 constexpr size_t kStudyVertices = 1'000'000;
+constexpr size_t kInCacheVertices = 8'192;
 constexpr int kStudyInfluences = 4;
 
 // The prepared inputs of the study scene for one method, with or without normals; kept across cases.
-const cpu::CpuSkinningInputs& study_inputs(SkinningMethod method, bool normals) {
-  static std::map<std::pair<SkinningMethod, bool>, std::unique_ptr<cpu::CpuSkinningInputs>> prepared;
-  std::unique_ptr<cpu::CpuSkinningInputs>& slot = prepared[{method, normals}];
+const cpu::CpuSkinningInputs& study_inputs(size_t vertices, SkinningMethod method, bool normals) {
+  static std::map<std::tuple<size_t, SkinningMethod, bool>, std::unique_ptr<cpu::CpuSkinningInputs>> prepared;
+  std::unique_ptr<cpu::CpuSkinningInputs>& slot = prepared[{vertices, method, normals}];
   if (!slot) {
-    const SkinningBenchScene& posed = skinning_bench_fixture().scene(kStudyVertices, kStudyInfluences);
+    const SkinningBenchScene& posed = skinning_bench_fixture().scene(vertices, kStudyInfluences);
     SkinningOptions options;
     options.method = method;
     slot = std::make_unique<cpu::CpuSkinningInputs>(cpu::prepare_cpu_skinning(posed.scene, posed.pose, options));
@@ -49,7 +57,7 @@ const cpu::CpuSkinningInputs& study_inputs(SkinningMethod method, bool normals) 
   return *slot;
 }
 
-void run_kernel_case(benchmark::State& state, SkinningKernel kernel, cpu::WideBlends blends,
+void run_kernel_case(benchmark::State& state, size_t vertices, SkinningKernel kernel, cpu::WideBlends blends,
                      cpu::DqsSchedule schedule, SkinningMethod method, bool normals) {
   if (!cpu::cpu_kernel_available(kernel)) {
     state.SkipWithError((std::string("the ") + cpu::cpu_kernel_name(kernel) + " kernel: not on this CPU or build").c_str());
@@ -60,7 +68,7 @@ void run_kernel_case(benchmark::State& state, SkinningKernel kernel, cpu::WideBl
   const cpu::CpuSkinningInputs* inputs = nullptr;
   try {
     copy_bandwidth = cpu_copy_bytes_per_second(1);
-    inputs = &study_inputs(method, normals);
+    inputs = &study_inputs(vertices, method, normals);
     cpu::skin_cpu(*inputs, outputs, 1, kernel, cpu::OutputStores::Auto, blends, schedule);  // sizes the outputs
   } catch (const std::exception& error) {
     state.SkipWithError(error.what());
@@ -79,7 +87,7 @@ void run_kernel_case(benchmark::State& state, SkinningKernel kernel, cpu::WideBl
     state.SkipWithError("no measurable time");
     return;
   }
-  set_skinning_counters(state, double(kStudyVertices), cpu::cpu_skinning_traffic_bytes(*inputs), seconds,
+  set_skinning_counters(state, double(vertices), cpu::cpu_skinning_traffic_bytes(*inputs), seconds,
                         copy_bandwidth);
   const bool dqs_per_vertex = method == SkinningMethod::Dqs && blends == cpu::WideBlends::PerVertex &&
                               kernel == SkinningKernel::Avx512;
@@ -103,8 +111,12 @@ void register_kernel_study_benchmarks() {
                                    (blends == cpu::WideBlends::Gathers ? "/gathers/" : "/per_vertex/") +
                                    skinning_method_name(method) + (normals ? "/normals" : "/positions");
           benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-            run_kernel_case(state, kernel, blends, cpu::DqsSchedule::Auto, method, normals);
+            run_kernel_case(state, kStudyVertices, kernel, blends, cpu::DqsSchedule::Auto, method, normals);
           })->UseManualTime()->Unit(benchmark::kMillisecond);
+          if (kernel != SkinningKernel::Scalar && blends == cpu::WideBlends::PerVertex)
+            benchmark::RegisterBenchmark((name + "/in_cache").c_str(), [=](benchmark::State& state) {
+              run_kernel_case(state, kInCacheVertices, kernel, blends, cpu::DqsSchedule::Auto, method, normals);
+            })->UseManualTime()->Unit(benchmark::kMicrosecond);
           // AVX-512 DQS with per-vertex blends: the schedule the CPU did not get, beside the one it did
           // (cpu::DqsSchedule), so that each run measures the choice.
           if (method == SkinningMethod::Dqs && kernel == SkinningKernel::Avx512 &&
@@ -116,8 +128,11 @@ void register_kernel_study_benchmarks() {
             const std::string other_name =
                 name + (other == cpu::DqsSchedule::Pipelined ? "/pipelined" : "/in_order");
             benchmark::RegisterBenchmark(other_name.c_str(), [=](benchmark::State& state) {
-              run_kernel_case(state, kernel, blends, other, method, normals);
+              run_kernel_case(state, kStudyVertices, kernel, blends, other, method, normals);
             })->UseManualTime()->Unit(benchmark::kMillisecond);
+            benchmark::RegisterBenchmark((other_name + "/in_cache").c_str(), [=](benchmark::State& state) {
+              run_kernel_case(state, kInCacheVertices, kernel, blends, other, method, normals);
+            })->UseManualTime()->Unit(benchmark::kMicrosecond);
           }
         }
 }

@@ -9,6 +9,7 @@
 #include "skin/lbs.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -141,7 +142,11 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
       first_entry = entry_count++;
       append_entry(global, normal_matrix(global.topLeftCorner<3, 3>()), SkinningMethod::Lbs, in.palette);
     }
-    as_u32(in.palette.size(), scene, "palette floats");
+    // The wide kernels read palette offsets as signed 32-bit values (entry_at in cpu_kernel.inc).
+    if (in.palette.size() > size_t(std::numeric_limits<int32_t>::max()))
+      throw InputError(scene.source, "",
+                       "the CPU backend indexes palette floats with 31-bit offsets; got " +
+                           std::to_string(in.palette.size()));
     const std::vector<double>& morph_weights = pose.local.morph_weights.at(size_t(n));
     const std::vector<Primitive>& primitives = scene.meshes[size_t(node.mesh)].primitives;
     for (size_t p = 0; p < primitives.size(); ++p) {

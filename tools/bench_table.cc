@@ -297,6 +297,7 @@ void write_machine(std::ostream& out, const BenchFile& file) {
   row("reference kernel", context_string(context, "skinref_reference_kernel"));
   row("CPU backend kernel", context_string(context, "skinref_cpu_kernel"));
   row("kernel choice", context_string(context, "skinref_kernel_choice"));
+  row("DQS block schedule", context_string(context, "skinref_dqs_schedule"));
   row("all threads", context_string(context, "skinref_all_threads"));
   row("Vulkan device", context_string(context, "skinref_vulkan_device"));
   row("date", context_string(context, "date"));
@@ -350,7 +351,7 @@ Names classify(const BenchFile& file) {
         continue;
       }
     }
-    if (parts.size() == 5 && parts[0] == "BM_SkinKernel") {
+    if (parts.size() >= 5 && parts.size() <= 7 && parts[0] == "BM_SkinKernel") {
       names.any_kernel_study = true;
       continue;
     }
@@ -437,6 +438,39 @@ void write_skinning(std::ostream& out, const BenchFile& file, const Names& names
   out << "\n";
 }
 
+// The kernel study's other cases: the per-vertex kernels in cache, and AVX-512 DQS under the schedule the CPU did
+// not get (bench/bench_kernels.cc), beside the figures they are compared with.
+void write_kernel_study_extras(std::ostream& out, const BenchFile& file) {
+  auto cell = [&](const std::string& name) -> std::string {
+    const std::optional<Result> result = file.find(name);
+    if (!result) return "-";
+    if (!result->run) return skipped(*result);
+    return significant(file.number(*result->run, "vertices/s") * 1e-6, 3);
+  };
+  out << "In cache (8,192 vertices, arrays under 1 MB: the kernel's rate without the memory hierarchy's), and "
+         "AVX-512 DQS under each block schedule (cpu::DqsSchedule; the bench context's skinref_dqs_schedule names "
+         "the one this CPU gets, the plain case's), M vertices/s:\n\n"
+      << "| method | attributes | avx2 per vertex, in cache | avx512 per vertex, in cache | avx512 DQS, other "
+         "schedule | avx512 DQS, other schedule, in cache |\n|---|---|---|---|---|---|\n";
+  for (const SkinningMethod method : skinref::kSkinningMethods)
+    for (const char* attributes : {"normals", "positions"}) {
+      const std::string tail = std::string(skinning_method_name(method)) + "/" + attributes;
+      out << "| " << upper_case(skinning_method_name(method)) << " | "
+          << (std::string(attributes) == "normals" ? "positions + normals" : "positions") << " | "
+          << cell("BM_SkinKernel/avx2/per_vertex/" + tail + "/in_cache") << " | "
+          << cell("BM_SkinKernel/avx512/per_vertex/" + tail + "/in_cache") << " |";
+      for (const char* size : {"", "/in_cache"}) {
+        std::string figure = "-";
+        for (const char* schedule : {"/pipelined", "/in_order"})
+          if (file.find("BM_SkinKernel/avx512/per_vertex/" + tail + schedule + size))
+            figure = cell("BM_SkinKernel/avx512/per_vertex/" + tail + schedule + size) + " (" + (schedule + 1) + ")";
+        out << " " << figure << " |";
+      }
+      out << "\n";
+    }
+  out << "\n";
+}
+
 // The CPU kernel study (bench/bench_kernels.cc): one row per method and attribute set, one column per kernel and
 // way of reading the palette, M vertices/s with the fraction of the one-thread copy bandwidth.
 void write_kernel_study(std::ostream& out, const BenchFile& file) {
@@ -473,6 +507,7 @@ void write_kernel_study(std::ostream& out, const BenchFile& file) {
       out << "\n";
     }
   out << "\n";
+  write_kernel_study_extras(out, file);
 }
 
 void write_animation(std::ostream& out, const BenchFile& file, const Names& names) {
