@@ -100,6 +100,14 @@ void run_kernel_case(benchmark::State& state, size_t vertices, SkinningKernel ke
 }  // namespace
 
 void register_kernel_study_benchmarks() {
+  // One case: 1M vertices in milliseconds, or in cache (name + "/in_cache") in microseconds.
+  auto add = [](const std::string& name, bool in_cache, SkinningKernel kernel, cpu::WideBlends blends,
+                cpu::DqsSchedule schedule, SkinningMethod method, bool normals) {
+    const size_t vertices = in_cache ? kInCacheVertices : kStudyVertices;
+    benchmark::RegisterBenchmark((name + (in_cache ? "/in_cache" : "")).c_str(), [=](benchmark::State& state) {
+      run_kernel_case(state, vertices, kernel, blends, schedule, method, normals);
+    })->UseManualTime()->Unit(in_cache ? benchmark::kMicrosecond : benchmark::kMillisecond);
+  };
   const std::pair<SkinningKernel, const char*> kernels[] = {
       {SkinningKernel::Scalar, "scalar"}, {SkinningKernel::Avx2, "avx2"}, {SkinningKernel::Avx512, "avx512"}};
   for (const SkinningMethod method : kSkinningMethods)
@@ -110,13 +118,9 @@ void register_kernel_study_benchmarks() {
           const std::string name = std::string("BM_SkinKernel/") + kernel_name +
                                    (blends == cpu::WideBlends::Gathers ? "/gathers/" : "/per_vertex/") +
                                    skinning_method_name(method) + (normals ? "/normals" : "/positions");
-          benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-            run_kernel_case(state, kStudyVertices, kernel, blends, cpu::DqsSchedule::Auto, method, normals);
-          })->UseManualTime()->Unit(benchmark::kMillisecond);
+          add(name, false, kernel, blends, cpu::DqsSchedule::Auto, method, normals);
           if (kernel != SkinningKernel::Scalar && blends == cpu::WideBlends::PerVertex)
-            benchmark::RegisterBenchmark((name + "/in_cache").c_str(), [=](benchmark::State& state) {
-              run_kernel_case(state, kInCacheVertices, kernel, blends, cpu::DqsSchedule::Auto, method, normals);
-            })->UseManualTime()->Unit(benchmark::kMicrosecond);
+            add(name, true, kernel, blends, cpu::DqsSchedule::Auto, method, normals);
           // AVX-512 DQS with per-vertex blends: the schedule the CPU did not get, beside the one it did
           // (cpu::DqsSchedule), so that each run measures the choice.
           if (method == SkinningMethod::Dqs && kernel == SkinningKernel::Avx512 &&
@@ -127,12 +131,7 @@ void register_kernel_study_benchmarks() {
                     : cpu::DqsSchedule::Pipelined;
             const std::string other_name =
                 name + (other == cpu::DqsSchedule::Pipelined ? "/pipelined" : "/in_order");
-            benchmark::RegisterBenchmark(other_name.c_str(), [=](benchmark::State& state) {
-              run_kernel_case(state, kStudyVertices, kernel, blends, other, method, normals);
-            })->UseManualTime()->Unit(benchmark::kMillisecond);
-            benchmark::RegisterBenchmark((other_name + "/in_cache").c_str(), [=](benchmark::State& state) {
-              run_kernel_case(state, kInCacheVertices, kernel, blends, other, method, normals);
-            })->UseManualTime()->Unit(benchmark::kMicrosecond);
+            for (const bool in_cache : {false, true}) add(other_name, in_cache, kernel, blends, other, method, normals);
           }
         }
 }
