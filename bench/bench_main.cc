@@ -1,7 +1,7 @@
 // skinref_bench: every benchmark of bench/ in one program (Google Benchmark's command line). Registration is
 // explicit, in one order: copy bandwidths first (the skinning cases compare with them), then skinning,
-// animation and rendering. The run's JSON context gets the kernels this CPU uses, and the Vulkan device (or
-// why there is none), which tools/bench_table.cc prints with the machine.
+// animation and rendering. The run's JSON context gets the source revision, the kernels this CPU uses, and the
+// Vulkan device (or why there is none), which tools/bench_table.cc prints with the machine.
 #include "bench/bench_common.h"
 #include "bench/bench_scenes.h"
 #include "cpu/skinning_cpu.h"
@@ -12,6 +12,8 @@
 
 #include <benchmark/benchmark.h>
 #include <sys/utsname.h>
+
+#include "skinref_source_revision.h"  // generated at build time (cmake/source_revision.cmake)
 
 #include <fstream>
 #include <string>
@@ -60,6 +62,7 @@ int main(int argc, char** argv) {
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  benchmark::AddCustomContext("skinref_source", SKINREF_SOURCE_REVISION);
   benchmark::AddCustomContext("skinref_cpu_model", cpu_model_name());
   benchmark::AddCustomContext("skinref_os_kernel", os_kernel());
   benchmark::AddCustomContext("skinref_reference_kernel", skinning_kernel_name(SkinningKernel::Auto));

@@ -276,6 +276,7 @@ void write_machine(std::ostream& out, const BenchFile& file) {
     if (!value.empty()) out << "| " << what << " | " << cell(value) << " |\n";
   };
   row("host", context_string(context, "host_name"));
+  row("source", context_string(context, "skinref_source"));
   row("CPU model", context_string(context, "skinref_cpu_model"));
   row("kernel", context_string(context, "skinref_os_kernel"));
   std::string cpus = context_string(context, "num_cpus");
