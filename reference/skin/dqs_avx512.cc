@@ -5,7 +5,8 @@
 // One vertex per lane, 8 vertices per group:
 // - joint indices (checked against the palette) and weights as lanes (lane j: vertex j): loaded and permuted
 //   for 1, 2 and 4 influences, gathered otherwise; the sum, the division by it (Renormalize), each joint's
-//   real part (gathered) dotted with the pivot's and the sign of the weight, lane-wise;
+//   real part (loaded and transposed, load_real_parts) dotted with the pivot's and the sign of the weight,
+//   lane-wise (not for the pivot itself, whose sign is +);
 // - the blend per vertex in the joints' own layout (skin/dqs_kernels.h): (real, dual) and S[0..7] are one
 //   64-byte line each, so sum_i w_i * line_i takes one load, one multiply and one add per line and influence;
 //   the 8 vertices' sums are then transposed into lanes; S[8] is gathered and blended lane-wise;
@@ -141,6 +142,30 @@ inline __m512d field(const double* palette, __m256i offsets, int field) {
   return _mm512_i32gather_pd(offsets, palette + field, 8);
 }
 
+// The real parts of one influence's joints as lanes: q[e] lane j = real[e] of vertex j's joint, at palette +
+// joint_offset(j). Each real part is one aligned 32-byte load, two to a register (vertices 0 and 2, 1 and 3,
+// 4 and 6, 5 and 7 in its 256-bit halves), then a 4x4 transpose of each half: 8 loads and 8 shuffles in place
+// of 4 gathers of 8 doubles.
+template <class JointOffset>
+[[gnu::always_inline]] inline void load_real_parts(const double* palette, JointOffset joint_offset,
+                                                   __m512d (&q)[4]) {
+  auto pair = [&](int low, int high) {
+    // The masked insert with a zero source, every lane selected: GCC 12's unmasked one reads an uninitialized
+    // operand (GCC bug 105593).
+    return _mm512_mask_insertf64x4(_mm512_setzero_pd(), 0xFF,
+                                   _mm512_zextpd256_pd512(_mm256_load_pd(palette + joint_offset(low) + kReal)),
+                                   _mm256_load_pd(palette + joint_offset(high) + kReal), 1);
+  };
+  const __m512d p02 = pair(0, 2), p13 = pair(1, 3), p46 = pair(4, 6), p57 = pair(5, 7);
+  // t0: e0 and e2 of vertices 0 and 1 (low half) and 2 and 3 (high half), as [e0 e0 e2 e2]; t1: e1 and e3.
+  const __m512d t0 = unpacklo(p02, p13), t1 = unpackhi(p02, p13);
+  const __m512d t2 = unpacklo(p46, p57), t3 = unpackhi(p46, p57);
+  q[0] = shuffle_blocks<_MM_SHUFFLE(2, 0, 2, 0)>(t0, t2);
+  q[2] = shuffle_blocks<_MM_SHUFFLE(3, 1, 3, 1)>(t0, t2);
+  q[1] = shuffle_blocks<_MM_SHUFFLE(2, 0, 2, 0)>(t1, t3);
+  q[3] = shuffle_blocks<_MM_SHUFFLE(3, 1, 3, 1)>(t1, t3);
+}
+
 // Skins the 8 vertices at v; false, with nothing written, when the group must go through the scalar kernel.
 template <int kFixed, bool kRenormalize>
 [[gnu::always_inline]] inline bool skin_group(const KernelArgs& a, size_t v, __m256i lane_offsets,
@@ -195,21 +220,25 @@ template <int kFixed, bool kRenormalize>
   if ((outside | _mm512_cmp_pd_mask(sum, zero, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(w[0], zero, _CMP_EQ_OQ)) != 0)
     return false;
 
-  // Signs: the pivot is influence 0 in every lane (w[0] != 0); dot and sign lane-wise from gathered real parts.
+  // Signs: the pivot is influence 0 in every lane (w[0] != 0); dot and sign lane-wise from the real parts. The
+  // pivot's dot with itself, ((q0 q0 + q1 q1) + q2 q2) + q3 q3, is never below 0 (a NaN compares false), so
+  // its sign is + without computing it, as the scalar kernel's comparison gives.
   alignas(64) double weight_lanes[kMax][kGroup];
   alignas(64) double signed_lanes[kMax][kGroup];
   __m512d pr[4];
-#pragma GCC unroll 4
-  for (int e = 0; e < 4; ++e) pr[e] = field(palette, offsets[0], kReal + e);
+  load_real_parts(palette, [&](int j) { return size_t(jv[size_t(j) * size_t(k)]) * kJointDoubles; }, pr);
   __m512d s8;
 #pragma GCC unroll 8
   for (int i = 0; i < k; ++i) {
     const __m512d weight = kRenormalize ? _mm512_div_pd(w[i], sum) : w[i];
-    __m512d q[4];
-#pragma GCC unroll 4
-    for (int e = 0; e < 4; ++e) q[e] = i == 0 ? pr[e] : field(palette, offsets[i], kReal + e);
-    const __m512d dot = add(add(add(mul(q[0], pr[0]), mul(q[1], pr[1])), mul(q[2], pr[2])), mul(q[3], pr[3]));
-    const __m512d wq = negate_where(_mm512_cmp_pd_mask(dot, zero, _CMP_LT_OQ), weight);
+    __m512d wq = weight;
+    if (i > 0) {
+      __m512d q[4];
+      load_real_parts(palette, [&](int j) { return size_t(jv[size_t(j) * size_t(k) + size_t(i)]) * kJointDoubles; },
+                      q);
+      const __m512d dot = add(add(add(mul(q[0], pr[0]), mul(q[1], pr[1])), mul(q[2], pr[2])), mul(q[3], pr[3]));
+      wq = negate_where(_mm512_cmp_pd_mask(dot, zero, _CMP_LT_OQ), weight);
+    }
     _mm512_store_pd(weight_lanes[i], weight);
     _mm512_store_pd(signed_lanes[i], wq);
     const __m512d product = mul(weight, field(palette, offsets[i], kS + 8));
