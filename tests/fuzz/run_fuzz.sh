@@ -6,8 +6,12 @@
 # oom-, leak- files) go to out/fuzz/findings/TARGET/, each run's log to out/fuzz/logs/TARGET.log. Limits per
 # input: -timeout=10 (an input over 10 s is a finding), -rss_limit_mb=2048, -malloc_limit_mb per target (one
 # allocation; malloc_limit_of below), -max_len per target (max_len_of below), ASan options (asan_options_of below).
+# -report_slow_units=1: libFuzzer's slowest-unit figure counts inputs of 1 s and more (by default only those
+# of 10 s and more, so its "0 s" said nothing below 10 s); it keeps each new slowest one as a slow-unit- file
+# beside the findings (an input over 1 s is not a finding: the limits allow it).
 # Then a table per target: this run's executions and executions/s, the executions over all runs
-# (out/fuzz/totals.tsv), the edge coverage and features (libFuzzer's final cov: and ft:), the corpus size and
+# (out/fuzz/totals.tsv), the edge coverage and features (libFuzzer's final cov: and ft:), the slowest input
+# (whole seconds, the initial pass over the corpus included; "<1" when none took 1 s), the corpus size and
 # the findings. Exits 1 when out/fuzz/findings/ holds any finding (move a fixed one to
 # tests/fuzz_regressions/TARGET/ and delete it there), 2 on a usage or harness error.
 set -euo pipefail
@@ -80,7 +84,8 @@ run_one() {  # run_one TARGET
   local t=$1 dict=()
   [ -f "tests/fuzz/$t.dict" ] && dict=("-dict=tests/fuzz/$t.dict")
   ASAN_OPTIONS=$(asan_options_of "$t") UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-    "build-fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    "build-fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -report_slow_units=1 -rss_limit_mb=2048 \
+    -print_final_stats=1 \
     -max_len="$(max_len_of "$t")" -malloc_limit_mb="$(malloc_limit_of "$t")" \
     -artifact_prefix="$out/findings/$t/" "${dict[@]}" "$out/corpus/$t" "$out/seeds/$t" \
     >"$out/logs/$t.log" 2>&1 || echo "libFuzzer exit status $?" >>"$out/logs/$t.log"
@@ -103,13 +108,16 @@ wait || true
 totals=$out/totals.tsv
 [ -f "$totals" ] || printf 'target\texecutions\truns\tseconds\n' >"$totals"
 total_findings=0
-printf '\n%-12s %8s %10s %12s %14s %7s %8s %7s %9s\n' target seconds exec/s executions "total execs" edges features corpus findings
+printf '\n%-12s %8s %10s %12s %14s %7s %8s %8s %7s %9s\n' target seconds exec/s executions "total execs" edges \
+  features slowest corpus findings
 for t in "${targets[@]}"; do
   log=$out/logs/$t.log
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | awk '{print $2}')
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | awk '{print $2}')
+  slowest=$(sed -n 's/^stat::slowest_unit_time_sec: *//p' "$log" | tail -n 1)
+  case "$slowest" in '') slowest='?' ;; 0) slowest='<1 s' ;; *) slowest="$slowest s" ;; esac
   execs=${execs:-0}
   previous=$(awk -F'\t' -v t="$t" '$1 == t { print $2 "\t" $3 "\t" $4 }' "$totals")
   p_execs=$(echo "$previous" | cut -f1); p_runs=$(echo "$previous" | cut -f2); p_secs=$(echo "$previous" | cut -f3)
@@ -123,12 +131,13 @@ for t in "${targets[@]}"; do
   corpus=$(find "$out/corpus/$t" -type f | wc -l)
   note=""
   [ "$new" -gt 0 ] && note=" ($new new)"
-  printf '%-12s %8s %10s %12s %14s %7s %8s %7s %9s\n' "$t" "$seconds" "${rate:-?}" "$execs" "$cumulative" \
-    "${cov:-?}" "${ft:-?}" "$corpus" "$findings$note"
+  printf '%-12s %8s %10s %12s %14s %7s %8s %8s %7s %9s\n' "$t" "$seconds" "${rate:-?}" "$execs" "$cumulative" \
+    "${cov:-?}" "${ft:-?}" "$slowest" "$corpus" "$findings$note"
 done
 echo
 echo "executions: this run; total execs: over every run (out/fuzz/totals.tsv); edges: libFuzzer's final cov:"
-echo "(instrumented skinref code; Debian's tinygltf, stb, Assimp are not instrumented); features: its ft:."
+echo "(instrumented skinref code; Debian's tinygltf, stb, Assimp are not instrumented); features: its ft:;"
+echo "slowest: libFuzzer's slowest input in whole seconds (kept as $out/findings/TARGET/slow-unit-*; not a finding)."
 if [ "$total_findings" -gt 0 ]; then
   echo "run_fuzz: $total_findings finding(s) under $out/findings/ (reproduce: build-fuzz/fuzz_TARGET FILE;" \
        "once fixed, keep the input in tests/fuzz_regressions/TARGET/ and delete it there)" >&2
