@@ -539,6 +539,49 @@ TEST(SkinDqs, SimdKernelGivesTheScalarKernelsBitsOnRandomInput) {
   EXPECT_GE(compared, 9 * 5 * 2 * 3 * 2);
 }
 
+TEST(SkinDqs, SimdKernelGivesTheScalarKernelsBitsWhereRoundingDecidesTheHemisphere) {
+  // Pairs of joints whose rotations differ by a half turn, or a half turn less a hair: their real parts are
+  // orthogonal, or nearly, so the hemisphere test's dot ((q0 p0 + q1 p1) + q2 p2) + q3 p3 is a cancellation
+  // whose sign its rounding decides, and a kernel that sums in another order (or mixes up components) takes
+  // the other sign for some of them, a different blend. Influence 0 of every vertex is the pair's first joint
+  // (the pivot), influence 1 its second.
+  std::mt19937_64 rng(27);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  constexpr int kPairs = 64;
+  std::vector<Mat4> matrices;
+  for (int m = 0; m < kPairs; ++m) {
+    const Mat3 base = rotation(3.2 * unit(rng), Vec3(unit(rng), unit(rng), unit(rng)) + Vec3(0.0, 0.0, 1e-3));
+    const double hair = m % 2 == 0 ? 0.0 : 1e-15 * unit(rng);
+    const Mat3 half_turn = rotation(kPi - hair, Vec3(unit(rng), unit(rng), unit(rng)) + Vec3(1e-3, 0.0, 0.0));
+    const Vec3 translation(unit(rng), unit(rng), unit(rng));
+    matrices.push_back(affine(base, translation));
+    matrices.push_back(affine(base * half_turn, translation));
+  }
+  const JointPalette palette = make_palette(matrices);
+  std::uniform_int_distribution<uint32_t> pair(0, kPairs - 1), any_joint(0, 2 * kPairs - 1);
+  for (SkinningKernel kernel : simd_kernels()) {
+    for (int k : {2, 3, 4, 8}) {
+      SCOPED_TRACE(std::string(dqs_kernel_name(kernel)) + " k=" + std::to_string(k));
+      VertexData data;
+      data.influences_per_vertex = k;
+      for (int v = 0; v < 1024; ++v) {
+        data.positions.push_back(Vec3(3.0 * unit(rng), 3.0 * unit(rng), 3.0 * unit(rng)));
+        data.normals.push_back(Vec3(unit(rng), unit(rng), unit(rng)).normalized());
+        const uint32_t m = pair(rng);
+        for (int i = 0; i < k; ++i) {
+          data.joints.push_back(i == 0 ? 2 * m : i == 1 ? 2 * m + 1 : any_joint(rng));
+          data.weights.push_back(0.05 + 0.95 * (0.5 + 0.5 * unit(rng)));
+        }
+      }
+      SkinningOptions scalar;
+      scalar.kernel = SkinningKernel::Scalar;
+      SkinningOptions simd = scalar;
+      simd.kernel = kernel;
+      expect_bit_identical(dqs(data, palette, scalar), dqs(data, palette, simd));
+    }
+  }
+}
+
 TEST(SkinDqs, SimdKernelSpecialVerticesMatchTheScalarPaths) {
   // The special vertices really take the scalar kernel's paths: all-zero weights and an underflowing norm2
   // keep their bind attributes in every kernel.
