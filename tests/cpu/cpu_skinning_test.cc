@@ -24,6 +24,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <numbers>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -380,6 +381,70 @@ TEST(CpuSkinningBits, EveryKernelGivesTheScalarBitsOnScrambledPalettes) {
   std::printf("[ measured ] %zu runs on scrambled palettes bit-identical to the scalar kernel; %zu influences in "
               "the other hemisphere from their vertex's first\n",
               compared, flipped);
+}
+
+// Palettes where rounding decides the hemisphere: every odd joint is the joint before it turned by a half turn
+// (or a half turn less a hair) about a random axis, so the two real parts are orthogonal or nearly and the
+// hemisphere test's dot of a vertex whose influences pair them is a cancellation whose sign its rounding
+// decides. A kernel that sums that dot in another order, or mixes up its components, takes the other sign for
+// some of them (a different blend), which the scrambled palettes above, whose dots are far from 0, cannot show.
+// The count of such pairs (|dot| < 1e-6) is printed and must be non-zero.
+TEST(CpuSkinningBits, EveryKernelGivesTheScalarBitsWhereRoundingDecidesTheHemisphere) {
+  std::vector<SkinningKernel> kernels;
+  for (SkinningKernel k : {SkinningKernel::Avx2, SkinningKernel::Avx512})
+    if (cpu::cpu_kernel_available(k)) kernels.push_back(k);
+  if (kernels.empty()) GTEST_SKIP() << "no wide kernel on this CPU or build";
+  std::mt19937 random(20261127u);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  size_t compared = 0, near_orthogonal = 0;
+  for (const std::string& name : builtin_scene_names()) {
+    if (name == "million") continue;  // its size adds nothing here
+    const Scene scene = make_builtin_scene(name);
+    if (scene.skins.empty()) continue;
+    EvaluatedPose pose = evaluate_pose(scene, 0, 0.4 * scene.animations[0].end_time);
+    for (JointPalette& palette : pose.palettes) {
+      for (size_t j = 0; j < palette.skinning.size(); ++j) {
+        Mat3 linear;
+        if (j % 2 == 0) {
+          Quat q(unit(random), unit(random), unit(random), unit(random));
+          if (q.norm() < 1e-3) q = Quat::Identity();
+          linear = q.normalized().toRotationMatrix();
+        } else {
+          const double hair = j % 4 == 1 ? 0.0 : 1e-7 * unit(random);
+          const Vec3 axis = Vec3(unit(random), unit(random), unit(random)) + Vec3(1e-3, 0.0, 0.0);
+          linear = palette.skinning[j - 1].topLeftCorner<3, 3>() *
+                   Eigen::AngleAxisd(std::numbers::pi - hair, axis.normalized()).toRotationMatrix();
+        }
+        Mat4 jm = Mat4::Identity();
+        jm.topLeftCorner<3, 3>() = linear;
+        jm.topRightCorner<3, 1>() = Vec3(unit(random), unit(random), unit(random));
+        palette.skinning[j] = jm;
+        palette.normal[j] = linear.inverse().transpose();
+      }
+      for (const Mesh& mesh : scene.meshes)
+        for (const Primitive& prim : mesh.primitives) {
+          const size_t k = size_t(prim.influences_per_vertex);
+          if (k < 2 || prim.joints.size() < k) continue;
+          for (size_t v = 0; v < prim.joints.size() / k; ++v)
+            for (size_t i = 1; i < k; ++i) {
+              const size_t first = prim.joints[v * k], other = prim.joints[v * k + i];
+              if (first >= palette.skinning.size() || other >= palette.skinning.size()) continue;
+              const DqsJointSplit a = split_dqs_joint(palette.skinning[first]);
+              const DqsJointSplit b = split_dqs_joint(palette.skinning[other]);
+              const double dot = a.real[0] * b.real[0] + a.real[1] * b.real[1] + a.real[2] * b.real[2] +
+                                 a.real[3] * b.real[3];
+              near_orthogonal += std::abs(dot) < 1e-6 ? 1 : 0;
+            }
+        }
+    }
+    SkinningOptions options;
+    options.method = SkinningMethod::Dqs;
+    compared += expect_scalar_bits(cpu::prepare_cpu_skinning(scene, pose, options), kernels, name + " dqs");
+  }
+  EXPECT_GT(near_orthogonal, 0u);
+  std::printf("[ measured ] %zu runs bit-identical to the scalar kernel where %zu influences are orthogonal, or "
+              "nearly, to their vertex's first\n",
+              compared, near_orthogonal);
 }
 
 TEST(CpuSkinningBits, StreamingAndCachedStoresGiveTheSameBits) {
