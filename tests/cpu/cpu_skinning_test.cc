@@ -314,6 +314,34 @@ TEST(CpuSkinningBits, EveryKernelGivesTheScalarBits) {
               cpu::cpu_kernel_name(SkinningKernel::Auto));
 }
 
+// Palette joint j as [linear | translation], with its normal matrix.
+void set_joint(JointPalette& palette, size_t j, const Mat3& linear, const Vec3& translation) {
+  Mat4 jm = Mat4::Identity();
+  jm.topLeftCorner<3, 3>() = linear;
+  jm.topRightCorner<3, 1>() = translation;
+  palette.skinning[j] = jm;
+  palette.normal[j] = linear.inverse().transpose();
+}
+
+// Calls visit(dot) for every influence after the first of every vertex of the scene's skinned primitives whose
+// joints lie in the palette: dot is the double-precision dot of the two joints' DQS real parts.
+template <class Visit>
+void for_each_dot_with_first(const Scene& scene, const JointPalette& palette, Visit visit) {
+  for (const Mesh& mesh : scene.meshes)
+    for (const Primitive& prim : mesh.primitives) {
+      const size_t k = size_t(prim.influences_per_vertex);
+      if (k < 2 || prim.joints.size() < k) continue;
+      for (size_t v = 0; v < prim.joints.size() / k; ++v)
+        for (size_t i = 1; i < k; ++i) {
+          const size_t first = prim.joints[v * k], other = prim.joints[v * k + i];
+          if (first >= palette.skinning.size() || other >= palette.skinning.size()) continue;
+          const DqsJointSplit a = split_dqs_joint(palette.skinning[first]);
+          const DqsJointSplit b = split_dqs_joint(palette.skinning[other]);
+          visit(a.real[0] * b.real[0] + a.real[1] * b.real[1] + a.real[2] * b.real[2] + a.real[3] * b.real[3]);
+        }
+    }
+}
+
 // Scrambled palettes: every joint a random rotation of any angle (so that about half of a vertex's influences
 // lie in the other hemisphere from its pivot, which the animated scenes above rarely give), a random
 // translation and, for every third joint, a non-uniform scale; weights random, some zero (the first ones
@@ -346,30 +374,16 @@ TEST(CpuSkinningBits, EveryKernelGivesTheScalarBitsOnScrambledPalettes) {
         Quat q(unit(random), unit(random), unit(random), unit(random));
         if (q.norm() < 1e-3) q = Quat::Identity();
         q.normalize();
-        Mat4 jm = Mat4::Identity();
         Mat3 linear = q.toRotationMatrix();
         if (j % 3 == 2) linear = linear * Vec3(1.0 + 0.5 * unit(random), 1.0, 1.0 + 0.25 * unit(random)).asDiagonal();
-        jm.topLeftCorner<3, 3>() = linear;
-        jm.topRightCorner<3, 1>() = Vec3(unit(random), unit(random), unit(random));
-        palette.skinning[j] = jm;
-        palette.normal[j] = linear.inverse().transpose();
+        set_joint(palette, j, linear, Vec3(unit(random), unit(random), unit(random)));
       }
       for (const Mesh& mesh : scene.meshes)
         for (const Primitive& prim : mesh.primitives) {
           const size_t k = size_t(prim.influences_per_vertex);
-          if (k < 2 || prim.joints.size() < k) continue;
-          influences_seen = std::max(influences_seen, k);
-          for (size_t v = 0; v < prim.joints.size() / k; ++v)
-            for (size_t i = 1; i < k; ++i) {
-              const size_t first = prim.joints[v * k], other = prim.joints[v * k + i];
-              if (first >= palette.skinning.size() || other >= palette.skinning.size()) continue;
-              const DqsJointSplit a = split_dqs_joint(palette.skinning[first]);
-              const DqsJointSplit b = split_dqs_joint(palette.skinning[other]);
-              const double dot = a.real[0] * b.real[0] + a.real[1] * b.real[1] + a.real[2] * b.real[2] +
-                                 a.real[3] * b.real[3];
-              flipped += dot < 0.0 ? 1 : 0;
-            }
+          if (k >= 2 && prim.joints.size() >= k) influences_seen = std::max(influences_seen, k);
         }
+      for_each_dot_with_first(scene, palette, [&](double dot) { flipped += dot < 0.0 ? 1 : 0; });
     }
     for (const SkinningOptions& options : test::weight_and_normal_options()) {
       const CpuSkinningInputs in = cpu::prepare_cpu_skinning(scene, pose, options);
@@ -415,27 +429,9 @@ TEST(CpuSkinningBits, EveryKernelGivesTheScalarBitsWhereRoundingDecidesTheHemisp
           linear = palette.skinning[j - 1].topLeftCorner<3, 3>() *
                    Eigen::AngleAxisd(std::numbers::pi - hair, axis.normalized()).toRotationMatrix();
         }
-        Mat4 jm = Mat4::Identity();
-        jm.topLeftCorner<3, 3>() = linear;
-        jm.topRightCorner<3, 1>() = Vec3(unit(random), unit(random), unit(random));
-        palette.skinning[j] = jm;
-        palette.normal[j] = linear.inverse().transpose();
+        set_joint(palette, j, linear, Vec3(unit(random), unit(random), unit(random)));
       }
-      for (const Mesh& mesh : scene.meshes)
-        for (const Primitive& prim : mesh.primitives) {
-          const size_t k = size_t(prim.influences_per_vertex);
-          if (k < 2 || prim.joints.size() < k) continue;
-          for (size_t v = 0; v < prim.joints.size() / k; ++v)
-            for (size_t i = 1; i < k; ++i) {
-              const size_t first = prim.joints[v * k], other = prim.joints[v * k + i];
-              if (first >= palette.skinning.size() || other >= palette.skinning.size()) continue;
-              const DqsJointSplit a = split_dqs_joint(palette.skinning[first]);
-              const DqsJointSplit b = split_dqs_joint(palette.skinning[other]);
-              const double dot = a.real[0] * b.real[0] + a.real[1] * b.real[1] + a.real[2] * b.real[2] +
-                                 a.real[3] * b.real[3];
-              near_orthogonal += std::abs(dot) < 1e-6 ? 1 : 0;
-            }
-        }
+      for_each_dot_with_first(scene, palette, [&](double dot) { near_orthogonal += std::abs(dot) < 1e-6 ? 1 : 0; });
     }
     SkinningOptions options;
     options.method = SkinningMethod::Dqs;
