@@ -46,12 +46,13 @@ namespace tol {
 // Limits of one Assimp import (the child process). Address space and CPU time scale with the input file, so
 // that a small file Assimp expands without end (a 14 KB Collada file the fuzzer made allocated 4 GiB over 16 s)
 // fails in seconds while a large asset keeps room: base + per input byte (or MiB), at most the cap.
-// What imports need, measured (2026-11-27, Debian's Assimp 5.2, the least RLIMIT_AS with which each imports, in
-// 1 MiB steps): every FBX and Collada file of tests/assimp/ and of the shared corpus (3.5 KB to 971 KB) needs
-// at most 9 MiB beyond what the process has mapped (4.6 to 49 bytes per input byte for files over 20 KB). So
-// the 256 MiB base alone is 28 times the most any of them needs, and 256 bytes per input byte over 5 times
-// their highest ratio, while a small file that Assimp expands without end stops at a quarter of the 1 GiB base
-// it had: the fuzzer's 8 KB FBX files that allocate up to the limit took 2.2 s and 795 MB to be refused.
+// What imports need, measured (2026-11-27, Debian's Assimp 5.2, the least RLIMIT_AS with which each imports,
+// in 1 MiB steps): each of the 24 FBX and Collada files of tests/assimp/, the fuzz seeds and the shared corpus
+// that Assimp imports (3.5 KB to 971 KB) needs at most 9 MiB beyond what the process has mapped (4.6 to 49
+// bytes per input byte for files over 20 KB). So the 256 MiB base alone is 28 times the most any of them
+// needs, and 256 bytes per input byte over 5 times their highest ratio, while a small file that Assimp
+// expands without end stops at a quarter of the 1 GiB base it had: the fuzzer's 8 KB FBX files that
+// allocate up to the limit took 2.2 s and 795 MB to be refused.
 inline constexpr unsigned long long kAssimpAddressSpaceBaseBytes = 256ull << 20;  // RLIMIT_AS (not under ASan)
 inline constexpr unsigned long long kAssimpAddressSpacePerInputByte = 256;
 inline constexpr unsigned long long kAssimpAddressSpaceBytes = 4ull << 30;  // the cap
