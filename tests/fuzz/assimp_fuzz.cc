@@ -6,8 +6,8 @@
 // and load_assimp_file() imports it with the default limits; a scene that comes back (through the glTF
 // loader's checks) is posed at time 0 of its first animation (or the rest pose) and skinned with LBS.
 // Bound on work per input: one import (its child is limited by the product itself: assimp_import_limits(),
-// 4 s of CPU and 256 MiB (plus 256 bytes per input byte) of address space beyond what it has mapped at the fork, 90 s wall;
-// libFuzzer's -timeout=10 flags anything over 10 s) and one pose and skinning pass.
+// 4 s of CPU and 256 MiB plus 256 bytes per input byte of address space beyond what it has mapped at the
+// fork, 90 s wall; libFuzzer's -timeout=10 flags anything over 10 s) and one pose and skinning pass.
 //
 // Why the real path (fork per input) and not scene_from_assimp() in process: load_assimp_file() runs Assimp
 // in a forked child under limits because Debian's Assimp crashes and hangs on malformed files; a crash there
