@@ -68,8 +68,8 @@ enum class WideBlends { PerVertex, Gathers };
 // The order of the AVX-512 kernel's DQS work per 16-vertex block, with per-vertex blends: Pipelined computes the
 // next block's blends before this block's transform and normals, so that the two overlap in the out-of-order
 // window; InOrder computes each block's blends, then its lanes. Pipelining holds the next block's 17 blend
-// vectors across the lanes, which spill. Auto: Pipelined on AMD CPUs (1.13 times InOrder on Zen 5, README
-// "Aims"), InOrder on the others (1.15 to 1.20 times Pipelined on this project's Intel Xeon). Same bits either way.
+// vectors across the lanes, which spill. Auto: Pipelined on AMD CPUs (1.13 times InOrder on Zen 5, docs/cpu.md),
+// InOrder on the others (1.15 to 1.20 times Pipelined on this project's Intel Xeon). Same bits either way.
 enum class DqsSchedule { Auto, Pipelined, InOrder };
 DqsSchedule resolve_dqs_schedule(DqsSchedule schedule);  // Auto: the one this CPU gets; others unchanged
 const char* dqs_schedule_name(DqsSchedule schedule);     // "pipelined", "in order"; Auto: the one chosen

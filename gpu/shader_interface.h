@@ -1,5 +1,5 @@
 // A user's skinning compute shader described for skinref: which storage buffer holds what, in which layout,
-// and what the push constants carry (`--interface FILE.json`, README "Your own skinning shader").
+// and what the push constants carry (`--interface FILE.json`, docs/vulkan.md "Your own skinning shader").
 //
 // Contract:
 // - parse_shader_interface() reads the JSON; any key, value or combination it cannot honour is an InputError

@@ -544,7 +544,7 @@ void write_animation(std::ostream& out, const BenchFile& file, const Names& name
 
 // ---- aims (issue 18) ----------------------------------------------------------------------------------------
 // Each aim: the benchmark and the figure it reads, the target, and how the figure compares. The targets are
-// for one machine kind (an AMD EPYC with AVX-512, 2 vCPUs; the README says where each was reached): on
+// for one machine kind (an AMD EPYC with AVX-512, 2 vCPUs; docs/benchmarks.md says where each was reached): on
 // another machine the table still shows the figures beside them, which the machine section names.
 
 constexpr double kAimCpuLbsVerticesPerSecond = 290e6;  // 1.5x ozz-animation's native-build SkinningJob

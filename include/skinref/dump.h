@@ -10,8 +10,8 @@
  *
  * What it does
  *   - skinref_skv_write: a .skv vertex dump, version 2 with a record (version 1 without), laid out as
- *     `skinref skin --out FILE.skv` writes it, byte for byte outside the record (layout: README "Output
- *     formats", reference/io/vertex_dump.h). The record's JSON is built here from a skinref_dump_record, keys
+ *     `skinref skin --out FILE.skv` writes it, byte for byte outside the record (layout: docs/formats.md,
+ *     reference/io/vertex_dump.h). The record's JSON is built here from a skinref_dump_record, keys
  *     in skinref's order, every string escaped, every double printed with %.17g (it round-trips).
  *   - skinref_pose_write: a pose dump ({"format":"skinref-pose","version":1,...}) that `skinref compare` and
  *     `skinref bisect` read: node entries matched to the model's nodes by name, palette rows by joint name,

@@ -1,5 +1,5 @@
-"""Pose dumps: the JSON that `skinref pose` writes ("format": "skinref-pose", version 1; README "Output
-formats"; the C++ reader and writer: reference/io/pose_dump.cc).
+"""Pose dumps: the JSON that `skinref pose` writes ("format": "skinref-pose", version 1; docs/formats.md
+"Pose dumps (JSON)"; the C++ reader and writer: reference/io/pose_dump.cc).
 
 A pose is a dict; matrices are NumPy arrays indexed [row, column] (a point p maps to M @ [x, y, z, 1]),
 whatever order the file stored them in:

@@ -1,4 +1,4 @@
-"""Skinned-vertex dumps in skinref's binary .skv format, version 1 and 2 (layout: README "Output formats";
+"""Skinned-vertex dumps in skinref's binary .skv format, version 1 and 2 (layout: docs/formats.md;
 the C++ reader and writer: reference/io/vertex_dump.cc, whose checks this module repeats).
 
 Values: world-space positions, normals and tangents in the model's units, as skinref skin writes them.

@@ -2,7 +2,7 @@
 // recursion that depends on it, and a larger input is an InputError (exit 2) that names the limit and its
 // value (limit_text()). Real assets are far below every limit: tens of thousands of nodes at most, about a
 // thousand joints per skin (ozz-animation and most engines cap a skeleton at 1024), millions of vertices.
-// The README's "Limits" section lists them, with the error a user sees.
+// docs/fuzzing.md, "Limits", lists them, with the error a user sees.
 #pragma once
 
 #include <cstddef>

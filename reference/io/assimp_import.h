@@ -1,5 +1,5 @@
-// FBX, Collada and the other formats Assimp reads, loaded into the same Scene as glTF (README "FBX and other
-// formats" has the mapping table).
+// FBX, Collada and the other formats Assimp reads, loaded into the same Scene as glTF (docs/assimp.md
+// has the mapping table).
 //
 // Contract:
 // - load_assimp_file() runs Assimp in a child process (fork) under stated limits (tol-style constants below:

@@ -1,6 +1,6 @@
 // Dumps of skinned vertices: JSON, the binary .skv format, and PLY.
 //
-// .skv, version 1 or 2 (all little-endian; documented in the README):
+// .skv, version 1 or 2 (all little-endian; documented in docs/formats.md):
 //   header (32 bytes): magic "SKINREFV" (8 bytes), u32 version, u32 precision = 4 (f32) or 8 (f64),
 //                      u32 primitive_count, u32 flags, u64 record_bytes
 //   version 1: flags = 0, record_bytes = 0. Version 2: flags bit 0 set when a record follows the header:

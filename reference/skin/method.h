@@ -8,7 +8,7 @@
 // - parse_skinning_method(): the method of that exact name, or nullopt; skinning_method_choices() is the
 //   names in kSkinningMethods order joined by `separator`, for usage and error messages.
 //
-// Adding a method (README, "Adding a skinning method"): its entry here and in method.cc, its reference stage
+// Adding a method (docs/architecture.md): its entry here and in method.cc, its reference stage
 // file (skin/), its dispatch in skin/evaluate_vertices.cc, its kernel in each backend that supports it, and
 // its float32 bounds (verify/vertex_error_bounds.cc).
 #pragma once

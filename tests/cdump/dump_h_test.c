@@ -1,4 +1,4 @@
-/* include/skinref/dump.h in C99: exact bytes against the layout in README "Output formats", round trips through
+/* include/skinref/dump.h in C99: exact bytes against the layout in docs/formats.md, round trips through
  * the reader, every prefix of a file and each malformed field refused with its code and message, writes that fail
  * leaving the target untouched, the pose JSON text, the model hash against FNV-1a's published values.
  *   dump_h_test DIR   (an existing directory for its files)
@@ -112,7 +112,7 @@ static size_t build(unsigned char *out, uint32_t version, uint32_t precision, ui
 /* ---- exact bytes ---------------------------------------------------------------------------------------- */
 
 static void test_version1_bytes(void) {
-  /* The layout of README "Output formats", written out by hand: header, one primitive record, three floats. */
+  /* The layout of docs/formats.md, written out by hand: header, one primitive record, three floats. */
   static const unsigned char expected[] = {'S', 'K', 'I',  'N',  'R',  'E',  'F',  'V', 1, 0, 0, 0, 4, 0, 0, 0,    1,
                                            0,   0,   0,    0,    0,    0,    0,    0,   0, 0, 0, 0, 0, 0, 0, 2,    1,
                                            0,   0,   0xff, 0xff, 0xff, 0xff, 3,    0,   0, 0, 1, 0, 0, 0, 1, 0,    0,

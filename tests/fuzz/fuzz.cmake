@@ -1,4 +1,4 @@
-# The fuzz targets of tests/fuzz/ (README "Fuzzing"), included by the top CMakeLists.txt in two ways:
+# The fuzz targets of tests/fuzz/ (docs/fuzzing.md), included by the top CMakeLists.txt in two ways:
 # - SKINREF_FUZZ=ON (clang, build-fuzz/): one libFuzzer program fuzz_TARGET per target, linked with
 #   -fsanitize=fuzzer,address,undefined against the layers compiled with fuzzer-no-link; ctest (label fuzz)
 #   replays tests/fuzz_regressions/TARGET/ and runs each target for a short fixed time from the committed

@@ -1,7 +1,7 @@
 // libFuzzer target `recipe`: the pose recipe reader and evaluator (anim/recipe.h), as pose and skin
 // --recipe use them.
 //
-// Contract: the bytes are parsed with parse_recipe() against builtin:bend (the scene of the README's
+// Contract: the bytes are parsed with parse_recipe() against builtin:bend (the scene of docs/reference.md's
 // example recipe: animation "main", nodes shoulder, elbow, wrist; built once per process); a recipe that
 // parses is evaluated with evaluate_recipe() at its own time and at time 0.25. Bound on work per input: one
 // parse and two evaluations on a 3-joint scene (the recipe's own layer, additive and IK lists are as long as

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_fuzz.sh SECONDS [TARGET...]: runs the libFuzzer targets of build-fuzz/ (README "Fuzzing"), called by
+# run_fuzz.sh SECONDS [TARGET...]: runs the libFuzzer targets of build-fuzz/ (docs/fuzzing.md), called by
 # `./run fuzz [SECONDS]` once the builds are done. Every target (or the ones named) runs for SECONDS, two at a
 # time (the machine has 2 cores), from its persisted corpus out/fuzz/corpus/TARGET/ and the seeds made now
 # into out/fuzz/seeds/TARGET/ (tests/fuzz/make_seeds.sh, with build/skinref); findings (crash-, timeout-,

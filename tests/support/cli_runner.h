@@ -39,7 +39,7 @@ inline std::string shell_quoted(const std::string& text) {
 
 // stdout and stderr go through files in `captures` (which the command never writes into otherwise). The
 // test runner's own sharding variables are not passed on: `skinref golden check` takes them as its default
-// --shard (README, CI), so a test run as one of gtest's shards would otherwise check a part of its cases.
+// --shard (docs/ci.md), so a test run as one of gtest's shards would otherwise check a part of its cases.
 inline CliRun run_cli(const TempDir& captures, const std::vector<std::string>& args) {
   std::string command =
       "env -u GTEST_SHARD_INDEX -u GTEST_TOTAL_SHARDS -u TEST_SHARD_INDEX -u TEST_TOTAL_SHARDS "

@@ -54,7 +54,7 @@ std::string skin_usage() {
          "  --shader FILE       with --backend vulkan: your own skinning compute shader in place of skinref's\n"
          "                      (SPIR-V, or GLSL/HLSL compiled with glslc), checked against --interface FILE.json\n"
          "                      by SPIR-V reflection; the dump records writer \"user shader FILE\", which compare\n"
-         "                      and diagnose hold to the any-order bounds (README: \"Your own skinning shader\")\n"
+         "                      and diagnose hold to the any-order bounds (docs/vulkan.md)\n"
          "  --out FILE          .json, .skv (binary) or .ply (for viewers); required; written atomically\n";
 }
 
