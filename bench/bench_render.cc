@@ -12,7 +12,7 @@
 #include "bench/bench_common.h"
 #include "core/scene.h"
 #include "io/builtin_scenes.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "raster/camera.h"
 #include "raster/render.h"
 #include "skin/evaluate_vertices.h"

@@ -96,16 +96,12 @@ SkinningKernel resolve(SkinningKernel which) {
   return SkinningKernel::Scalar;
 }
 
-}  // namespace
+// The steps of prepare_cpu_skinning.
 
-CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options) {
-  CpuSkinningInputs in;
-  in.renormalize = options.weights == WeightPolicy::Renormalize;
-  in.blend_normal_matrices = options.normals == NormalMode::BlendedNormalMatrices;
-
-  // Every skin's palette, then (below) one entry per rigid node.
+// Step 1 of prepare_cpu_skinning: every skin's palette; returns each skin's first entry (entry_count: the entries).
+std::vector<size_t> append_skin_palettes(const Scene& scene, const EvaluatedPose& pose,
+                                         const SkinningOptions& options, CpuSkinningInputs& in, size_t& entry_count) {
   std::vector<size_t> skin_first_entry(scene.skins.size());
-  size_t entry_count = 0;
   for (size_t s = 0; s < scene.skins.size(); ++s) {
     const JointPalette& palette = pose.palettes.at(s);
     skin_first_entry[s] = entry_count;
@@ -113,9 +109,12 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
       append_entry(palette.skinning[j], palette.normal.at(j), options.method, in.palette);
     entry_count += palette.skinning.size();
   }
+  return skin_first_entry;
+}
 
-  const std::vector<int> drawn = drawn_nodes(scene);
-  bool any_normals = false, any_tangents = false;
+// Step 2 of prepare_cpu_skinning: whether any drawn primitive has normals or tangents; the planes reserved.
+void reserve_planes(const Scene& scene, const std::vector<int>& drawn, CpuSkinningInputs& in, bool& any_normals,
+                    bool& any_tangents) {
   size_t vertex_total = 0, influence_total = 0;
   for (int n : drawn)
     for (const Primitive& prim : scene.meshes[size_t(scene.nodes[size_t(n)].mesh)].primitives) {
@@ -128,6 +127,117 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
   for (Floats* plane : {&in.positions.x, &in.positions.y, &in.positions.z}) plane->reserve(vertex_total);
   in.entries.reserve(influence_total);
   in.weights.reserve(influence_total);
+}
+
+// Step 3 of prepare_cpu_skinning: a primitive's segment, its planes first padded to a whole influence block.
+Segment start_segment(const Primitive& prim, size_t count, bool skinned, size_t first_entry,
+                      const SkinningOptions& options, bool any_normals, bool any_tangents, CpuSkinningInputs& in) {
+  // Each segment starts at a multiple of kInfluenceBlock floats in the planes (zero padding between), so
+  // that the wide lanes, which start at multiples of their width within a segment, are 64-byte aligned.
+  const size_t pad = (kInfluenceBlock - in.plane_size % kInfluenceBlock) % kInfluenceBlock;
+  append_zeros(in.positions, pad, false);
+  if (any_normals) append_zeros(in.normals, pad, false);
+  if (any_tangents) append_zeros(in.tangents, pad, true);
+  in.plane_size += pad;
+  Segment seg;
+  seg.first = in.plane_size;
+  seg.count = count;
+  seg.rigid = !skinned;
+  seg.rigid_entry = uint32_t(first_entry * kEntryFloats);
+  seg.method = skinned ? options.method : SkinningMethod::Lbs;
+  seg.normals = !prim.normals.empty();
+  seg.tangents = !prim.tangents.empty();
+  return seg;
+}
+
+// Step 4 of prepare_cpu_skinning: a skinned primitive's influences, blocked, and whether a weight sum is 0.
+void append_influences(const Primitive& prim, size_t count, size_t first_entry, size_t palette_size, Segment& seg,
+                       CpuSkinningInputs& in) {
+  const size_t k = size_t(prim.influences_per_vertex);
+  if (k < 1 || prim.joints.size() != count * k || prim.weights.size() != count * k)
+    throw std::invalid_argument("prepare_cpu_skinning: inconsistent influence sizes");
+  seg.influences = int(k);
+  seg.influence_first = in.entries.size();
+  // Blocked (cpu_kernels.h: influence_index), padded to whole blocks.
+  const size_t padded = (count + kInfluenceBlock - 1) / kInfluenceBlock * kInfluenceBlock;
+  in.entries.resize(seg.influence_first + padded * k, 0);
+  in.weights.resize(seg.influence_first + padded * k, 0.0f);
+  for (size_t v = 0; v < count; ++v)
+    for (size_t i = 0; i < k; ++i) {
+      const uint32_t joint = prim.joints[v * k + i];
+      if (joint >= palette_size)
+        throw std::invalid_argument("prepare_cpu_skinning: joint index outside the palette");
+      const size_t at = influence_index(seg, int(i), v);
+      in.entries[at] = uint32_t((first_entry + joint) * kEntryFloats);
+      in.weights[at] = static_cast<float>(prim.weights[v * k + i]);
+    }
+  // As the kernel sums them (float, influence order), so that it can skip the sum where none is 0.
+  for (size_t v = 0; v < count && !seg.zero_weight_sum; ++v) {
+    float sum = in.weights[influence_index(seg, 0, v)];
+    for (size_t i = 1; i < k; ++i) sum += in.weights[influence_index(seg, int(i), v)];
+    seg.zero_weight_sum = sum == 0.0f;
+  }
+}
+
+// Step 5 of prepare_cpu_skinning: morph targets of non-zero weight in target order (the reference skips the rest).
+void append_targets(const Scene& scene, const Primitive& prim, const std::vector<double>& morph_weights,
+                    Segment& seg, CpuSkinningInputs& in) {
+  seg.first_target = in.targets.size();
+  for (size_t t = 0; t < prim.targets.size() && t < morph_weights.size(); ++t) {
+    if (morph_weights[t] == 0.0) continue;
+    const MorphTarget& target = prim.targets[t];
+    auto append_deltas = [&](const std::vector<Vec3>& deltas, bool used) -> uint32_t {
+      if (deltas.empty() || !used) return kNone;
+      const uint32_t offset = as_u32(in.deltas.x.size(), scene, "morph deltas");
+      for (const Vec3& delta : deltas) append(in.deltas, delta);
+      return offset;
+    };
+    Target entry;
+    entry.position = append_deltas(target.position_deltas, true);
+    entry.normal = append_deltas(target.normal_deltas, seg.normals);
+    entry.tangent = append_deltas(target.tangent_deltas, seg.tangents);
+    entry.weight = static_cast<float>(morph_weights[t]);
+    in.targets.push_back(entry);
+  }
+  seg.target_count = in.targets.size() - seg.first_target;
+  as_u32(in.deltas.x.size(), scene, "morph deltas");
+}
+
+// Step 6 of prepare_cpu_skinning: a primitive's attributes appended to the planes (zeros where it lacks them).
+void append_attributes(const Primitive& prim, size_t count, const Segment& seg, bool any_normals, bool any_tangents,
+                       CpuSkinningInputs& in) {
+  for (const Vec3& position : prim.positions) append(in.positions, position);
+  if (any_normals) {
+    if (seg.normals)
+      for (const Vec3& normal : prim.normals) append(in.normals, normal);
+    else
+      append_zeros(in.normals, count, false);
+  }
+  if (any_tangents) {
+    if (seg.tangents)
+      for (const Vec4& tangent : prim.tangents) {
+        append(in.tangents, tangent.head<3>());
+        in.tangents.w.push_back(static_cast<float>(tangent.w()));
+      }
+    else
+      append_zeros(in.tangents, count, true);
+  }
+}
+
+}  // namespace
+
+CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options) {
+  CpuSkinningInputs in;
+  in.renormalize = options.weights == WeightPolicy::Renormalize;
+  in.blend_normal_matrices = options.normals == NormalMode::BlendedNormalMatrices;
+
+  // Every skin's palette, then (below) one entry per rigid node.
+  size_t entry_count = 0;
+  const std::vector<size_t> skin_first_entry = append_skin_palettes(scene, pose, options, in, entry_count);
+
+  const std::vector<int> drawn = drawn_nodes(scene);
+  bool any_normals = false, any_tangents = false;
+  reserve_planes(scene, drawn, in, any_normals, any_tangents);
 
   for (int n : drawn) {
     const Node& node = scene.nodes[size_t(n)];
@@ -152,84 +262,10 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
     for (size_t p = 0; p < primitives.size(); ++p) {
       const Primitive& prim = primitives[p];
       const size_t count = prim.vertex_count();
-      // Each segment starts at a multiple of kInfluenceBlock floats in the planes (zero padding between), so
-      // that the wide lanes, which start at multiples of their width within a segment, are 64-byte aligned.
-      const size_t pad = (kInfluenceBlock - in.plane_size % kInfluenceBlock) % kInfluenceBlock;
-      append_zeros(in.positions, pad, false);
-      if (any_normals) append_zeros(in.normals, pad, false);
-      if (any_tangents) append_zeros(in.tangents, pad, true);
-      in.plane_size += pad;
-      Segment seg;
-      seg.first = in.plane_size;
-      seg.count = count;
-      seg.rigid = !skinned;
-      seg.rigid_entry = uint32_t(first_entry * kEntryFloats);
-      seg.method = skinned ? options.method : SkinningMethod::Lbs;
-      seg.normals = !prim.normals.empty();
-      seg.tangents = !prim.tangents.empty();
-      if (skinned) {
-        const size_t k = size_t(prim.influences_per_vertex);
-        if (k < 1 || prim.joints.size() != count * k || prim.weights.size() != count * k)
-          throw std::invalid_argument("prepare_cpu_skinning: inconsistent influence sizes");
-        seg.influences = int(k);
-        seg.influence_first = in.entries.size();
-        // Blocked (cpu_kernels.h: influence_index), padded to whole blocks.
-        const size_t padded = (count + kInfluenceBlock - 1) / kInfluenceBlock * kInfluenceBlock;
-        in.entries.resize(seg.influence_first + padded * k, 0);
-        in.weights.resize(seg.influence_first + padded * k, 0.0f);
-        for (size_t v = 0; v < count; ++v)
-          for (size_t i = 0; i < k; ++i) {
-            const uint32_t joint = prim.joints[v * k + i];
-            if (joint >= palette_size)
-              throw std::invalid_argument("prepare_cpu_skinning: joint index outside the palette");
-            const size_t at = influence_index(seg, int(i), v);
-            in.entries[at] = uint32_t((first_entry + joint) * kEntryFloats);
-            in.weights[at] = static_cast<float>(prim.weights[v * k + i]);
-          }
-        // As the kernel sums them (float, influence order), so that it can skip the sum where none is 0.
-        for (size_t v = 0; v < count && !seg.zero_weight_sum; ++v) {
-          float sum = in.weights[influence_index(seg, 0, v)];
-          for (size_t i = 1; i < k; ++i) sum += in.weights[influence_index(seg, int(i), v)];
-          seg.zero_weight_sum = sum == 0.0f;
-        }
-      }
-      // Morph targets of non-zero weight, in target order (the reference skips the others too).
-      seg.first_target = in.targets.size();
-      for (size_t t = 0; t < prim.targets.size() && t < morph_weights.size(); ++t) {
-        if (morph_weights[t] == 0.0) continue;
-        const MorphTarget& target = prim.targets[t];
-        auto append_deltas = [&](const std::vector<Vec3>& deltas, bool used) -> uint32_t {
-          if (deltas.empty() || !used) return kNone;
-          const uint32_t offset = as_u32(in.deltas.x.size(), scene, "morph deltas");
-          for (const Vec3& delta : deltas) append(in.deltas, delta);
-          return offset;
-        };
-        Target entry;
-        entry.position = append_deltas(target.position_deltas, true);
-        entry.normal = append_deltas(target.normal_deltas, seg.normals);
-        entry.tangent = append_deltas(target.tangent_deltas, seg.tangents);
-        entry.weight = static_cast<float>(morph_weights[t]);
-        in.targets.push_back(entry);
-      }
-      seg.target_count = in.targets.size() - seg.first_target;
-      as_u32(in.deltas.x.size(), scene, "morph deltas");
-
-      for (const Vec3& position : prim.positions) append(in.positions, position);
-      if (any_normals) {
-        if (seg.normals)
-          for (const Vec3& normal : prim.normals) append(in.normals, normal);
-        else
-          append_zeros(in.normals, count, false);
-      }
-      if (any_tangents) {
-        if (seg.tangents)
-          for (const Vec4& tangent : prim.tangents) {
-            append(in.tangents, tangent.head<3>());
-            in.tangents.w.push_back(static_cast<float>(tangent.w()));
-          }
-        else
-          append_zeros(in.tangents, count, true);
-      }
+      Segment seg = start_segment(prim, count, skinned, first_entry, options, any_normals, any_tangents, in);
+      if (skinned) append_influences(prim, count, first_entry, palette_size, seg, in);
+      append_targets(scene, prim, morph_weights, seg, in);
+      append_attributes(prim, count, seg, any_normals, any_tangents, in);
       in.vertex_count += count;
       in.plane_size += count;
       in.segments.push_back(seg);

@@ -46,8 +46,16 @@ ElementKind kind_of(ShaderAttribute attribute) {
     case ShaderAttribute::Palette:
     case ShaderAttribute::DualQuaternion: return ElementKind::PaletteEntry;
     case ShaderAttribute::ModelMatrix: return ElementKind::Single;
-    default: return ElementKind::Vertex;
+    case ShaderAttribute::Position:
+    case ShaderAttribute::Normal:
+    case ShaderAttribute::Tangent:
+    case ShaderAttribute::Joints:
+    case ShaderAttribute::Weights:
+    case ShaderAttribute::SkinnedPosition:
+    case ShaderAttribute::SkinnedNormal:
+    case ShaderAttribute::SkinnedTangent: return ElementKind::Vertex;
   }
+  return ElementKind::Vertex;  // not reached: every attribute is named above (-Werror=switch)
 }
 
 bool is_output(ShaderAttribute attribute) {

@@ -12,6 +12,17 @@ OSError. Writers write atomically and raise ValueError or TypeError for argument
 module's docstring gives its contract: the dict layout, units and spaces.
 """
 
+try:
+    import numpy  # noqa: F401  (every module below needs it; say so here, once, before any of them fails)
+except ImportError as error:
+    import sys as _sys
+
+    raise ImportError(
+        "the skinref Python module needs NumPy, which %s (Python %d.%d) cannot import: install it with "
+        "'python3 -m pip install numpy', or on Debian 'apt-get install python3-numpy' and run /usr/bin/python3"
+        % (_sys.executable, _sys.version_info[0], _sys.version_info[1])
+    ) from error
+
 from .errors import FormatError
 from .manifest import golden_output_stem, read_manifest
 from .pose import read_pose, write_pose

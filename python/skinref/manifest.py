@@ -33,6 +33,8 @@ from . import _json
 FORMAT = "skinref-golden-manifest"
 # reference/io/builtin_scenes.cc, builtin_scene_names().
 BUILTIN_SCENES = ("twist", "bend", "chain64", "eight-influences", "node-transforms", "million")
+# The program's skinning methods in its order (reference/skin/method.h, kSkinningMethods); tests/python checks
+# this against what `skinref skin --help` lists.
 METHODS = ("lbs", "dqs")
 MAX_IMAGE_SIDE = 4096
 _CASE_KEYS = {"name", "description", "model", "animation", "recipe", "times", "method", "size", "camera", "view",

@@ -40,14 +40,13 @@ void check_mask(std::span<const double> mask, size_t nodes, const std::string& w
     contract_violation(what + ": a mask needs one weight per node (" + str(nodes) + "), got " + str(mask.size()));
 }
 
-}  // namespace
-
-LocalPose blend_poses(std::span<const BlendLayer> layers, const LocalPose& fallback, BlendRotation rotation) {
+// Check step: every layer against the fallback's shape, its weight and its mask. Everything is checked up
+// front, so that the per-node loop of blend_poses() is arithmetic only.
+void check_blend_layers(std::span<const BlendLayer> layers, const LocalPose& fallback) {
   const size_t nodes = fallback.local.size();
   if (fallback.morph_weights.size() != nodes)
     contract_violation("blend_poses: fallback has " + str(nodes) + " transforms but " +
                        str(fallback.morph_weights.size()) + " morph weight lists");
-  // Everything is checked up front, so that the per-node loop below is arithmetic only.
   for (size_t i = 0; i < layers.size(); ++i) {
     const BlendLayer& layer = layers[i];
     const auto name = [i] { return "blend_poses: layer " + str(i); };  // built only for a message
@@ -64,14 +63,110 @@ LocalPose blend_poses(std::span<const BlendLayer> layers, const LocalPose& fallb
         contract_violation(name() + " node " + str(n) + " has " + str(layer.pose->morph_weights[n].size()) +
                            " morph weights, the fallback " + str(fallback.morph_weights[n].size()));
   }
+}
 
-  // Each layer's per-node arrays, resolved once (a blend rarely has more than a few layers).
-  struct LayerView {
-    const Transform* local;
-    const std::vector<double>* morph;
-    const double* mask;  // nullptr: 1 everywhere
-    double weight;
-  };
+// A layer's per-node arrays, resolved once (a blend rarely has more than a few layers).
+struct LayerView {
+  const Transform* local;
+  const std::vector<double>* morph;
+  const double* mask;  // nullptr: 1 everywhere
+  double weight;
+};
+
+// One node's running means over its contributing layers (those of nonzero effective weight).
+struct NodeMean {
+  const Transform* first = nullptr;
+  const Transform* second = nullptr;
+  size_t first_layer = 0;
+  double total = 0.0, second_weight = 0.0;
+  double t[3] = {0.0, 0.0, 0.0}, sc[3] = {1.0, 1.0, 1.0}, q[4] = {0.0, 0.0, 0.0, 1.0};  // q: x, y, z, w
+  size_t contributors = 0;
+};
+
+// Mean step: node n's translation, scale and rotation means over the `count` layers.
+NodeMean node_running_mean(const LayerView* views, size_t count, size_t n) {
+  // Weighted means kept as running means (m += (x - m) * w / W): equal to sum(w x) / sum(w), and exact
+  // when every contributing layer holds the same value. Written out per component so that the order of
+  // operations is fixed here, not by Eigen's vectorization.
+  NodeMean m;
+  for (size_t i = 0; i < count; ++i) {
+    const LayerView& v = views[i];
+    const double w = v.mask == nullptr ? v.weight : v.weight * v.mask[n];
+    if (w == 0.0) continue;
+    const Transform& local = v.local[n];
+    const double* lq = local.rotation.coeffs().data();
+    if (m.contributors++ == 0) {
+      m.first = &local;
+      m.first_layer = i;
+      m.total = w;
+      for (int c = 0; c < 3; ++c) m.t[c] = local.translation[c], m.sc[c] = local.scale[c];
+      for (int c = 0; c < 4; ++c) m.q[c] = lq[c];
+      continue;
+    }
+    if (m.contributors == 2) {
+      m.second = &local;
+      m.second_weight = w;
+    }
+    m.total += w;
+    const double f = w / m.total;
+    for (int c = 0; c < 3; ++c) {
+      m.t[c] += (local.translation[c] - m.t[c]) * f;
+      m.sc[c] += (local.scale[c] - m.sc[c]) * f;
+    }
+    // Into the first contributor's hemisphere: adding -lq is subtracting lq (exactly the same bits).
+    const double* fq = m.first->rotation.coeffs().data();
+    const double dot = (fq[0] * lq[0] + fq[1] * lq[1]) + (fq[2] * lq[2] + fq[3] * lq[3]);
+    if (dot < 0.0)
+      for (int c = 0; c < 4; ++c) m.q[c] -= (lq[c] + m.q[c]) * f;
+    else
+      for (int c = 0; c < 4; ++c) m.q[c] += (lq[c] - m.q[c]) * f;
+  }
+  return m;
+}
+
+// Morph step: node n's morph weights, the same running mean over the same layers as `mean` (the fallback's
+// when no layer contributes).
+void blend_node_morph_weights(const LayerView* views, size_t count, size_t n, const NodeMean& mean,
+                              const std::vector<double>& fallback_weights, std::vector<double>& weights) {
+  weights = mean.first == nullptr ? fallback_weights : views[mean.first_layer].morph[n];
+  double sum = 0.0;
+  for (size_t i = mean.first_layer; mean.first != nullptr && i < count; ++i) {
+    const LayerView& v = views[i];
+    const double w = v.mask == nullptr ? v.weight : v.weight * v.mask[n];
+    if (w == 0.0) continue;
+    sum += w;
+    if (i == mean.first_layer) continue;
+    const double f = w / sum;
+    const std::vector<double>& layer_weights = v.morph[n];
+    for (size_t k = 0; k < weights.size(); ++k) weights[k] += (layer_weights[k] - weights[k]) * f;
+  }
+}
+
+// Result step: node n's blended transform from its means (left as the fallback when no layer contributes).
+void write_node_blend(const NodeMean& m, BlendRotation rotation, Transform& result) {
+  if (m.contributors == 0) return;  // out already holds the fallback, exactly
+  if (m.contributors == 1) {
+    result = *m.first;  // one contributing layer: its values, exactly
+    return;
+  }
+  result.translation = Vec3(m.t[0], m.t[1], m.t[2]);
+  result.scale = Vec3(m.sc[0], m.sc[1], m.sc[2]);
+  if (rotation == BlendRotation::Slerp && m.contributors == 2) {
+    result.rotation = slerp_short(m.first->rotation, m.second->rotation, m.second_weight / m.total);
+  } else {
+    // Every term lies in the first contributor's hemisphere, so the sum is never zero.
+    const double length = std::sqrt((m.q[0] * m.q[0] + m.q[1] * m.q[1]) + (m.q[2] * m.q[2] + m.q[3] * m.q[3]));
+    result.rotation = quat_from_xyzw(m.q[0] / length, m.q[1] / length, m.q[2] / length, m.q[3] / length);
+  }
+}
+
+}  // namespace
+
+LocalPose blend_poses(std::span<const BlendLayer> layers, const LocalPose& fallback, BlendRotation rotation) {
+  const size_t nodes = fallback.local.size();
+  check_blend_layers(layers, fallback);
+
+  // Each layer's per-node arrays, resolved once.
   constexpr size_t kInlineLayers = 8;
   LayerView inline_views[kInlineLayers];
   std::vector<LayerView> heap_views(layers.size() > kInlineLayers ? layers.size() : 0);
@@ -87,80 +182,12 @@ LocalPose blend_poses(std::span<const BlendLayer> layers, const LocalPose& fallb
   out.local = fallback.local;
   out.morph_weights.resize(nodes);
   for (size_t n = 0; n < nodes; ++n) {
-    // Weighted means kept as running means (m += (x - m) * w / W): equal to sum(w x) / sum(w), and exact
-    // when every contributing layer holds the same value. Written out per component so that the order of
-    // operations is fixed here, not by Eigen's vectorization.
-    const Transform* first = nullptr;
-    const Transform* second = nullptr;
-    size_t first_layer = 0;
-    double total = 0.0, second_weight = 0.0;
-    double t[3] = {0.0, 0.0, 0.0}, sc[3] = {1.0, 1.0, 1.0}, q[4] = {0.0, 0.0, 0.0, 1.0};  // q: x, y, z, w
-    size_t contributors = 0;
-    for (size_t i = 0; i < count; ++i) {
-      const LayerView& v = views[i];
-      const double w = v.mask == nullptr ? v.weight : v.weight * v.mask[n];
-      if (w == 0.0) continue;
-      const Transform& local = v.local[n];
-      const double* lq = local.rotation.coeffs().data();
-      if (contributors++ == 0) {
-        first = &local;
-        first_layer = i;
-        total = w;
-        for (int c = 0; c < 3; ++c) t[c] = local.translation[c], sc[c] = local.scale[c];
-        for (int c = 0; c < 4; ++c) q[c] = lq[c];
-        continue;
-      }
-      if (contributors == 2) {
-        second = &local;
-        second_weight = w;
-      }
-      total += w;
-      const double f = w / total;
-      for (int c = 0; c < 3; ++c) {
-        t[c] += (local.translation[c] - t[c]) * f;
-        sc[c] += (local.scale[c] - sc[c]) * f;
-      }
-      // Into the first contributor's hemisphere: adding -lq is subtracting lq (exactly the same bits).
-      const double* fq = first->rotation.coeffs().data();
-      const double dot = (fq[0] * lq[0] + fq[1] * lq[1]) + (fq[2] * lq[2] + fq[3] * lq[3]);
-      if (dot < 0.0)
-        for (int c = 0; c < 4; ++c) q[c] -= (lq[c] + q[c]) * f;
-      else
-        for (int c = 0; c < 4; ++c) q[c] += (lq[c] - q[c]) * f;
-    }
-
+    const NodeMean mean = node_running_mean(views, count, n);
     if (!fallback.morph_weights[n].empty()) {
       // The same running mean over the same layers, for the (few) nodes with morph weights.
-      std::vector<double>& weights = out.morph_weights[n];
-      weights = first == nullptr ? fallback.morph_weights[n] : views[first_layer].morph[n];
-      double sum = 0.0;
-      for (size_t i = first_layer; first != nullptr && i < count; ++i) {
-        const LayerView& v = views[i];
-        const double w = v.mask == nullptr ? v.weight : v.weight * v.mask[n];
-        if (w == 0.0) continue;
-        sum += w;
-        if (i == first_layer) continue;
-        const double f = w / sum;
-        const std::vector<double>& layer_weights = v.morph[n];
-        for (size_t k = 0; k < weights.size(); ++k) weights[k] += (layer_weights[k] - weights[k]) * f;
-      }
+      blend_node_morph_weights(views, count, n, mean, fallback.morph_weights[n], out.morph_weights[n]);
     }
-
-    if (contributors == 0) continue;  // out already holds the fallback, exactly
-    Transform& result = out.local[n];
-    if (contributors == 1) {
-      result = *first;  // one contributing layer: its values, exactly
-      continue;
-    }
-    result.translation = Vec3(t[0], t[1], t[2]);
-    result.scale = Vec3(sc[0], sc[1], sc[2]);
-    if (rotation == BlendRotation::Slerp && contributors == 2) {
-      result.rotation = slerp_short(first->rotation, second->rotation, second_weight / total);
-    } else {
-      // Every term lies in the first contributor's hemisphere, so the sum is never zero.
-      const double length = std::sqrt((q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]));
-      result.rotation = quat_from_xyzw(q[0] / length, q[1] / length, q[2] / length, q[3] / length);
-    }
+    write_node_blend(mean, rotation, out.local[n]);
   }
   return out;
 }

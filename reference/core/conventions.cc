@@ -86,9 +86,8 @@ std::string number_text(double value) {
   return text;
 }
 
-std::vector<ConventionField> make_fields() {
-  std::vector<ConventionField> fields;
-  // ---- load ----
+// Load step: the fields read while loading the file (and the quaternion keys' rule, listed with them).
+void add_load_fields(std::vector<ConventionField>& fields) {
   ConventionField influences{"influences", "load", "all|first-set|topK[-renormalized]|first-set-renormalized",
                              "which influences a vertex keeps: every set, JOINTS_0/WEIGHTS_0 only, or the K largest "
                              "weights; -renormalized divides the kept weights by their sum",
@@ -115,7 +114,10 @@ std::vector<ConventionField> make_fields() {
       "rotation keys normalized before use (skinref), or used as stored, the result not renormalized",
       [](auto& c) -> auto& { return c.sampling.quaternion_keys; },
       {{QuaternionKeys::Normalized, "normalized"}, {QuaternionKeys::AsStored, "as-stored"}}));
-  // ---- time ----
+}
+
+// Time step: the fields that map the playback time to the clip time.
+void add_time_fields(std::vector<ConventionField>& fields) {
   fields.push_back(enum_field<PlaybackLoop>(
       "playback", "time", "clamp|loop", "past the clip's end: hold the last key, or loop",
       [](auto& c) -> auto& { return c.time.playback; },
@@ -131,7 +133,35 @@ std::vector<ConventionField> make_fields() {
   fields.push_back(enum_field<AtEnd>(
       "at-end", "time", "wrap|hold", "a looping playback at exactly a whole number of periods: restart or hold",
       [](auto& c) -> auto& { return c.time.at_end; }, {{AtEnd::Wrap, "wrap"}, {AtEnd::Hold, "hold"}}));
-  // ---- sampling ----
+}
+
+// The resample field: a rate in Hz or "off", not an enum.
+ConventionField resample_field() {
+  return ConventionField{"resample", "sampling", "off|HZ",
+                         "every clip resampled at HZ keys per second from its first key, then played LINEAR "
+                         "(Godot, raylib at 60, ozz-animation at 30)",
+                         [](const Conventions& c) {
+                           return c.sampling.resample_hz > 0.0 ? number_text(c.sampling.resample_hz)
+                                                               : std::string("off");
+                         },
+                         [](Conventions& c, const std::string& text) {
+                           if (text == "off") {
+                             c.sampling.resample_hz = 0.0;
+                             return;
+                           }
+                           double hz = 0.0;
+                           const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), hz);
+                           if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(hz) ||
+                               hz < 1.0 || hz > 1000.0)
+                             throw std::invalid_argument("convention resample: '" + text +
+                                                         "' is not off or a rate of 1 to 1000 Hz");
+                           c.sampling.resample_hz = hz;
+                         },
+                         {"30", "60", "24"}};
+}
+
+// Sampling step: the fields that sample a channel's keys.
+void add_sampling_fields(std::vector<ConventionField>& fields) {
   fields.push_back(enum_field<RotationInterpolation>(
       "rotation", "sampling", "slerp|nlerp|lerp",
       "LINEAR rotations: slerp (glTF), normalized lerp on the short path, or lerp without the hemisphere check",
@@ -149,28 +179,7 @@ std::vector<ConventionField> make_fields() {
       [](auto& c) -> auto& { return c.sampling.cubic; },
       {{CubicVariant::Spec, "spec"}, {CubicVariant::UnscaledTangents, "unscaled-tangents"},
        {CubicVariant::Linear, "linear"}, {CubicVariant::NoRenormalize, "no-renormalize"}}));
-  ConventionField resample{"resample", "sampling", "off|HZ",
-                           "every clip resampled at HZ keys per second from its first key, then played LINEAR "
-                           "(Godot, raylib at 60, ozz-animation at 30)",
-                           [](const Conventions& c) {
-                             return c.sampling.resample_hz > 0.0 ? number_text(c.sampling.resample_hz)
-                                                                 : std::string("off");
-                           },
-                           [](Conventions& c, const std::string& text) {
-                             if (text == "off") {
-                               c.sampling.resample_hz = 0.0;
-                               return;
-                             }
-                             double hz = 0.0;
-                             const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), hz);
-                             if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(hz) ||
-                                 hz < 1.0 || hz > 1000.0)
-                               throw std::invalid_argument("convention resample: '" + text +
-                                                           "' is not off or a rate of 1 to 1000 Hz");
-                             c.sampling.resample_hz = hz;
-                           },
-                           {"30", "60", "24"}};
-  fields.push_back(std::move(resample));
+  fields.push_back(resample_field());
   fields.push_back(enum_field<TranslationScaleKeys>(
       "key-translation-scale", "sampling", "f32|half",
       "translation and scale keys stored as float32 (glTF) or half floats", 
@@ -181,7 +190,10 @@ std::vector<ConventionField> make_fields() {
       "rotation keys as float32 (glTF) or 15-bit smallest-three quaternions (ozz-animation)",
       [](auto& c) -> auto& { return c.sampling.rotation_keys; },
       {{RotationKeys::F32, "f32"}, {RotationKeys::SmallestThree15, "q15"}}));
-  // ---- hierarchy and palette ----
+}
+
+// Hierarchy and palette step: the fields that build the joint palette.
+void add_palette_fields(std::vector<ConventionField>& fields) {
   fields.push_back(enum_field<SkeletonAncestors>(
       "skeleton-ancestors", "palette", "kept|dropped",
       "the transforms of the nodes above the skin's skeleton root: kept (glTF) or dropped",
@@ -193,33 +205,43 @@ std::vector<ConventionField> make_fields() {
       [](auto& c) -> auto& { return c.palette.mesh_node; },
       {{MeshNodeTransform::Ignored, "ignored"}, {MeshNodeTransform::Applied, "applied"},
        {MeshNodeTransform::Inverse, "inverse"}}));
-  // ---- morph ----
+}
+
+// The morph-targets field: a count or "all", not an enum.
+ConventionField morph_targets_field() {
+  return ConventionField{"morph-targets", "morph", "all|K",
+                         "at most K active morph targets per node, those of largest |weight|",
+                         [](const Conventions& c) {
+                           return c.morph.max_targets > 0 ? std::to_string(c.morph.max_targets)
+                                                          : std::string("all");
+                         },
+                         [](Conventions& c, const std::string& text) {
+                           int count = 0;
+                           if (text == "all") c.morph.max_targets = 0;
+                           else if (parse_positive_int(text, 1024, count)) c.morph.max_targets = count;
+                           else
+                             throw std::invalid_argument("convention morph-targets: '" + text +
+                                                         "' is not all or a count of 1 to 1024");
+                         },
+                         {"1", "2", "3", "4", "8"}};
+}
+
+// Morph step: the fields that weigh and apply morph targets.
+void add_morph_fields(std::vector<ConventionField>& fields) {
   fields.push_back(enum_field<MorphDefaults>(
       "morph-defaults", "morph", "used|ignored", "node.weights / mesh.weights as the unanimated morph weights, or zeros",
       [](auto& c) -> auto& { return c.morph.defaults; },
       {{MorphDefaults::Used, "used"}, {MorphDefaults::Ignored, "ignored"}}));
-  ConventionField morph_targets{"morph-targets", "morph", "all|K",
-                                "at most K active morph targets per node, those of largest |weight|",
-                                [](const Conventions& c) {
-                                  return c.morph.max_targets > 0 ? std::to_string(c.morph.max_targets)
-                                                                 : std::string("all");
-                                },
-                                [](Conventions& c, const std::string& text) {
-                                  int count = 0;
-                                  if (text == "all") c.morph.max_targets = 0;
-                                  else if (parse_positive_int(text, 1024, count)) c.morph.max_targets = count;
-                                  else
-                                    throw std::invalid_argument("convention morph-targets: '" + text +
-                                                                "' is not all or a count of 1 to 1024");
-                                },
-                                {"1", "2", "3", "4", "8"}};
-  fields.push_back(std::move(morph_targets));
+  fields.push_back(morph_targets_field());
   fields.push_back(enum_field<MorphOrder>(
       "morph-order", "morph", "before-skinning|after-skinning",
       "morph deltas added to the bind-space vertex (glTF) or to the skinned one",
       [](auto& c) -> auto& { return c.morph.order; },
       {{MorphOrder::BeforeSkinning, "before-skinning"}, {MorphOrder::AfterSkinning, "after-skinning"}}));
-  // ---- skinning and normals ----
+}
+
+// Skinning step: the fields that blend the palette and transform normals.
+void add_skinning_fields(std::vector<ConventionField>& fields) {
   fields.push_back(enum_field<WeightNormalization>(
       "weights", "skinning", "as-stored|sum|l2",
       "skinning weights as stored (glTF), divided by their sum, or divided by their L2 norm",
@@ -242,6 +264,17 @@ std::vector<ConventionField> make_fields() {
   fields.push_back(enum_field<bool>(
       "normalize", "skinning", "yes|no", "skinned normals and tangents normalized, or left at their transformed length",
       [](auto& c) -> auto& { return c.skinning.normalize; }, {{true, "yes"}, {false, "no"}}));
+}
+
+// Every field, in the order they are listed (grouped by pipeline stage).
+std::vector<ConventionField> make_fields() {
+  std::vector<ConventionField> fields;
+  add_load_fields(fields);
+  add_time_fields(fields);
+  add_sampling_fields(fields);
+  add_palette_fields(fields);
+  add_morph_fields(fields);
+  add_skinning_fields(fields);
   return fields;
 }
 

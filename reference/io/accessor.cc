@@ -125,16 +125,12 @@ std::string accessor_type_name(int type) {
   }
 }
 
-AccessorData read_accessor(const tinygltf::Model& model, int index, const AccessorRules& rules,
-                           const std::string& file, const std::string& referrer) {
-  if (index < 0 || size_t(index) >= model.accessors.size())
-    throw InputError(file, referrer,
-                     "an accessor index < " + std::to_string(model.accessors.size()) + ", got " +
-                         std::to_string(index));
-  const tinygltf::Accessor& acc = model.accessors[index];
-  const std::string path = acc_path(index);
+namespace {
 
-  // Type, then component type, then `normalized`, each against what the semantic allows.
+// Storage step: the accessor's type, then component type, then `normalized`, each against what the semantic
+// allows.
+void check_storage(const tinygltf::Accessor& acc, const AccessorRules& rules, const std::string& file,
+                   const std::string& path) {
   bool type_ok = false;
   std::string allowed_types;
   for (int t : rules.types) {
@@ -162,6 +158,133 @@ AccessorData read_accessor(const tinygltf::Model& model, int index, const Access
     throw InputError(file, path + "/normalized",
                      std::string("normalized: ") + (acc.normalized ? "false" : "true") + " for " +
                          rules.semantic + " stored as " + component_type_name(acc.componentType));
+}
+
+// An accessor's element layout, derived once from its type and component type.
+struct ElementLayout {
+  int comps = 0;              // components per element
+  int csize = 0;              // bytes per component
+  uint64_t element_size = 0;  // comps * csize
+  uint64_t count = 0;         // elements (>= 1)
+};
+
+// Dense step: checks the accessor's byte range in its bufferView (and the view's byteStride), then reads
+// every element into `values`.
+void read_dense_values(const tinygltf::Model& model, const tinygltf::Accessor& acc, int index,
+                       const ElementLayout& layout, const std::string& file, const std::string& path,
+                       std::vector<double>& values) {
+  const int comps = layout.comps, csize = layout.csize;
+  const uint64_t element_size = layout.element_size, count = layout.count;
+  uint64_t view_length = 0;
+  const unsigned char* view = checked_view(model, acc.bufferView, file, path + "/bufferView", &view_length);
+  const tinygltf::BufferView& bv = model.bufferViews[acc.bufferView];
+  uint64_t stride = element_size;
+  if (bv.byteStride != 0) {
+    if (bv.byteStride < 4 || bv.byteStride > 252 || bv.byteStride % 4 != 0 || bv.byteStride < element_size ||
+        bv.byteStride % uint64_t(csize) != 0)
+      throw InputError(file, view_path(acc.bufferView) + "/byteStride",
+                       "a byteStride that is a multiple of 4 in [4, 252] and >= the element size " +
+                           std::to_string(element_size) + " of accessor " + std::to_string(index) + ", got " +
+                           std::to_string(bv.byteStride));
+    stride = bv.byteStride;
+  }
+  if (!fits(acc.byteOffset, element_size, view_length))
+    throw InputError(file, path + "/byteOffset",
+                     "byteOffset + element size (" + std::to_string(element_size) + ") <= byteLength " +
+                         std::to_string(view_length) + " of bufferView " + std::to_string(acc.bufferView) +
+                         ", got byteOffset " + std::to_string(acc.byteOffset));
+  const uint64_t room = view_length - acc.byteOffset - element_size;  // bytes after the first element
+  if ((count - 1) > room / stride)
+    throw InputError(file, path + "/count",
+                     "byteOffset + stride * (count - 1) + element size <= byteLength " +
+                         std::to_string(view_length) + " of bufferView " + std::to_string(acc.bufferView) +
+                         ", so count <= " + std::to_string(room / stride + 1) + ", got " +
+                         std::to_string(acc.count) + " (byteOffset " + std::to_string(acc.byteOffset) +
+                         ", stride " + std::to_string(stride) + ")");
+  values.resize(acc.count * size_t(comps));
+  const unsigned char* base = view + acc.byteOffset;
+  for (uint64_t i = 0; i < count; ++i) {
+    const unsigned char* element = base + i * stride;
+    for (int c = 0; c < comps; ++c)
+      values[i * comps + c] = read_component(element + c * csize, acc.componentType, acc.normalized);
+  }
+}
+
+// Sparse step: checks the sparse indices and values, then substitutes the values at their indices.
+void apply_sparse_values(const tinygltf::Model& model, const tinygltf::Accessor& acc, const ElementLayout& layout,
+                         const std::string& file, const std::string& path, std::vector<double>& values) {
+  const int comps = layout.comps, csize = layout.csize;
+  const uint64_t element_size = layout.element_size, count = layout.count;
+  const auto& sp = acc.sparse;
+  if (sp.count < 1 || uint64_t(sp.count) > count)
+    throw InputError(file, path + "/sparse/count",
+                     "1 <= sparse.count <= count (" + std::to_string(acc.count) + "), got " +
+                         std::to_string(sp.count));
+  const int isize = component_size(sp.indices.componentType);
+  if (sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+      sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+      sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
+    throw InputError(file, path + "/sparse/indices/componentType",
+                     "UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT, got " +
+                         component_type_name(sp.indices.componentType));
+  uint64_t ilen = 0, vlen = 0;
+  const unsigned char* ibase =
+      checked_view(model, sp.indices.bufferView, file, path + "/sparse/indices/bufferView", &ilen);
+  const unsigned char* vbase =
+      checked_view(model, sp.values.bufferView, file, path + "/sparse/values/bufferView", &vlen);
+  if (sp.indices.byteOffset < 0 ||
+      !fits(uint64_t(sp.indices.byteOffset), uint64_t(sp.count) * uint64_t(isize), ilen))
+    throw InputError(file, path + "/sparse/indices/bufferView",
+                     "sparse indices (byteOffset " + std::to_string(sp.indices.byteOffset) + " + " +
+                         std::to_string(sp.count) + " x " + std::to_string(isize) +
+                         " bytes) inside bufferView " + std::to_string(sp.indices.bufferView) + " of " +
+                         std::to_string(ilen) + " bytes");
+  if (sp.values.byteOffset < 0 ||
+      !fits(uint64_t(sp.values.byteOffset), uint64_t(sp.count) * element_size, vlen))
+    throw InputError(file, path + "/sparse/values/bufferView",
+                     "sparse values (byteOffset " + std::to_string(sp.values.byteOffset) + " + " +
+                         std::to_string(sp.count) + " x " + std::to_string(element_size) +
+                         " bytes) inside bufferView " + std::to_string(sp.values.bufferView) + " of " +
+                         std::to_string(vlen) + " bytes");
+  ibase += sp.indices.byteOffset;
+  vbase += sp.values.byteOffset;
+  double previous = -1.0;
+  for (int s = 0; s < sp.count; ++s) {
+    const double target = read_component(ibase + uint64_t(s) * isize, sp.indices.componentType, false);
+    if (target <= previous || target >= double(count))
+      throw InputError(file, path + "/sparse/indices",
+                       "strictly increasing indices < count " + std::to_string(acc.count) + "; index " +
+                           std::to_string(s) + " is " + std::to_string(uint64_t(target)));
+    previous = target;
+    const unsigned char* element = vbase + uint64_t(s) * element_size;
+    for (int c = 0; c < comps; ++c)
+      values[uint64_t(target) * comps + c] =
+          read_component(element + c * csize, acc.componentType, acc.normalized);
+  }
+}
+
+// Finite step: float data must hold no NaN or infinity.
+void check_finite(const std::vector<double>& values, int comps, const std::string& file, const std::string& path) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!std::isfinite(values[i]))
+      throw InputError(file, path,
+                       "finite values; element " + std::to_string(i / comps) + " component " +
+                           std::to_string(i % comps) + " is " + (std::isnan(values[i]) ? "NaN" : "infinite"));
+  }
+}
+
+}  // namespace
+
+AccessorData read_accessor(const tinygltf::Model& model, int index, const AccessorRules& rules,
+                           const std::string& file, const std::string& referrer) {
+  if (index < 0 || size_t(index) >= model.accessors.size())
+    throw InputError(file, referrer,
+                     "an accessor index < " + std::to_string(model.accessors.size()) + ", got " +
+                         std::to_string(index));
+  const tinygltf::Accessor& acc = model.accessors[index];
+  const std::string path = acc_path(index);
+
+  check_storage(acc, rules, file, path);
 
   const int comps = component_count(acc.type);
   const int csize = component_size(acc.componentType);
@@ -173,40 +296,9 @@ AccessorData read_accessor(const tinygltf::Model& model, int index, const Access
   out.count = acc.count;
   out.components = comps;
 
+  const ElementLayout layout{comps, csize, element_size, count};
   if (acc.bufferView >= 0 || !acc.sparse.isSparse) {
-    uint64_t view_length = 0;
-    const unsigned char* view = checked_view(model, acc.bufferView, file, path + "/bufferView", &view_length);
-    const tinygltf::BufferView& bv = model.bufferViews[acc.bufferView];
-    uint64_t stride = element_size;
-    if (bv.byteStride != 0) {
-      if (bv.byteStride < 4 || bv.byteStride > 252 || bv.byteStride % 4 != 0 || bv.byteStride < element_size ||
-          bv.byteStride % uint64_t(csize) != 0)
-        throw InputError(file, view_path(acc.bufferView) + "/byteStride",
-                         "a byteStride that is a multiple of 4 in [4, 252] and >= the element size " +
-                             std::to_string(element_size) + " of accessor " + std::to_string(index) + ", got " +
-                             std::to_string(bv.byteStride));
-      stride = bv.byteStride;
-    }
-    if (!fits(acc.byteOffset, element_size, view_length))
-      throw InputError(file, path + "/byteOffset",
-                       "byteOffset + element size (" + std::to_string(element_size) + ") <= byteLength " +
-                           std::to_string(view_length) + " of bufferView " + std::to_string(acc.bufferView) +
-                           ", got byteOffset " + std::to_string(acc.byteOffset));
-    const uint64_t room = view_length - acc.byteOffset - element_size;  // bytes after the first element
-    if ((count - 1) > room / stride)
-      throw InputError(file, path + "/count",
-                       "byteOffset + stride * (count - 1) + element size <= byteLength " +
-                           std::to_string(view_length) + " of bufferView " + std::to_string(acc.bufferView) +
-                           ", so count <= " + std::to_string(room / stride + 1) + ", got " +
-                           std::to_string(acc.count) + " (byteOffset " + std::to_string(acc.byteOffset) +
-                           ", stride " + std::to_string(stride) + ")");
-    out.values.resize(acc.count * size_t(comps));
-    const unsigned char* base = view + acc.byteOffset;
-    for (uint64_t i = 0; i < count; ++i) {
-      const unsigned char* element = base + i * stride;
-      for (int c = 0; c < comps; ++c)
-        out.values[i * comps + c] = read_component(element + c * csize, acc.componentType, acc.normalized);
-    }
+    read_dense_values(model, acc, index, layout, file, path, out.values);
   } else {
     // No bufferView: zeros, then the sparse values. No buffer bounds such an accessor, so cap its size
     // at what a 32-bit index can address rather than allocate whatever the file asks for.
@@ -215,63 +307,9 @@ AccessorData read_accessor(const tinygltf::Model& model, int index, const Access
     out.values.assign(acc.count * size_t(comps), 0.0);
   }
 
-  if (acc.sparse.isSparse) {
-    const auto& sp = acc.sparse;
-    if (sp.count < 1 || uint64_t(sp.count) > count)
-      throw InputError(file, path + "/sparse/count",
-                       "1 <= sparse.count <= count (" + std::to_string(acc.count) + "), got " +
-                           std::to_string(sp.count));
-    const int isize = component_size(sp.indices.componentType);
-    if (sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
-        sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
-        sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
-      throw InputError(file, path + "/sparse/indices/componentType",
-                       "UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT, got " +
-                           component_type_name(sp.indices.componentType));
-    uint64_t ilen = 0, vlen = 0;
-    const unsigned char* ibase =
-        checked_view(model, sp.indices.bufferView, file, path + "/sparse/indices/bufferView", &ilen);
-    const unsigned char* vbase =
-        checked_view(model, sp.values.bufferView, file, path + "/sparse/values/bufferView", &vlen);
-    if (sp.indices.byteOffset < 0 ||
-        !fits(uint64_t(sp.indices.byteOffset), uint64_t(sp.count) * uint64_t(isize), ilen))
-      throw InputError(file, path + "/sparse/indices/bufferView",
-                       "sparse indices (byteOffset " + std::to_string(sp.indices.byteOffset) + " + " +
-                           std::to_string(sp.count) + " x " + std::to_string(isize) +
-                           " bytes) inside bufferView " + std::to_string(sp.indices.bufferView) + " of " +
-                           std::to_string(ilen) + " bytes");
-    if (sp.values.byteOffset < 0 ||
-        !fits(uint64_t(sp.values.byteOffset), uint64_t(sp.count) * element_size, vlen))
-      throw InputError(file, path + "/sparse/values/bufferView",
-                       "sparse values (byteOffset " + std::to_string(sp.values.byteOffset) + " + " +
-                           std::to_string(sp.count) + " x " + std::to_string(element_size) +
-                           " bytes) inside bufferView " + std::to_string(sp.values.bufferView) + " of " +
-                           std::to_string(vlen) + " bytes");
-    ibase += sp.indices.byteOffset;
-    vbase += sp.values.byteOffset;
-    double previous = -1.0;
-    for (int s = 0; s < sp.count; ++s) {
-      const double target = read_component(ibase + uint64_t(s) * isize, sp.indices.componentType, false);
-      if (target <= previous || target >= double(count))
-        throw InputError(file, path + "/sparse/indices",
-                         "strictly increasing indices < count " + std::to_string(acc.count) + "; index " +
-                             std::to_string(s) + " is " + std::to_string(uint64_t(target)));
-      previous = target;
-      const unsigned char* element = vbase + uint64_t(s) * element_size;
-      for (int c = 0; c < comps; ++c)
-        out.values[uint64_t(target) * comps + c] =
-            read_component(element + c * csize, acc.componentType, acc.normalized);
-    }
-  }
+  if (acc.sparse.isSparse) apply_sparse_values(model, acc, layout, file, path, out.values);
 
-  if (acc.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT) {
-    for (size_t i = 0; i < out.values.size(); ++i) {
-      if (!std::isfinite(out.values[i]))
-        throw InputError(file, path,
-                         "finite values; element " + std::to_string(i / comps) + " component " +
-                             std::to_string(i % comps) + " is " + (std::isnan(out.values[i]) ? "NaN" : "infinite"));
-    }
-  }
+  if (acc.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT) check_finite(out.values, comps, file, path);
   return out;
 }
 

@@ -6,7 +6,6 @@
 #include "core/input_error.h"
 #include "core/limits.h"
 #include "io/accessor.h"
-#include "io/builtin_scenes.h"
 
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
@@ -945,17 +944,6 @@ Scene load_gltf_file(const std::string& path, JointSentinel joint_sentinel) {
   std::string base_dir = std::filesystem::path(path).parent_path().string();
   if (base_dir.empty()) base_dir = ".";
   return load_gltf_memory(bytes, path, base_dir, joint_sentinel);
-}
-
-Scene load_model(const std::string& spec, JointSentinel joint_sentinel, const ImportOptions& import) {
-  const std::string prefix = "builtin:";
-  const bool builtin = spec.rfind(prefix, 0) == 0;
-  if (!builtin && is_assimp_path(spec)) return load_assimp_file(spec, import);
-  if (!import.is_default())
-    throw InputError(spec, "", "a file in another format than glTF for the --import-* options (glTF is metres, +Y up, "
-                               "and its influences are limited with --convention influences=topK-renormalized)");
-  if (builtin) return make_builtin_scene(spec.substr(prefix.size()));
-  return load_gltf_file(spec, joint_sentinel);
 }
 
 }  // namespace skinref

@@ -14,7 +14,6 @@
 
 #include "core/conventions.h"
 #include "core/scene.h"
-#include "io/assimp_import.h"
 
 #include <string>
 
@@ -34,12 +33,6 @@ Scene load_gltf_file(const std::string& path, JointSentinel joint_sentinel = Joi
 // Loads from memory; `display_name` is used in errors, `base_dir` resolves external URIs.
 Scene load_gltf_memory(const std::string& bytes, const std::string& display_name, const std::string& base_dir,
                        JointSentinel joint_sentinel = JointSentinel::None);
-
-// `builtin:NAME` or a file path: the one entry point for every command that takes a model. A path whose
-// extension is not .gltf or .glb goes through Assimp (io/assimp_import.h) with `import`; the joint sentinel
-// applies to glTF's JOINTS only.
-Scene load_model(const std::string& spec, JointSentinel joint_sentinel = JointSentinel::None,
-                 const ImportOptions& import = {});
 
 // The stated limits (core/limits.h) on what a glTF's JSON declares (entries of its arrays, buffer byteLengths,
 // accessor counts, influence sets, JSON nesting, the memory planned), checked on the raw text before tinygltf

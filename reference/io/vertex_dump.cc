@@ -451,9 +451,16 @@ std::vector<WorldPrimitive> split_merged_buffer(const std::string& path, const V
   return split;
 }
 
-}  // namespace
+// A .skv reading error at a byte offset of the file at `path`.
+struct SkvFail {
+  const std::string& path;
+  InputError operator()(size_t offset, const std::string& expected) const {
+    return InputError(path, "", "at byte " + std::to_string(offset) + ": " + expected);
+  }
+};
 
-VertexDump read_vertices_skv(const std::string& path) {
+// Read step: the whole file's bytes.
+std::string read_skv_bytes(const std::string& path) {
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in.is_open()) {
@@ -461,15 +468,23 @@ VertexDump read_vertices_skv(const std::string& path) {
     throw InputError(path, "", std::string("a readable .skv file (") +
                                    (error_number != 0 ? std::strerror(error_number) : "cannot open") + ")");
   }
-  const std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw InputError(path, "", "a readable .skv file (reading failed)");
-  const std::string_view bytes(contents);
+  return contents;
+}
+
+// The fixed header's fields, checked.
+struct SkvHeader {
+  uint32_t version = 0;
+  uint32_t precision_bytes = 0;  // 4 or 8
+  uint32_t primitive_count = 0;
+  uint32_t flags = 0;
+  uint64_t record_bytes = 0;  // within the file and kMaxRecordBytes
+};
+
+// Header step: the magic, version, precision, flags and record size, each checked in file order.
+SkvHeader read_skv_header(std::string_view bytes, const SkvFail& fail) {
   const size_t size = bytes.size();
-
-  auto fail = [&](size_t offset, const std::string& expected) -> InputError {
-    return InputError(path, "", "at byte " + std::to_string(offset) + ": " + expected);
-  };
-
   if (size < kSkvHeaderBytes) {
     throw fail(0, "a " + std::to_string(kSkvHeaderBytes) + "-byte .skv header, but the file has only " +
                       std::to_string(size) + " bytes");
@@ -495,8 +510,15 @@ VertexDump read_vertices_skv(const std::string& path) {
   if (record_bytes > kMaxRecordBytes || record_bytes > size - kSkvHeaderBytes)
     throw fail(24, "a record of at most " + std::to_string(kMaxRecordBytes) + " bytes within the file, found " +
                        std::to_string(record_bytes));
+  return SkvHeader{version, precision_bytes, primitive_count, flags, record_bytes};
+}
+
+// Record step: the JSON record after the header (flags bit 0), or an empty one.
+DumpRecord read_skv_record(std::string_view bytes, const SkvHeader& header, const SkvFail& fail) {
+  const uint32_t precision_bytes = header.precision_bytes;
+  const uint64_t record_bytes = header.record_bytes;
   DumpRecord record;
-  if (flags & kSkvFlagRecord) {
+  if (header.flags & kSkvFlagRecord) {
     try {
       const nlohmann::ordered_json json = nlohmann::ordered_json::parse(bytes.substr(kSkvHeaderBytes, size_t(record_bytes)));
       record = dump_record_from_json(json);
@@ -509,7 +531,87 @@ VertexDump read_vertices_skv(const std::string& path) {
                                               "conventions): ") + error.what());
     }
   }
-  const size_t data_start = kSkvHeaderBytes + size_t(record_bytes);
+  return record;
+}
+
+// Primitive step: primitive `i`'s 32-byte record at `offset`, then its vertices; advances `offset` past them.
+void read_skv_primitive(std::string_view bytes, uint32_t i, uint32_t precision_bytes, DumpPrecision precision,
+                        const SkvFail& fail, size_t& offset, WorldPrimitive& primitive) {
+  const size_t size = bytes.size();
+  const size_t record = offset;
+  if (size - offset < kSkvRecordBytes) {
+    throw fail(record, "the " + std::to_string(kSkvRecordBytes) + "-byte record of primitive " +
+                           std::to_string(i) + ", but the file ends at byte " + std::to_string(size));
+  }
+  primitive.node = get_i32(bytes, record);
+  primitive.mesh = get_i32(bytes, record + 4);
+  primitive.primitive = get_i32(bytes, record + 8);
+  const uint32_t attributes = get_u32(bytes, record + 12);
+  if ((attributes & ~kKnownAttributes) != 0) {
+    throw fail(record + 12, "attribute bits within 0x7 for primitive " + std::to_string(i) + ", found " +
+                                std::to_string(attributes));
+  }
+  const uint64_t vertex_count = get_u64(bytes, record + 16);
+  const uint64_t record_reserved = get_u64(bytes, record + 24);
+  if (record_reserved != 0) {
+    throw fail(record + 24, "reserved 0 for primitive " + std::to_string(i) + ", found " +
+                                std::to_string(record_reserved));
+  }
+  offset += kSkvRecordBytes;
+
+  const bool has_normals = (attributes & kAttributeNormals) != 0;
+  const bool has_tangents = (attributes & kAttributeTangents) != 0;
+  const uint64_t components = 3u + (has_normals ? 3u : 0u) + (has_tangents ? 4u : 0u);
+  const uint64_t bytes_per_vertex = components * precision_bytes;
+  if (vertex_count > limits::kMaxVerticesPerPrimitive)
+    throw fail(record + 16, "a vertex count " + limits::limit_text(limits::kMaxVerticesPerPrimitive,
+                                                                   "kMaxVerticesPerPrimitive") +
+                                " for primitive " + std::to_string(i) + ", found " + std::to_string(vertex_count));
+  // Compared by division so that a huge count cannot overflow the product.
+  if (vertex_count > (size - offset) / bytes_per_vertex) {
+    throw fail(record + 16, std::to_string(vertex_count) + " vertices of " + std::to_string(bytes_per_vertex) +
+                                " bytes for primitive " + std::to_string(i) + ", but only " +
+                                std::to_string(size - offset) + " bytes remain");
+  }
+  primitive.skinned = (attributes & kAttributeSkinned) != 0;
+  const size_t n = static_cast<size_t>(vertex_count);
+  auto next = [&]() {
+    const double value = get_value(bytes, offset, precision);
+    offset += precision_bytes;
+    return value;
+  };
+  SkinnedVertices& vertices = primitive.vertices;
+  vertices.positions.resize(n);
+  for (Vec3& p : vertices.positions) {
+    for (int c = 0; c < 3; ++c) p[c] = next();
+  }
+  if (has_normals) {
+    vertices.normals.resize(n);
+    for (Vec3& normal : vertices.normals) {
+      for (int c = 0; c < 3; ++c) normal[c] = next();
+    }
+  }
+  if (has_tangents) {
+    vertices.tangents.resize(n);
+    for (Vec4& t : vertices.tangents) {
+      for (int c = 0; c < 4; ++c) t[c] = next();
+    }
+  }
+}
+
+}  // namespace
+
+VertexDump read_vertices_skv(const std::string& path) {
+  const std::string contents = read_skv_bytes(path);
+  const std::string_view bytes(contents);
+  const size_t size = bytes.size();
+  const SkvFail fail{path};
+
+  const SkvHeader header = read_skv_header(bytes, fail);
+  const uint32_t precision_bytes = header.precision_bytes;
+  const uint32_t primitive_count = header.primitive_count;
+  DumpRecord record = read_skv_record(bytes, header, fail);
+  const size_t data_start = kSkvHeaderBytes + size_t(header.record_bytes);
   // Each primitive needs at least its record: bounds the count before anything is allocated.
   if (primitive_count > (size - data_start) / kSkvRecordBytes) {
     throw fail(16, std::to_string(primitive_count) + " primitive records of " + std::to_string(kSkvRecordBytes) +
@@ -522,66 +624,7 @@ VertexDump read_vertices_skv(const std::string& path) {
   dump.primitives.resize(primitive_count);
   size_t offset = data_start;
   for (uint32_t i = 0; i < primitive_count; ++i) {
-    const size_t record = offset;
-    if (size - offset < kSkvRecordBytes) {
-      throw fail(record, "the " + std::to_string(kSkvRecordBytes) + "-byte record of primitive " +
-                             std::to_string(i) + ", but the file ends at byte " + std::to_string(size));
-    }
-    WorldPrimitive& primitive = dump.primitives[i];
-    primitive.node = get_i32(bytes, record);
-    primitive.mesh = get_i32(bytes, record + 4);
-    primitive.primitive = get_i32(bytes, record + 8);
-    const uint32_t attributes = get_u32(bytes, record + 12);
-    if ((attributes & ~kKnownAttributes) != 0) {
-      throw fail(record + 12, "attribute bits within 0x7 for primitive " + std::to_string(i) + ", found " +
-                                  std::to_string(attributes));
-    }
-    const uint64_t vertex_count = get_u64(bytes, record + 16);
-    const uint64_t record_reserved = get_u64(bytes, record + 24);
-    if (record_reserved != 0) {
-      throw fail(record + 24, "reserved 0 for primitive " + std::to_string(i) + ", found " +
-                                  std::to_string(record_reserved));
-    }
-    offset += kSkvRecordBytes;
-
-    const bool has_normals = (attributes & kAttributeNormals) != 0;
-    const bool has_tangents = (attributes & kAttributeTangents) != 0;
-    const uint64_t components = 3u + (has_normals ? 3u : 0u) + (has_tangents ? 4u : 0u);
-    const uint64_t bytes_per_vertex = components * precision_bytes;
-    if (vertex_count > limits::kMaxVerticesPerPrimitive)
-      throw fail(record + 16, "a vertex count " + limits::limit_text(limits::kMaxVerticesPerPrimitive,
-                                                                     "kMaxVerticesPerPrimitive") +
-                                  " for primitive " + std::to_string(i) + ", found " + std::to_string(vertex_count));
-    // Compared by division so that a huge count cannot overflow the product.
-    if (vertex_count > (size - offset) / bytes_per_vertex) {
-      throw fail(record + 16, std::to_string(vertex_count) + " vertices of " + std::to_string(bytes_per_vertex) +
-                                  " bytes for primitive " + std::to_string(i) + ", but only " +
-                                  std::to_string(size - offset) + " bytes remain");
-    }
-    primitive.skinned = (attributes & kAttributeSkinned) != 0;
-    const size_t n = static_cast<size_t>(vertex_count);
-    auto next = [&]() {
-      const double value = get_value(bytes, offset, dump.precision);
-      offset += precision_bytes;
-      return value;
-    };
-    SkinnedVertices& vertices = primitive.vertices;
-    vertices.positions.resize(n);
-    for (Vec3& p : vertices.positions) {
-      for (int c = 0; c < 3; ++c) p[c] = next();
-    }
-    if (has_normals) {
-      vertices.normals.resize(n);
-      for (Vec3& normal : vertices.normals) {
-        for (int c = 0; c < 3; ++c) normal[c] = next();
-      }
-    }
-    if (has_tangents) {
-      vertices.tangents.resize(n);
-      for (Vec4& t : vertices.tangents) {
-        for (int c = 0; c < 4; ++c) t[c] = next();
-      }
-    }
+    read_skv_primitive(bytes, i, precision_bytes, dump.precision, fail, offset, dump.primitives[i]);
   }
   if (offset != size) {
     throw fail(offset, "the end of the file after the last primitive, but " + std::to_string(size - offset) +

@@ -104,22 +104,12 @@ Mat4 look_at(const Vec3& eye, const Vec3& target, const Vec3& up) {
   return view_from_axes(eye, right, true_up, -forward);
 }
 
-RenderCamera auto_camera(const Scene& scene, int animation, const SkinningOptions& options, double aspect) {
-  if (animation < -1 || animation >= int(scene.animations.size())) {
-    throw std::invalid_argument("auto_camera: animation " + std::to_string(animation) + " out of range");
-  }
-  // Two passes over the sample times (the bounding box, then the farthest vertex from its centre) rather than
-  // keeping every frame: 16 frames of builtin:million would hold hundreds of megabytes.
-  const int samples = animation < 0 ? 1 : kAutoCameraSamples;
-  const double end = animation < 0 ? 0.0 : scene.animations[size_t(animation)].end_time;
-  auto for_each_vertex = [&](auto&& visit) {
-    for (int i = 0; i < samples; ++i) {
-      const double time = samples == 1 ? 0.0 : double(i) * end / double(samples - 1);
-      for (const WorldPrimitive& primitive : evaluate_vertices(scene, evaluate_pose(scene, animation, time), options)) {
-        for (const Vec3& p : primitive.vertices.positions) visit(p);
-      }
-    }
-  };
+namespace {
+
+// The camera of auto_camera()'s contract around the vertices `for_each_vertex(visit)` visits (twice: the
+// bounding box, then the farthest vertex from its centre).
+template <class ForEachVertex>
+RenderCamera frame_vertices(const ForEachVertex& for_each_vertex, double aspect) {
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity());
   Vec3 hi = -lo;
   for_each_vertex([&](const Vec3& p) {
@@ -148,6 +138,37 @@ RenderCamera auto_camera(const Scene& scene, int animation, const SkinningOption
   const double margin = kAutoCameraDepthMargin * radius;
   camera.projection = perspective(kAutoCameraFov, aspect, distance - radius - margin, distance + radius + margin);
   return camera;
+}
+
+}  // namespace
+
+RenderCamera auto_camera(const Scene& scene, int animation, const SkinningOptions& options, double aspect) {
+  if (animation < -1 || animation >= int(scene.animations.size())) {
+    throw std::invalid_argument("auto_camera: animation " + std::to_string(animation) + " out of range");
+  }
+  // Two passes over the sample times (the bounding box, then the farthest vertex from its centre) rather than
+  // keeping every frame: 16 frames of builtin:million would hold hundreds of megabytes.
+  const int samples = animation < 0 ? 1 : kAutoCameraSamples;
+  const double end = animation < 0 ? 0.0 : scene.animations[size_t(animation)].end_time;
+  auto for_each_vertex = [&](auto&& visit) {
+    for (int i = 0; i < samples; ++i) {
+      const double time = samples == 1 ? 0.0 : double(i) * end / double(samples - 1);
+      for (const WorldPrimitive& primitive : evaluate_vertices(scene, evaluate_pose(scene, animation, time), options)) {
+        for (const Vec3& p : primitive.vertices.positions) visit(p);
+      }
+    }
+  };
+  return frame_vertices(for_each_vertex, aspect);
+}
+
+RenderCamera auto_camera_of_pose(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options,
+                                 double aspect) {
+  const std::vector<WorldPrimitive> primitives = evaluate_vertices(scene, pose, options);
+  auto for_each_vertex = [&](auto&& visit) {
+    for (const WorldPrimitive& primitive : primitives)
+      for (const Vec3& p : primitive.vertices.positions) visit(p);
+  };
+  return frame_vertices(for_each_vertex, aspect);
 }
 
 RenderCamera gltf_camera(const Scene& scene, const EvaluatedPose& pose, int index, double aspect) {

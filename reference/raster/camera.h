@@ -13,6 +13,8 @@
 //   (distance -+ radius, each widened by kAutoCameraDepthMargin x radius). Nothing to frame (no vertex, or
 //   a single point): radius 1.
 //   Deterministic and the same for every frame of a clip, so frames can be compared.
+// - auto_camera_of_pose(): the same framing around one given pose's skinned vertices (a pose no clip
+//   samples, such as the bind pose).
 // - gltf_camera(): camera `index` of the scene, placed by the first node (lowest index) that references it,
 //   at the given pose; perspective cameras only (orthographic ones are refused with InputError); the image
 //   aspect ratio replaces the file's; any scale in the node's global transform is dropped (its -Z and +Y axes
@@ -46,6 +48,8 @@ Mat4 perspective(double yfov, double aspect, double znear, double zfar);
 Mat4 look_at(const Vec3& eye, const Vec3& target, const Vec3& up);
 
 RenderCamera auto_camera(const Scene& scene, int animation, const SkinningOptions& options, double aspect);
+RenderCamera auto_camera_of_pose(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options,
+                                 double aspect);
 RenderCamera gltf_camera(const Scene& scene, const EvaluatedPose& pose, int index, double aspect);
 RenderCamera look_at_camera(const Vec3& eye, const Vec3& target, double yfov_degrees, double aspect);
 

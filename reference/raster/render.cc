@@ -172,22 +172,23 @@ void check_options(const RenderOptions& options) {
   }
 }
 
-}  // namespace
+// The triangles to rasterize, with what shading needs to find each one's primitive.
+struct SceneTriangles {
+  std::vector<DrawnPrimitive> drawn;         // per primitive
+  std::vector<RasterTriangle> triangles;     // in primitive order
+  std::vector<uint32_t> triangle_primitive;  // per triangle: its primitive's index
+};
 
-RenderResult render_scene(const Scene& scene, const EvaluatedPose& pose,
-                          const std::vector<WorldPrimitive>& primitives, const RenderCamera& camera,
-                          const RenderOptions& options) {
-  check_options(options);
-  if (pose.model.global.size() != scene.nodes.size()) {
-    throw std::invalid_argument("render_scene: the pose has " + std::to_string(pose.model.global.size()) +
-                                " global transforms for " + std::to_string(scene.nodes.size()) + " nodes");
-  }
-  RenderResult result;
-  result.primitives = primitives;
-
-  std::vector<DrawnPrimitive> drawn(primitives.size());
-  std::vector<RasterTriangle> triangles;
-  std::vector<uint32_t> triangle_primitive;
+// Geometry step: checks each primitive against the scene, then projects its vertices to clip space and lists
+// its triangles; `first_triangle` gets each primitive's first triangle id.
+SceneTriangles collect_triangles(const Scene& scene, const EvaluatedPose& pose,
+                                 const std::vector<WorldPrimitive>& primitives, const RenderCamera& camera,
+                                 std::vector<uint32_t>& first_triangle) {
+  SceneTriangles out;
+  out.drawn.resize(primitives.size());
+  std::vector<DrawnPrimitive>& drawn = out.drawn;
+  std::vector<RasterTriangle>& triangles = out.triangles;
+  std::vector<uint32_t>& triangle_primitive = out.triangle_primitive;
   std::vector<Vec4> clip;
   for (size_t k = 0; k < primitives.size(); ++k) {
     const WorldPrimitive& world = primitives[k];
@@ -209,7 +210,7 @@ RenderResult render_scene(const Scene& scene, const EvaluatedPose& pose,
     // glTF: skinned nodes ignore their own transform, so only rigid nodes can mirror the stored winding.
     d.flip_winding = !world.skinned && pose.model.global[size_t(world.node)].topLeftCorner<3, 3>().determinant() < 0.0;
 
-    result.primitive_first_triangle.push_back(uint32_t(triangles.size()));
+    first_triangle.push_back(uint32_t(triangles.size()));
     if (source.topology != Topology::Triangles) continue;
     if (triangles.size() + source.indices.size() / 3 >= size_t(RasterBuffers::kNoTriangle)) {
       throw std::invalid_argument(where + ": more triangles than 32-bit ids can number");
@@ -233,19 +234,19 @@ RenderResult render_scene(const Scene& scene, const EvaluatedPose& pose,
       triangle_primitive.push_back(uint32_t(k));
     }
   }
+  return out;
+}
 
-  RasterOptions raster_options;
-  raster_options.width = options.width;
-  raster_options.height = options.height;
-  raster_options.threads = options.threads;
-  result.buffers = rasterize(triangles, raster_options);
-
+// Shading step: every pixel's colour (and, with filter_sub_texel_bits, its range) encoded to sRGB8 into
+// result.image (result.image_low, result.image_high) from result.buffers.
+void shade_pixels(const Scene& scene, const SceneTriangles& geometry, const RenderOptions& options,
+                  RenderResult& result) {
   RgbaImage& image = result.image;
   image.width = options.width;
   image.height = options.height;
   image.pixels.assign(size_t(options.width) * size_t(options.height) * 4, 0);
-  const PixelShader shader(scene, drawn, result.primitive_first_triangle, triangle_primitive, result.buffers,
-                           options);
+  const PixelShader shader(scene, geometry.drawn, result.primitive_first_triangle, geometry.triangle_primitive,
+                           result.buffers, options);
   const bool ranged = options.filter_sub_texel_bits > 0;
   if (ranged) result.image_low = result.image_high = image;
   // Each pixel is shaded alone, so rows can be split among threads without changing a byte.
@@ -284,6 +285,30 @@ RenderResult render_scene(const Scene& scene, const EvaluatedPose& pose,
       std::copy(&image.pixels[4 * p], &image.pixels[4 * p + 4], &result.image_high.pixels[4 * p]);
     }
   }
+}
+
+}  // namespace
+
+RenderResult render_scene(const Scene& scene, const EvaluatedPose& pose,
+                          const std::vector<WorldPrimitive>& primitives, const RenderCamera& camera,
+                          const RenderOptions& options) {
+  check_options(options);
+  if (pose.model.global.size() != scene.nodes.size()) {
+    throw std::invalid_argument("render_scene: the pose has " + std::to_string(pose.model.global.size()) +
+                                " global transforms for " + std::to_string(scene.nodes.size()) + " nodes");
+  }
+  RenderResult result;
+  result.primitives = primitives;
+
+  const SceneTriangles geometry = collect_triangles(scene, pose, primitives, camera, result.primitive_first_triangle);
+
+  RasterOptions raster_options;
+  raster_options.width = options.width;
+  raster_options.height = options.height;
+  raster_options.threads = options.threads;
+  result.buffers = rasterize(geometry.triangles, raster_options);
+
+  shade_pixels(scene, geometry, options, result);
   return result;
 }
 

@@ -49,6 +49,90 @@ inline void copy_bind(const KernelArgs& a, size_t v) {
     for (int e = 0; e < 4; ++e) a.out_tangents[v * 4 + e] = a.tangents[v * 4 + e];
 }
 
+// The steps of skin_range, each inlined into it: the same operations in the same order, on its locals.
+
+// Step 1 of skin_range: S = sum_i w_i S_i and the hemisphere-signed sums of the real and dual parts.
+[[gnu::always_inline]] inline void blend_influences(const KernelArgs& a, const uint32_t* jv, const double* wv,
+                                                    size_t k, double sum, const double* pr, double (&s)[9],
+                                                    double (&real)[4], double (&dual)[4]) {
+#pragma GCC unroll 8
+  for (size_t i = 0; i < k; ++i) {
+    const DqJoint& joint = a.palette[jv[i]];
+    const double w = a.renormalize ? wv[i] / sum : wv[i];
+    const double* q = joint.real;
+    const double dot = ((q[0] * pr[0] + q[1] * pr[1]) + q[2] * pr[2]) + q[3] * pr[3];
+    const double wq = dot < 0.0 ? -w : w;
+    if (i == 0) {
+      for (int e = 0; e < 9; ++e) s[e] = w * joint.s[e];
+      for (int e = 0; e < 4; ++e) real[e] = wq * joint.real[e];
+      for (int e = 0; e < 4; ++e) dual[e] = wq * joint.dual[e];
+    } else {
+      for (int e = 0; e < 9; ++e) s[e] = s[e] + w * joint.s[e];
+      for (int e = 0; e < 4; ++e) real[e] = real[e] + wq * joint.real[e];
+      for (int e = 0; e < 4; ++e) dual[e] = dual[e] + wq * joint.dual[e];
+    }
+  }
+}
+
+// Step 2 of skin_range: the rigid motion of the normalized blend after S, on vertex v's position, normal, tangent.
+[[gnu::always_inline]] inline void transform_vertex(const KernelArgs& a, size_t v, const double (&s)[9],
+                                                    const double (&real)[4], const double (&dual)[4],
+                                                    double norm2) {
+  const double two = 2.0 / norm2;
+  const double rw = real[0], rx = real[1], ry = real[2], rz = real[3];
+  double rot[9];  // R(real / |real|), row-major, in the expansion of rotation_matrix() (math_types.cc)
+  rot[0] = 1.0 - two * (ry * ry + rz * rz);
+  rot[1] = two * (rx * ry - rz * rw);
+  rot[2] = two * (rx * rz + ry * rw);
+  rot[3] = two * (rx * ry + rz * rw);
+  rot[4] = 1.0 - two * (rx * rx + rz * rz);
+  rot[5] = two * (ry * rz - rx * rw);
+  rot[6] = two * (rx * rz - ry * rw);
+  rot[7] = two * (ry * rz + rx * rw);
+  rot[8] = 1.0 - two * (rx * rx + ry * ry);
+  // translation = 2 (d conj(r)).vec() = 2 (r0 d - d0 r + r x d) for the normalized r and d.
+  const double dw = dual[0], dx = dual[1], dy = dual[2], dz = dual[3];
+  const double translation[3] = {two * ((rw * dx - dw * rx) + (ry * dz - rz * dy)),
+                                 two * ((rw * dy - dw * ry) + (rz * dx - rx * dz)),
+                                 two * ((rw * dz - dw * rz) + (rx * dy - ry * dx))};
+
+  // Phase 1 (non-rigid, linear), then phase 2 (rigid).
+  double scaled[3];
+  multiply(s, a.positions + v * 3, scaled);
+  double* op = a.out_positions + v * 3;
+  multiply(rot, scaled, op);
+  for (int e = 0; e < 3; ++e) op[e] = op[e] + translation[e];
+  if (a.normals) {
+    // normal_matrix(S(v)) (math_types.cc), inline and in its order of operations: the cofactor matrix
+    // (det * inverse transpose), negated for a negative determinant so that mirrored normals point out.
+    double cof[9];
+    cof[0] = s[4] * s[8] - s[5] * s[7];
+    cof[1] = s[5] * s[6] - s[3] * s[8];
+    cof[2] = s[3] * s[7] - s[4] * s[6];
+    cof[3] = s[2] * s[7] - s[1] * s[8];
+    cof[4] = s[0] * s[8] - s[2] * s[6];
+    cof[5] = s[1] * s[6] - s[0] * s[7];
+    cof[6] = s[1] * s[5] - s[2] * s[4];
+    cof[7] = s[2] * s[3] - s[0] * s[5];
+    cof[8] = s[0] * s[4] - s[1] * s[3];
+    const double det = s[0] * cof[0] + s[1] * cof[1] + s[2] * cof[2];
+    if (det < 0.0)
+      for (double& c : cof) c = -c;
+    multiply(cof, a.normals + v * 3, scaled);
+    double* on = a.out_normals + v * 3;
+    multiply(rot, scaled, on);
+    normalize(on);
+  }
+  if (a.tangents) {
+    const double* t = a.tangents + v * 4;
+    multiply(s, t, scaled);
+    double* ot = a.out_tangents + v * 4;
+    multiply(rot, scaled, ot);
+    normalize(ot);
+    ot[3] = t[3];
+  }
+}
+
 // Skins vertices [begin, end); returns `end`, or the first vertex with a joint index outside the palette.
 // kFixed > 0: the influence count at compile time (unrolled loops, the same operations); 0: a.influences.
 template <int kFixed>
@@ -77,23 +161,7 @@ size_t skin_range(const KernelArgs& a, size_t begin, size_t end) {
     const double* pr = a.palette[jv[pivot]].real;
 
     double s[9], real[4], dual[4];
-#pragma GCC unroll 8
-    for (size_t i = 0; i < k; ++i) {
-      const DqJoint& joint = a.palette[jv[i]];
-      const double w = a.renormalize ? wv[i] / sum : wv[i];
-      const double* q = joint.real;
-      const double dot = ((q[0] * pr[0] + q[1] * pr[1]) + q[2] * pr[2]) + q[3] * pr[3];
-      const double wq = dot < 0.0 ? -w : w;
-      if (i == 0) {
-        for (int e = 0; e < 9; ++e) s[e] = w * joint.s[e];
-        for (int e = 0; e < 4; ++e) real[e] = wq * joint.real[e];
-        for (int e = 0; e < 4; ++e) dual[e] = wq * joint.dual[e];
-      } else {
-        for (int e = 0; e < 9; ++e) s[e] = s[e] + w * joint.s[e];
-        for (int e = 0; e < 4; ++e) real[e] = real[e] + wq * joint.real[e];
-        for (int e = 0; e < 4; ++e) dual[e] = dual[e] + wq * joint.dual[e];
-      }
-    }
+    blend_influences(a, jv, wv, k, sum, pr, s, real, dual);
     // Normalizing by |real| divides real and dual by |real|; every entry of the rotation and the translation is
     // a product of two of their components, so one factor 2 / |real|^2 applies both at once (no square root).
     const double norm2 = ((real[0] * real[0] + real[1] * real[1]) + real[2] * real[2]) + real[3] * real[3];
@@ -101,59 +169,7 @@ size_t skin_range(const KernelArgs& a, size_t begin, size_t end) {
       copy_bind(a, v);
       continue;
     }
-    const double two = 2.0 / norm2;
-    const double rw = real[0], rx = real[1], ry = real[2], rz = real[3];
-    double rot[9];  // R(real / |real|), row-major, in the expansion of rotation_matrix() (math_types.cc)
-    rot[0] = 1.0 - two * (ry * ry + rz * rz);
-    rot[1] = two * (rx * ry - rz * rw);
-    rot[2] = two * (rx * rz + ry * rw);
-    rot[3] = two * (rx * ry + rz * rw);
-    rot[4] = 1.0 - two * (rx * rx + rz * rz);
-    rot[5] = two * (ry * rz - rx * rw);
-    rot[6] = two * (rx * rz - ry * rw);
-    rot[7] = two * (ry * rz + rx * rw);
-    rot[8] = 1.0 - two * (rx * rx + ry * ry);
-    // translation = 2 (d conj(r)).vec() = 2 (r0 d - d0 r + r x d) for the normalized r and d.
-    const double dw = dual[0], dx = dual[1], dy = dual[2], dz = dual[3];
-    const double translation[3] = {two * ((rw * dx - dw * rx) + (ry * dz - rz * dy)),
-                                   two * ((rw * dy - dw * ry) + (rz * dx - rx * dz)),
-                                   two * ((rw * dz - dw * rz) + (rx * dy - ry * dx))};
-
-    // Phase 1 (non-rigid, linear), then phase 2 (rigid).
-    double scaled[3];
-    multiply(s, a.positions + v * 3, scaled);
-    double* op = a.out_positions + v * 3;
-    multiply(rot, scaled, op);
-    for (int e = 0; e < 3; ++e) op[e] = op[e] + translation[e];
-    if (a.normals) {
-      // normal_matrix(S(v)) (math_types.cc), inline and in its order of operations: the cofactor matrix
-      // (det * inverse transpose), negated for a negative determinant so that mirrored normals point out.
-      double cof[9];
-      cof[0] = s[4] * s[8] - s[5] * s[7];
-      cof[1] = s[5] * s[6] - s[3] * s[8];
-      cof[2] = s[3] * s[7] - s[4] * s[6];
-      cof[3] = s[2] * s[7] - s[1] * s[8];
-      cof[4] = s[0] * s[8] - s[2] * s[6];
-      cof[5] = s[1] * s[6] - s[0] * s[7];
-      cof[6] = s[1] * s[5] - s[2] * s[4];
-      cof[7] = s[2] * s[3] - s[0] * s[5];
-      cof[8] = s[0] * s[4] - s[1] * s[3];
-      const double det = s[0] * cof[0] + s[1] * cof[1] + s[2] * cof[2];
-      if (det < 0.0)
-        for (double& c : cof) c = -c;
-      multiply(cof, a.normals + v * 3, scaled);
-      double* on = a.out_normals + v * 3;
-      multiply(rot, scaled, on);
-      normalize(on);
-    }
-    if (a.tangents) {
-      const double* t = a.tangents + v * 4;
-      multiply(s, t, scaled);
-      double* ot = a.out_tangents + v * 4;
-      multiply(rot, scaled, ot);
-      normalize(ot);
-      ot[3] = t[3];
-    }
+    transform_vertex(a, v, s, real, dual, norm2);
   }
   return end;
 }

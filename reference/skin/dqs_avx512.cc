@@ -166,21 +166,14 @@ template <class JointOffset>
   q[3] = shuffle_blocks<_MM_SHUFFLE(3, 1, 3, 1)>(t1, t3);
 }
 
-// Skins the 8 vertices at v; false, with nothing written, when the group must go through the scalar kernel.
-template <int kFixed, bool kRenormalize>
-[[gnu::always_inline]] inline bool skin_group(const KernelArgs& a, size_t v, __m256i lane_offsets,
-                                              __m512i limit) {
-  constexpr int kMax = kFixed > 0 ? kFixed : kMaxDynamic;
-  const int k = kFixed > 0 ? kFixed : a.influences;
-  const uint32_t* jv = a.joints + v * size_t(k);
-  const double* wv = a.weights + v * size_t(k);
-  const double* palette = reinterpret_cast<const double*>(a.palette);
+// The steps of skin_group, each inlined into it: the same operations in the same order, on its locals.
 
-  // Joint indices (checked against the palette) and weights, summed in influence order. Lane j, influence i:
-  // element j k + i of the group's joints and weights; loaded and permuted for k = 1, 2, 4, else gathered.
-  __m256i offsets[kMax];
-  __m512d w[kMax];
-  __mmask8 outside = 0;
+// Step 1 of skin_group: joint indices (checked against the palette, as offsets) and weights as lanes.
+template <int kFixed, int kMax>
+[[gnu::always_inline]] inline void load_influences(const uint32_t* jv, const double* wv, int k,
+                                                   __m256i lane_offsets, __m512i limit,
+                                                   __m256i (&offsets)[kMax], __m512d (&w)[kMax],
+                                                   __mmask8& outside) {
   if constexpr (kFixed == 1 || kFixed == 2 || kFixed == 4) {
     const __m512i low = _mm512_maskz_loadu_epi32(__mmask16((1u << (kFixed * 8 > 16 ? 16 : kFixed * 8)) - 1u), jv);
     const __m512i high = kFixed == 4 ? _mm512_loadu_si512(jv + 16) : _mm512_setzero_si512();
@@ -213,21 +206,16 @@ template <int kFixed, bool kRenormalize>
       w[i] = _mm512_i32gather_pd(lane_offsets, wv + i, 8);
     }
   }
-  __m512d sum = w[0];
-#pragma GCC unroll 8
-  for (int i = 1; i < k; ++i) sum = add(sum, w[i]);
-  const __m512d zero = _mm512_setzero_pd();
-  if ((outside | _mm512_cmp_pd_mask(sum, zero, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(w[0], zero, _CMP_EQ_OQ)) != 0)
-    return false;
+}
 
-  // Signs: the pivot is influence 0 in every lane (w[0] != 0); dot and sign lane-wise from the real parts. The
-  // pivot's dot with itself, ((q0 q0 + q1 q1) + q2 q2) + q3 q3, is never below 0 (a NaN compares false), so
-  // its sign is + without computing it, as the scalar kernel's comparison gives.
-  alignas(64) double weight_lanes[kMax][kGroup];
-  alignas(64) double signed_lanes[kMax][kGroup];
+// Step 2 of skin_group: each influence's weight and hemisphere-signed weight as lanes, and S[8]'s blend.
+template <bool kRenormalize, int kMax>
+[[gnu::always_inline]] inline void sign_weights(const double* palette, const uint32_t* jv, int k,
+                                                const __m256i (&offsets)[kMax], const __m512d (&w)[kMax],
+                                                __m512d sum, __m512d zero, double (&weight_lanes)[kMax][kGroup],
+                                                double (&signed_lanes)[kMax][kGroup], __m512d& s8) {
   __m512d pr[4];
   load_real_parts(palette, [&](int j) { return size_t(jv[size_t(j) * size_t(k)]) * kJointDoubles; }, pr);
-  __m512d s8;
 #pragma GCC unroll 8
   for (int i = 0; i < k; ++i) {
     const __m512d weight = kRenormalize ? _mm512_div_pd(w[i], sum) : w[i];
@@ -244,8 +232,16 @@ template <int kFixed, bool kRenormalize>
     const __m512d product = mul(weight, field(palette, offsets[i], kS + 8));
     s8 = i == 0 ? product : add(s8, product);
   }
-  // The blend per vertex, in its joints' own layout: (real, dual) and s[0..7] are 8 contiguous doubles each,
-  // weighted by the lane's signed weight and weight; then transposed to lanes.
+}
+
+// Step 3 of skin_group: the blend per vertex in its joints' own layout, transposed to lanes.
+template <int kMax>
+[[gnu::always_inline]] inline void blend_per_vertex(const double* palette, const uint32_t* jv, int k,
+                                                    const double (&weight_lanes)[kMax][kGroup],
+                                                    const double (&signed_lanes)[kMax][kGroup], __m512d s8,
+                                                    __m512d (&real_dual)[8], __m512d (&s)[9]) {
+  // (real, dual) and s[0..7] are 8 contiguous doubles each, weighted by the lane's signed weight and weight;
+  // then transposed to lanes.
   __m512d rd_rows[kGroup], s_rows[kGroup];
 #pragma GCC unroll 8
   for (size_t j = 0; j < kGroup; ++j) {
@@ -262,7 +258,6 @@ template <int kFixed, bool kRenormalize>
     rd_rows[j] = rd;
     s_rows[j] = sj;
   }
-  __m512d real_dual[8], s[9];
   transpose8(rd_rows, real_dual);
   {
     __m512d s_lanes[8];
@@ -271,12 +266,12 @@ template <int kFixed, bool kRenormalize>
     for (int e = 0; e < 8; ++e) s[e] = s_lanes[e];
     s[8] = s8;
   }
-  const __m512d real[4] = {real_dual[0], real_dual[1], real_dual[2], real_dual[3]};
-  const __m512d dual[4] = {real_dual[4], real_dual[5], real_dual[6], real_dual[7]};
-  const __m512d norm2 =
-      add(add(add(mul(real[0], real[0]), mul(real[1], real[1])), mul(real[2], real[2])), mul(real[3], real[3]));
-  if (_mm512_cmp_pd_mask(norm2, zero, _CMP_EQ_OQ) != 0) return false;
+}
 
+// Step 4 of skin_group: the rigid motion of the normalized blend after S, on positions, normals and tangents.
+[[gnu::always_inline]] inline void transform_group(const KernelArgs& a, size_t v, const __m512d (&real)[4],
+                                                   const __m512d (&dual)[4], __m512d norm2, const __m512d (&s)[9],
+                                                   __m512d zero) {
   const __m512d two = _mm512_div_pd(_mm512_set1_pd(2.0), norm2);
   const __m512d one = _mm512_set1_pd(1.0);
   const __m512d rw = real[0], rx = real[1], ry = real[2], rz = real[3];
@@ -325,6 +320,48 @@ template <int kFixed, bool kRenormalize>
       _mm512_storeu_pd(o + 8 * q, _mm512_mask_mov_pd(xyz, 0x88, _mm512_loadu_pd(in + 8 * q)));
     }
   }
+}
+
+// Skins the 8 vertices at v; false, with nothing written, when the group must go through the scalar kernel.
+template <int kFixed, bool kRenormalize>
+[[gnu::always_inline]] inline bool skin_group(const KernelArgs& a, size_t v, __m256i lane_offsets,
+                                              __m512i limit) {
+  constexpr int kMax = kFixed > 0 ? kFixed : kMaxDynamic;
+  const int k = kFixed > 0 ? kFixed : a.influences;
+  const uint32_t* jv = a.joints + v * size_t(k);
+  const double* wv = a.weights + v * size_t(k);
+  const double* palette = reinterpret_cast<const double*>(a.palette);
+
+  // Joint indices (checked against the palette) and weights, summed in influence order. Lane j, influence i:
+  // element j k + i of the group's joints and weights; loaded and permuted for k = 1, 2, 4, else gathered.
+  __m256i offsets[kMax];
+  __m512d w[kMax];
+  __mmask8 outside = 0;
+  load_influences<kFixed>(jv, wv, k, lane_offsets, limit, offsets, w, outside);
+  __m512d sum = w[0];
+#pragma GCC unroll 8
+  for (int i = 1; i < k; ++i) sum = add(sum, w[i]);
+  const __m512d zero = _mm512_setzero_pd();
+  if ((outside | _mm512_cmp_pd_mask(sum, zero, _CMP_EQ_OQ) | _mm512_cmp_pd_mask(w[0], zero, _CMP_EQ_OQ)) != 0)
+    return false;
+
+  // Signs: the pivot is influence 0 in every lane (w[0] != 0); dot and sign lane-wise from the real parts. The
+  // pivot's dot with itself, ((q0 q0 + q1 q1) + q2 q2) + q3 q3, is never below 0 (a NaN compares false), so
+  // its sign is + without computing it, as the scalar kernel's comparison gives.
+  alignas(64) double weight_lanes[kMax][kGroup];
+  alignas(64) double signed_lanes[kMax][kGroup];
+  __m512d s8;
+  sign_weights<kRenormalize>(palette, jv, k, offsets, w, sum, zero, weight_lanes, signed_lanes, s8);
+  // The blend per vertex, in its joints' own layout; then transposed to lanes.
+  __m512d real_dual[8], s[9];
+  blend_per_vertex(palette, jv, k, weight_lanes, signed_lanes, s8, real_dual, s);
+  const __m512d real[4] = {real_dual[0], real_dual[1], real_dual[2], real_dual[3]};
+  const __m512d dual[4] = {real_dual[4], real_dual[5], real_dual[6], real_dual[7]};
+  const __m512d norm2 =
+      add(add(add(mul(real[0], real[0]), mul(real[1], real[1])), mul(real[2], real[2])), mul(real[3], real[3]));
+  if (_mm512_cmp_pd_mask(norm2, zero, _CMP_EQ_OQ) != 0) return false;
+
+  transform_group(a, v, real, dual, norm2, s, zero);
   return true;
 }
 

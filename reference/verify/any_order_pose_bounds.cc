@@ -1,11 +1,12 @@
 // Any-order pose bounds: each stage as a polynomial in its float inputs (MonomialSum) or as a function with a
 // stated accuracy and a Lipschitz constant, the values computed in double. docs/error_bounds.md, "Any order",
-// derives each step.
+// derives each step. Local to model and the palette walk through pose_palette_walk.h, with this file's operations.
 #include "verify/any_order_pose_bounds.h"
 
 #include "anim/sampling.h"
 #include "core/pose.h"
 #include "verify/any_order_arithmetic.h"
+#include "verify/pose_palette_walk.h"
 
 #include <algorithm>
 #include <array>
@@ -64,14 +65,107 @@ Gauged unit_key(double unit_component) {
   return any_order::known(unit_component, ulps(tol::kAnyOrderNormalizeUlps) * std::abs(unit_component));
 }
 
+// A sampler's stored value of component i of key `key`: for CUBICSPLINE, part 0 in-tangent, 1 value, 2
+// out-tangent; otherwise the key's value (part unused).
+double stored_value(const AnimationSampler& s, size_t key, size_t i, int part) {
+  const size_t c = size_t(s.components);
+  const bool cubic = s.interpolation == Interpolation::CubicSpline;
+  return s.values[(cubic ? key * 3 + size_t(part) : key) * c + i];
+}
+
+// LINEAR rotation step: slerp as a weighted sum of the (normalized) keys, c0 a + c1 b, its weights c0 = sin((1 -
+// u) theta) / sin theta and c1 = sin(u theta) / sin theta by any formula within kAnyOrderSlerpUlps of c0 + c1;
+// the slerp moves at speed theta in u, so by at most theta du from u to u^; then normalized or not
+// (normalized() covers both). `errors` gets 4 entries.
+void slerp_interval_errors(const AnimationSampler& s, size_t k, double u_value, double du,
+                           std::vector<double>& errors) {
+  const AnimationSampler::SlerpIntervals& table = s.slerp;
+  std::array<Gauged, 4> a, b;
+  MonomialSum dot;
+  for (size_t i = 0; i < 4; ++i) {
+    a[i] = unit_key(table.unit_keys[k * 4 + i]);
+    b[i] = unit_key(table.unit_keys[(k + 1) * 4 + i]);
+    dot.add({a[i], b[i]});
+  }
+  if (!any_order::sign_certain(dot.result())) {  // the short path may flip
+    errors.assign(4, kInfinity);
+    return;
+  }
+  const double theta = table.angle[k], sin_theta = table.sin_angle[k];
+  double c0 = 1.0 - u_value, c1 = u_value;
+  if (sin_theta > 0.0) {
+    c0 = std::sin((1.0 - u_value) * theta) / sin_theta;
+    c1 = std::sin(u_value * theta) / sin_theta;
+  }
+  const double weight_error = ulps(tol::kAnyOrderSlerpUlps) * (c0 + c1);
+  const Gauged w0 = any_order::known(c0, weight_error), w1 = any_order::known(c1, weight_error);
+  std::array<Gauged, 4> q;
+  for (size_t i = 0; i < 4; ++i) {
+    MonomialSum m;
+    m.add({w0, a[i]});
+    m.add({w1, b[i]}, table.sign[k]);
+    q[i] = m.result();
+    q[i].error += theta * du;
+  }
+  normalized(q);
+  for (size_t i = 0; i < 4; ++i) errors[i] = q[i].error;
+}
+
+// LINEAR step (not a rotation): a + u (b - a) and (1 - u) a + u b alike: the monomials a, -u a, u b; the
+// derivative b - a gives the change from u to u^.
+void linear_interval_sums(const AnimationSampler& s, size_t k, const Gauged& u, double du,
+                          std::vector<MonomialSum>& sums, std::vector<double>& change) {
+  const size_t c = size_t(s.components);
+  for (size_t i = 0; i < c; ++i) {
+    const Gauged a = input(stored_value(s, k, i, 1)), b = input(stored_value(s, k + 1, i, 1));
+    sums[i].add({a});
+    sums[i].add({u, a}, -1.0);
+    sums[i].add({u, b});
+    change[i] = (std::abs(b.value - a.value) + a.error + b.error) * du;
+  }
+}
+
+// CUBICSPLINE step: Hermite, (2u^3 - 3u^2 + 1) v0 + (u^3 - 2u^2 + u) d b0 + (-2u^3 + 3u^2) v1 + (u^3 - u^2) d
+// a1, with the interval d = t1 - t0 a float subtraction; the change from u to u^ by the derivative in u.
+void cubic_interval_sums(const AnimationSampler& s, size_t k, const Gauged& u, double du,
+                         std::vector<MonomialSum>& sums, std::vector<double>& change) {
+  const size_t c = size_t(s.components);
+  const double t0 = s.times[k], t1 = s.times[k + 1];
+  const double u_value = u.value;
+  const double d_value = t1 - t0;
+  const Gauged d{d_value, kUnit * d_value, d_value};
+  const Gauged two = exact(2.0), three = exact(3.0);
+  for (size_t i = 0; i < c; ++i) {
+    const Gauged v0 = input(stored_value(s, k, i, 1)), b0 = input(stored_value(s, k, i, 2));
+    const Gauged v1 = input(stored_value(s, k + 1, i, 1)), a1 = input(stored_value(s, k + 1, i, 0));
+    MonomialSum& m = sums[i];
+    m.add({two, u, u, u, v0});
+    m.add({three, u, u, v0}, -1.0);
+    m.add({v0});
+    m.add({u, u, u, d, b0});
+    m.add({two, u, u, d, b0}, -1.0);
+    m.add({u, d, b0});
+    m.add({two, u, u, u, v1}, -1.0);
+    m.add({three, u, u, v1});
+    m.add({u, u, u, d, a1});
+    m.add({u, u, d, a1}, -1.0);
+    // The derivative in u, and a bound on the second (|h00''|, |h01''| <= 6, |h10''|, |h11''| <= 4) for
+    // its change over du.
+    const double x = u_value;
+    const double first = std::abs((6 * x * x - 6 * x) * v0.value + (3 * x * x - 4 * x + 1) * d_value * b0.value +
+                                  (6 * x - 6 * x * x) * v1.value + (3 * x * x - 2 * x) * d_value * a1.value);
+    const double second = 6 * std::abs(v0.value) + 4 * d_value * std::abs(b0.value) + 6 * std::abs(v1.value) +
+                          4 * d_value * std::abs(a1.value);
+    change[i] = (first + second * du) * du;
+  }
+}
+
 // The errors of interval k of a LINEAR or CUBICSPLINE sampler at interpolation factor u_value (the engine's
 // factor within kAnyOrderInterpolationFactorUlps of it).
 void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double u_value, double time_error,
                      std::vector<double>& errors) {
   const size_t c = size_t(s.components);
-  const bool cubic = s.interpolation == Interpolation::CubicSpline;
   errors.assign(c, 0.0);
-  auto stored = [&](size_t key, size_t i, int part) { return s.values[(cubic ? key * 3 + size_t(part) : key) * c + i]; };
   const double t0 = s.times[k], t1 = s.times[k + 1];
   // The engine's factor u^ is within du of u: the rounding of its polynomial is charged at u^ (the factor's
   // gauge covers u + du), and the polynomial's own change from u to u^ separately, by its derivative: that keeps
@@ -80,83 +174,16 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
   const Gauged u{u_value, 0.0, u_value + du};
 
   if (s.interpolation == Interpolation::Linear && rotation) {
-    // slerp as a weighted sum of the (normalized) keys, c0 a + c1 b, its weights c0 = sin((1 - u) theta) /
-    // sin theta and c1 = sin(u theta) / sin theta by any formula within kAnyOrderSlerpUlps of c0 + c1; the
-    // slerp moves at speed theta in u, so by at most theta du from u to u^; then normalized or not
-    // (normalized() covers both).
-    const AnimationSampler::SlerpIntervals& table = s.slerp;
-    std::array<Gauged, 4> a, b;
-    MonomialSum dot;
-    for (size_t i = 0; i < 4; ++i) {
-      a[i] = unit_key(table.unit_keys[k * 4 + i]);
-      b[i] = unit_key(table.unit_keys[(k + 1) * 4 + i]);
-      dot.add({a[i], b[i]});
-    }
-    if (!any_order::sign_certain(dot.result())) {  // the short path may flip
-      errors.assign(4, kInfinity);
-      return;
-    }
-    const double theta = table.angle[k], sin_theta = table.sin_angle[k];
-    double c0 = 1.0 - u_value, c1 = u_value;
-    if (sin_theta > 0.0) {
-      c0 = std::sin((1.0 - u_value) * theta) / sin_theta;
-      c1 = std::sin(u_value * theta) / sin_theta;
-    }
-    const double weight_error = ulps(tol::kAnyOrderSlerpUlps) * (c0 + c1);
-    const Gauged w0 = any_order::known(c0, weight_error), w1 = any_order::known(c1, weight_error);
-    std::array<Gauged, 4> q;
-    for (size_t i = 0; i < 4; ++i) {
-      MonomialSum m;
-      m.add({w0, a[i]});
-      m.add({w1, b[i]}, table.sign[k]);
-      q[i] = m.result();
-      q[i].error += theta * du;
-    }
-    normalized(q);
-    for (size_t i = 0; i < 4; ++i) errors[i] = q[i].error;
+    slerp_interval_errors(s, k, u_value, du, errors);
     return;
   }
 
   std::vector<MonomialSum> sums(c);
   std::vector<double> change(c, 0.0);  // the polynomial's change from u to u^
   if (s.interpolation == Interpolation::Linear) {
-    // a + u (b - a) and (1 - u) a + u b alike: the monomials a, -u a, u b; the derivative b - a.
-    for (size_t i = 0; i < c; ++i) {
-      const Gauged a = input(stored(k, i, 1)), b = input(stored(k + 1, i, 1));
-      sums[i].add({a});
-      sums[i].add({u, a}, -1.0);
-      sums[i].add({u, b});
-      change[i] = (std::abs(b.value - a.value) + a.error + b.error) * du;
-    }
+    linear_interval_sums(s, k, u, du, sums, change);
   } else {
-    // Hermite: (2u^3 - 3u^2 + 1) v0 + (u^3 - 2u^2 + u) d b0 + (-2u^3 + 3u^2) v1 + (u^3 - u^2) d a1, with the
-    // interval d = t1 - t0 a float subtraction.
-    const double d_value = t1 - t0;
-    const Gauged d{d_value, kUnit * d_value, d_value};
-    const Gauged two = exact(2.0), three = exact(3.0);
-    for (size_t i = 0; i < c; ++i) {
-      const Gauged v0 = input(stored(k, i, 1)), b0 = input(stored(k, i, 2));
-      const Gauged v1 = input(stored(k + 1, i, 1)), a1 = input(stored(k + 1, i, 0));
-      MonomialSum& m = sums[i];
-      m.add({two, u, u, u, v0});
-      m.add({three, u, u, v0}, -1.0);
-      m.add({v0});
-      m.add({u, u, u, d, b0});
-      m.add({two, u, u, d, b0}, -1.0);
-      m.add({u, d, b0});
-      m.add({two, u, u, u, v1}, -1.0);
-      m.add({three, u, u, v1});
-      m.add({u, u, u, d, a1});
-      m.add({u, u, d, a1}, -1.0);
-      // The derivative in u, and a bound on the second (|h00''|, |h01''| <= 6, |h10''|, |h11''| <= 4) for
-      // its change over du.
-      const double x = u_value;
-      const double first = std::abs((6 * x * x - 6 * x) * v0.value + (3 * x * x - 4 * x + 1) * d_value * b0.value +
-                                    (6 * x - 6 * x * x) * v1.value + (3 * x * x - 2 * x) * d_value * a1.value);
-      const double second = 6 * std::abs(v0.value) + 4 * d_value * std::abs(b0.value) + 6 * std::abs(v1.value) +
-                            4 * d_value * std::abs(a1.value);
-      change[i] = (first + second * du) * du;
-    }
+    cubic_interval_sums(s, k, u, du, sums, change);
   }
   if (!rotation) {
     for (size_t i = 0; i < c; ++i) errors[i] = sums[i].result().error + change[i];
@@ -171,7 +198,6 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
   normalized(q);
   for (size_t i = 0; i < 4; ++i) errors[i] = q[i].error;
 }
-
 
 // One sampler at clip time t, `out` with the sampler's components: values from sample_sampler() (the
 // reference), errors by the any-order analysis. At a key's own time an engine may hold the key or finish the
@@ -315,6 +341,31 @@ std::array<double, 16> errors(const GaugedMat4& m) {
   return out;
 }
 
+// The normal matrix of a palette entry jm: its cofactors, as the engine may negate them.
+std::array<double, 9> normal_matrix_errors(const GaugedMat4& jm) {
+  Gauged linear[3][3], cof[3][3], det;
+  for (size_t r = 0; r < 3; ++r)
+    for (size_t c = 0; c < 3; ++c) linear[r][c] = jm[r][c];
+  any_order::cofactors(linear, cof, det);
+  // Where the determinant's sign is not certain, the engine may negate: the error can be 2 |cof|.
+  const bool certain = any_order::sign_certain(det);
+  std::array<double, 9> normal{};
+  for (size_t r = 0; r < 3; ++r)
+    for (size_t c = 0; c < 3; ++c)
+      normal[c * 3 + r] = certain ? cof[r][c].error : 2.0 * std::abs(cof[r][c].value) + cof[r][c].error;
+  return normal;
+}
+
+// The any-order operations for the shared walk (pose_palette_walk.h).
+struct AnyOrderPoseModel {
+  using Matrix = GaugedMat4;
+  static GaugedMat4 local_matrix(const GaugedTrs& trs) { return skinref::local_matrix(trs); }
+  static GaugedMat4 multiply(const GaugedMat4& a, const GaugedMat4& b) { return skinref::multiply(a, b); }
+  static GaugedMat4 input_matrix(const Mat4& m) { return skinref::input_matrix(m); }
+  static std::array<double, 16> matrix_errors(const GaugedMat4& m) { return errors(m); }
+  static std::array<double, 9> normal_errors(const GaugedMat4& jm) { return normal_matrix_errors(jm); }
+};
+
 }  // namespace
 
 LocalErrorBounds any_order_local_error_bounds(const Scene& scene, int animation, double time, double time_error) {
@@ -381,45 +432,7 @@ PoseErrorBounds any_order_pose_bounds_from_locals(const Scene& scene, const Loca
                                                                                       : kInfinity));
   }
 
-  PoseErrorBounds bounds;
-  bounds.local.resize(node_count);
-  bounds.morph_weights.resize(node_count);
-  bounds.global.resize(node_count);
-  std::vector<GaugedMat4> globals(node_count);
-  for (int n : scene.node_order) {
-    const GaugedTrs& trs = locals[size_t(n)];
-    std::array<double, 10>& local_bound = bounds.local[size_t(n)];
-    for (size_t i = 0; i < 3; ++i) local_bound[i] = trs.translation[i].error;
-    for (size_t i = 0; i < 4; ++i) local_bound[3 + i] = trs.rotation[i].error;
-    for (size_t i = 0; i < 3; ++i) local_bound[7 + i] = trs.scale[i].error;
-    for (const Gauged& w : weights[size_t(n)]) bounds.morph_weights[size_t(n)].push_back(w.error);
-    const GaugedMat4 local = local_matrix(trs);
-    const int parent = scene.nodes[size_t(n)].parent;
-    globals[size_t(n)] = parent < 0 ? local : multiply(globals[size_t(parent)], local);
-    bounds.global[size_t(n)] = errors(globals[size_t(n)]);
-  }
-
-  bounds.palettes.resize(scene.skins.size());
-  for (size_t s = 0; s < scene.skins.size(); ++s) {
-    const Skin& skin = scene.skins[s];
-    PaletteErrorBounds& palette = bounds.palettes[s];
-    for (size_t j = 0; j < skin.joints.size(); ++j) {
-      const GaugedMat4 jm = multiply(globals[size_t(skin.joints[j])], input_matrix(skin.inverse_bind[j]));
-      palette.skinning.push_back(errors(jm));
-      Gauged linear[3][3], cof[3][3], det;
-      for (size_t r = 0; r < 3; ++r)
-        for (size_t c = 0; c < 3; ++c) linear[r][c] = jm[r][c];
-      any_order::cofactors(linear, cof, det);
-      // Where the determinant's sign is not certain, the engine may negate: the error can be 2 |cof|.
-      const bool certain = any_order::sign_certain(det);
-      std::array<double, 9> normal{};
-      for (size_t r = 0; r < 3; ++r)
-        for (size_t c = 0; c < 3; ++c)
-          normal[c * 3 + r] = certain ? cof[r][c].error : 2.0 * std::abs(cof[r][c].value) + cof[r][c].error;
-      palette.normal.push_back(normal);
-    }
-  }
-  return bounds;
+  return detail::walk_pose_to_palette<PoseErrorBounds, AnyOrderPoseModel>(scene, locals, weights);
 }
 
 }  // namespace skinref

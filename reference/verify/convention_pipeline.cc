@@ -1,7 +1,7 @@
 #include "verify/convention_pipeline.h"
 
 #include "anim/clip_conventions.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "io/load_conventions.h"
 
 namespace skinref {

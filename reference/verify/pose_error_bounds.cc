@@ -1,9 +1,10 @@
 // The float computation of gpu/shaders/animation.comp, step by step, in Bounded arithmetic. Keep the two in
 // the same order of operations: the bound is of that computation. The time itself is exact (a float32 on
-// both sides).
+// both sides). Local to model and the palette walk through pose_palette_walk.h, with this file's operations.
 #include "verify/pose_error_bounds.h"
 
 #include "core/pose.h"
+#include "verify/pose_palette_walk.h"
 #include "verify/running_error.h"
 
 #include <algorithm>
@@ -182,6 +183,39 @@ std::array<double, 16> errors(const BoundedMat4& m) {
   return out;
 }
 
+// normal_matrix() of a palette entry jm: cofactors, negated for a negative determinant. a(r, c) = jm[c][r].
+std::array<double, 9> normal_matrix_errors(const BoundedMat4& jm) {
+  Bounded cof[3][3];  // [row][column]
+  cof[0][0] = jm[1][1] * jm[2][2] - jm[2][1] * jm[1][2];
+  cof[0][1] = jm[2][1] * jm[0][2] - jm[0][1] * jm[2][2];
+  cof[0][2] = jm[0][1] * jm[1][2] - jm[1][1] * jm[0][2];
+  cof[1][0] = jm[2][0] * jm[1][2] - jm[1][0] * jm[2][2];
+  cof[1][1] = jm[0][0] * jm[2][2] - jm[2][0] * jm[0][2];
+  cof[1][2] = jm[1][0] * jm[0][2] - jm[0][0] * jm[1][2];
+  cof[2][0] = jm[1][0] * jm[2][1] - jm[2][0] * jm[1][1];
+  cof[2][1] = jm[2][0] * jm[0][1] - jm[0][0] * jm[2][1];
+  cof[2][2] = jm[0][0] * jm[1][1] - jm[1][0] * jm[0][1];
+  const Bounded det = jm[0][0] * cof[0][0] + jm[1][0] * cof[0][1] + jm[2][0] * cof[0][2];
+  // Where the determinant's sign is not certain, the float path may negate: the error can be 2 |cof|.
+  const bool sign_certain = std::abs(det.value) > det.error;
+  std::array<double, 9> normal{};
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      normal[size_t(c * 3 + r)] =
+          sign_certain ? cof[r][c].error : 2.0 * std::abs(cof[r][c].value) + cof[r][c].error;
+  return normal;
+}
+
+// The shader's operations for the shared walk (pose_palette_walk.h), in its order.
+struct ShaderPoseModel {
+  using Matrix = BoundedMat4;
+  static BoundedMat4 local_matrix(const BoundedTrs& trs) { return compose_trs(trs); }
+  static BoundedMat4 multiply(const BoundedMat4& a, const BoundedMat4& b) { return multiply_affine(a, b); }
+  static BoundedMat4 input_matrix(const Mat4& m) { return skinref::input_matrix(m); }
+  static std::array<double, 16> matrix_errors(const BoundedMat4& m) { return errors(m); }
+  static std::array<double, 9> normal_errors(const BoundedMat4& jm) { return normal_matrix_errors(jm); }
+};
+
 }  // namespace
 
 PoseErrorBounds float32_pose_error_bounds(const Scene& scene, int animation, double time) {
@@ -214,54 +248,7 @@ PoseErrorBounds float32_pose_error_bounds(const Scene& scene, int animation, dou
     }
   }
 
-  PoseErrorBounds bounds;
-  bounds.local.resize(node_count);
-  bounds.morph_weights.resize(node_count);
-  bounds.global.resize(node_count);
-  std::vector<BoundedMat4> globals(node_count);
-  for (int n : scene.node_order) {
-    const BoundedTrs& trs = locals[size_t(n)];
-    std::array<double, 10>& local_bound = bounds.local[size_t(n)];
-    for (size_t i = 0; i < 3; ++i) local_bound[i] = trs.translation[i].error;
-    for (size_t i = 0; i < 4; ++i) local_bound[3 + i] = trs.rotation[i].error;
-    for (size_t i = 0; i < 3; ++i) local_bound[7 + i] = trs.scale[i].error;
-    for (const Bounded& w : weights[size_t(n)]) bounds.morph_weights[size_t(n)].push_back(w.error);
-    const BoundedMat4 local = compose_trs(trs);
-    const int parent = scene.nodes[size_t(n)].parent;
-    globals[size_t(n)] = parent < 0 ? local : multiply_affine(globals[size_t(parent)], local);
-    bounds.global[size_t(n)] = errors(globals[size_t(n)]);
-  }
-
-  bounds.palettes.resize(scene.skins.size());
-  for (size_t s = 0; s < scene.skins.size(); ++s) {
-    const Skin& skin = scene.skins[s];
-    PaletteErrorBounds& palette = bounds.palettes[s];
-    for (size_t j = 0; j < skin.joints.size(); ++j) {
-      const BoundedMat4 jm = multiply_affine(globals[size_t(skin.joints[j])], input_matrix(skin.inverse_bind[j]));
-      palette.skinning.push_back(errors(jm));
-      // normal_matrix(): cofactors, negated for a negative determinant. a(r, c) = jm[c][r].
-      Bounded cof[3][3];  // [row][column]
-      cof[0][0] = jm[1][1] * jm[2][2] - jm[2][1] * jm[1][2];
-      cof[0][1] = jm[2][1] * jm[0][2] - jm[0][1] * jm[2][2];
-      cof[0][2] = jm[0][1] * jm[1][2] - jm[1][1] * jm[0][2];
-      cof[1][0] = jm[2][0] * jm[1][2] - jm[1][0] * jm[2][2];
-      cof[1][1] = jm[0][0] * jm[2][2] - jm[2][0] * jm[0][2];
-      cof[1][2] = jm[1][0] * jm[0][2] - jm[0][0] * jm[1][2];
-      cof[2][0] = jm[1][0] * jm[2][1] - jm[2][0] * jm[1][1];
-      cof[2][1] = jm[2][0] * jm[0][1] - jm[0][0] * jm[2][1];
-      cof[2][2] = jm[0][0] * jm[1][1] - jm[1][0] * jm[0][1];
-      const Bounded det = jm[0][0] * cof[0][0] + jm[1][0] * cof[0][1] + jm[2][0] * cof[0][2];
-      // Where the determinant's sign is not certain, the float path may negate: the error can be 2 |cof|.
-      const bool sign_certain = std::abs(det.value) > det.error;
-      std::array<double, 9> normal{};
-      for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c)
-          normal[size_t(c * 3 + r)] =
-              sign_certain ? cof[r][c].error : 2.0 * std::abs(cof[r][c].value) + cof[r][c].error;
-      palette.normal.push_back(normal);
-    }
-  }
-  return bounds;
+  return detail::walk_pose_to_palette<PoseErrorBounds, ShaderPoseModel>(scene, locals, weights);
 }
 
 bool within_bound(double actual, double reference, double bound) {

@@ -21,7 +21,7 @@
 #include "core/scene.h"
 #include "skin/options.h"
 #include "verify/pose_error_bounds.h"
-#include "verify/vertex_error_bounds.h"
+#include "verify/primitive_error_bounds.h"
 
 #include <stdexcept>
 #include <string>

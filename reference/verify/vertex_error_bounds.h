@@ -36,16 +36,11 @@
 #include "skin/dqs.h"
 #include "skin/options.h"
 #include "verify/pose_error_bounds.h"
+#include "verify/primitive_error_bounds.h"
 
 #include <vector>
 
 namespace skinref {
-
-struct PrimitiveErrorBounds {
-  std::vector<double> position;  // per vertex
-  std::vector<double> normal;    // per vertex, or empty
-  std::vector<double> tangent;   // per vertex, or empty
-};
 
 std::vector<PrimitiveErrorBounds> float32_vertex_error_bounds(const Scene& scene, const EvaluatedPose& reference_pose,
                                                               const SkinningOptions& options,

@@ -18,7 +18,7 @@
 #include <cmath>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 constexpr double kPi = 3.14159265358979323846;
 

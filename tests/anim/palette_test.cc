@@ -6,6 +6,7 @@
 #include "core/pose.h"
 #include "core/scene.h"
 #include "support/math_expect.h"
+#include "support/scene_nodes.h"
 #include "support/tolerances.h"
 
 #include <gtest/gtest.h>
@@ -17,34 +18,20 @@
 #include <vector>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using test::affine;
 using test::expect_matrix3_near;
 using test::expect_matrix_near;
 using test::expect_vec3_near;
+using test::make_node;
+using test::make_trs;
 using test::rotation;
 
 Mat4 translation_matrix(const Vec3& t) {
   Mat4 m = Mat4::Identity();
   m.block<3, 1>(0, 3) = t;
   return m;
-}
-
-Node make_node(const std::string& name, const Transform& rest, std::vector<int> children) {
-  Node node;
-  node.name = name;
-  node.rest = rest;
-  node.children = std::move(children);
-  return node;
-}
-
-Transform make_trs(const Vec3& translation, const Quat& rotation, const Vec3& scale) {
-  Transform trs;
-  trs.translation = translation;
-  trs.rotation = rotation;
-  trs.scale = scale;
-  return trs;
 }
 
 // Joint nodes 0..joint_count-1, no hierarchy, one skin over them in the order `skin_joints` with the given

@@ -23,7 +23,7 @@
 #include <vector>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using nlohmann::json;
 using test::expect_matrix3_near;

@@ -17,7 +17,7 @@
 #include <stdexcept>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 constexpr double kD = 2.0;      // clip duration
 constexpr double kStart = 0.5;  // global start time

@@ -10,7 +10,7 @@
 #include <string>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 std::string error_of(const std::function<void()>& action) {
   try {

@@ -15,7 +15,7 @@
 #include <random>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using test::expect_matrix_near;
 using test::expect_vec3_near;

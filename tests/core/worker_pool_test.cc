@@ -14,7 +14,7 @@
 #include <vector>
 
 namespace skinref::detail {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 struct Record {
   std::vector<std::atomic<int>> runs;

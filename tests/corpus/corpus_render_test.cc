@@ -7,7 +7,7 @@
 #include "anim/evaluate_pose.h"
 #include "core/atomic_file.h"
 #include "core/input_error.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "io/image_io.h"
 #include "raster/camera.h"
 #include "raster/render.h"
@@ -38,7 +38,7 @@
 #error "SKINREF_TEST_OUTPUT_DIR must be defined by the build (see CMakeLists.txt)"
 #endif
 
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using skinref::test::corpus_dir;
 using skinref::test::corpus_present;

@@ -4,7 +4,7 @@
 // at several times. Each test skips, visibly, when the corpus folder is absent.
 #include "anim/evaluate_pose.h"
 #include "core/input_error.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "skin/evaluate_vertices.h"
 #include "support/corpus_models.h"
 #include "support/independent_gltf.h"
@@ -24,7 +24,7 @@
 #include <vector>
 
 
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using skinref::test::corpus_dir;
 using skinref::test::corpus_present;

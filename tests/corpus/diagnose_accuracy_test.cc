@@ -5,7 +5,7 @@
 // match glTF; it must never name another. The table of verdicts per model is printed (the issue note's
 // accuracy table comes from it). One test per model; corpus models skip visibly without ../shared/corpus.
 #include "io/builtin_scenes.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "support/corpus_models.h"
 #include "support/skinning_cases.h"
 #include "support/planted_engine.h"
@@ -19,7 +19,7 @@
 #include <random>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using test::joined;
 using test::Verdict;

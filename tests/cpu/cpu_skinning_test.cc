@@ -7,7 +7,7 @@
 #include "anim/evaluate_pose.h"
 #include "cpu/skinning_cpu.h"
 #include "io/builtin_scenes.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "skin/dqs.h"
 #include "skin/evaluate_vertices.h"
 #include "support/cli_runner.h"
@@ -31,7 +31,7 @@
 #include <vector>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using cpu::CpuSkinningInputs;
 using cpu::CpuSkinningOutputs;

@@ -13,7 +13,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace skinref;
-  using namespace skinref::cli;
+  using namespace skinref::golden;
   static fuzz::TempFile file("manifest", ".json");
   fuzz::run_guarded([&] {
     const GoldenManifest manifest = load_golden_manifest(file.write(data, size));

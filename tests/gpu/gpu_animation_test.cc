@@ -30,7 +30,7 @@
 #include <vector>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 // Every value of one GPU pose against the reference's, with its bound.
 struct PoseComparison {

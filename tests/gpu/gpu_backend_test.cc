@@ -19,7 +19,7 @@
 #include <vector>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using test::expect_same_primitives;
 using test::ValidatedGpuTest;

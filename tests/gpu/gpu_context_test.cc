@@ -27,7 +27,7 @@
 #endif
 
 namespace skinref::gpu {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 std::string joined(const std::vector<std::string>& lines) {
   std::string text;

@@ -37,7 +37,7 @@
 #include <vector>
 
 namespace skinref::gpu {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using test::TempDir;
@@ -49,7 +49,7 @@ ContextOptions validated() {
 }
 
 // No validation-layer warning or error over the test's work (the context lives for one test).
-void expect_validation_clean(const Context& context) {
+void expect_render_validation_clean(const Context& context) {
   const ValidationCounts counts = context.validation_counts();
   std::string messages;
   for (const std::string& message : context.validation_messages()) messages += "\n  " + message;
@@ -273,7 +273,7 @@ TEST_P(GpuRenderBuiltinTest, MatchesReference) {
       EXPECT_GT(comparison.reference_covered, comparison.pixels / 100) << name.str();
     }
   }
-  expect_validation_clean(context);
+  expect_render_validation_clean(context);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -313,7 +313,7 @@ TEST(GpuRenderMillionTest, MatchesReference) {
   name << "builtin:million shaded 128x128 t=" << time;
   const Comparison comparison = render_and_compare(context, name.str(), scene, pose, vertices, camera, options);
   EXPECT_GT(comparison.reference_covered, comparison.pixels / 50);
-  expect_validation_clean(context);
+  expect_render_validation_clean(context);
 }
 
 // ---- a quad: culling, winding, face normals, textures -------------------------------------------------------
@@ -452,7 +452,7 @@ TEST(GpuRenderCullingTest, SingleSidedFrontDrawnBackCulled) {
   EXPECT_EQ(back.comparison.reference_covered, 0u);
   EXPECT_EQ(back.comparison.coverage_differs, 0u);
   expect_centre(back.gpu, kBackground, "back (background)");
-  expect_validation_clean(context);
+  expect_render_validation_clean(context);
 }
 
 TEST(GpuRenderCullingTest, DoubleSidedBothSidesDrawnBackNormalNegated) {
@@ -471,7 +471,7 @@ TEST(GpuRenderCullingTest, DoubleSidedBothSidesDrawnBackNormalNegated) {
   // The normals view shows the negated normal on the back: (0, 0, -1) * 0.5 + 0.5.
   const QuadRender normals = render_quad(context, "double-sided quad, back, normals", scene, true, RenderView::Normals);
   expect_centre(normals.gpu, Vec3(0.5, 0.5, 0.0), "back normals");
-  expect_validation_clean(context);
+  expect_render_validation_clean(context);
 }
 
 TEST(GpuRenderCullingTest, MirroredNodeFlipsWinding) {
@@ -487,7 +487,7 @@ TEST(GpuRenderCullingTest, MirroredNodeFlipsWinding) {
   const QuadRender back = render_quad(context, "mirrored single-sided quad, back", scene, true);
   EXPECT_EQ(back.comparison.reference_covered, 0u);
   EXPECT_EQ(back.comparison.coverage_differs, 0u);
-  expect_validation_clean(context);
+  expect_render_validation_clean(context);
 }
 
 TEST(GpuRenderCullingTest, FaceNormalsWithoutVertexNormals) {
@@ -507,7 +507,7 @@ TEST(GpuRenderCullingTest, FaceNormalsWithoutVertexNormals) {
     const QuadRender normals = render_quad(context, label + ", front, normals", scene, false, RenderView::Normals);
     expect_centre(normals.gpu, Vec3(0.5, 0.5, 1.0), label + " front normals");
   }
-  expect_validation_clean(context);
+  expect_render_validation_clean(context);
 }
 
 // Every filter and wrap mode of a 4x4 texture on a quad whose uv runs from -1.25 to 2.25: the texture
@@ -533,7 +533,7 @@ TEST(GpuRenderTextureTest, FiltersAndWrapModes) {
       EXPECT_EQ(result.comparison.coverage_differs, 0u);
     }
   }
-  expect_validation_clean(context);
+  expect_render_validation_clean(context);
 }
 
 // A 256x256 one-texel checkerboard repeated 3.5 times across the quad, seen at a grazing angle (about 16
@@ -555,7 +555,7 @@ TEST(GpuRenderTextureTest, MinifiedCheckerboardAtGrazingAngle) {
   const Comparison comparison = render_and_compare(context, "minified checkerboard at a grazing angle", scene, pose,
                                                    vertices, camera, options);
   EXPECT_GT(comparison.reference_covered, 1000u);
-  expect_validation_clean(context);
+  expect_render_validation_clean(context);
 }
 
 // CesiumMan: a skinned model with a base colour texture (LINEAR, REPEAT), at two times and two sizes.
@@ -582,7 +582,7 @@ TEST(GpuRenderTextureTest, CorpusCesiumMan) {
       EXPECT_GT(comparison.reference_covered, comparison.pixels / 50);
     }
   }
-  expect_validation_clean(context);
+  expect_render_validation_clean(context);
 }
 
 // Every corpus model, shaded and in the normals view, at 128x128 at animation 0's mid time (the rest pose
@@ -610,7 +610,7 @@ TEST_P(GpuRenderCorpusTest, MatchesReference) {
     const Comparison comparison = render_and_compare(context, name.str(), scene, pose, vertices, camera, options);
     EXPECT_GT(comparison.reference_covered, 0u) << name.str();
   }
-  expect_validation_clean(context);
+  expect_render_validation_clean(context);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, GpuRenderCorpusTest, ::testing::ValuesIn(test::kCorpusModels),
@@ -718,7 +718,7 @@ TEST(GpuRenderSrgbTest, AttachmentEncodingAgreesWithEncodeSrgb8) {
             << max_difference << "; every differing value lies within " << widest
             << " steps of a rounding boundary k + 0.5" << std::endl;
   EXPECT_LE(widest, tol::kGpuSrgbEncodeBand);
-  expect_validation_clean(context);
+  expect_render_validation_clean(context);
 }
 
 // ---- argument checks -----------------------------------------------------------------------------------------
@@ -745,7 +745,7 @@ TEST(GpuRenderArgumentsTest, SizeOutOfRangeIsInputError) {
       EXPECT_NE(message.find("maxImageDimension2D"), std::string::npos) << message;
     }
   }
-  expect_validation_clean(context);
+  expect_render_validation_clean(context);
 }
 
 // ---- the command line ----------------------------------------------------------------------------------------

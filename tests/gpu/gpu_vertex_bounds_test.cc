@@ -10,7 +10,7 @@
 #include "gpu/animation_gpu.h"
 #include "gpu/skinning_gpu.h"
 #include "io/builtin_scenes.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "skin/evaluate_vertices.h"
 #include "support/cli_runner.h"
 #include "support/corpus_models.h"
@@ -33,7 +33,7 @@
 #include <vector>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using test::method_name;
 using test::sample_times;

@@ -30,7 +30,7 @@
 #endif
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using namespace test::exit_codes;
 using Json = nlohmann::ordered_json;

@@ -9,7 +9,7 @@
 #include "core/input_error.h"
 #include "core/vertices.h"
 #include "io/assimp_import.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "skin/evaluate_vertices.h"
 #include "io/vertex_dump.h"
 #include "support/assimp_engine.h"
@@ -38,7 +38,7 @@
 #include <random>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 namespace fs = std::filesystem;
 
@@ -400,7 +400,7 @@ TEST(AssimpMalformed, AFileAssimpCannotLoadNamesTheFile) {
 
 // ---- the command line ---------------------------------------------------------------------------------------
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using namespace test::exit_codes;
 
@@ -492,7 +492,7 @@ TEST_F(AssimpCliTest, MalformedFilesAndMisplacedOptionsExitTwoWithOneLine) {
 #endif
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 struct RoundTrip {
   const char* name;   // the files' stem

@@ -29,7 +29,7 @@
 #include <vector>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using test::TempDir;
 
@@ -136,7 +136,7 @@ template <typename T>
 }
 
 // Everything a Scene holds except `source`, bit for bit.
-void expect_same_scene(const Scene& expected, const Scene& actual) {
+void expect_same_builtin_scene(const Scene& expected, const Scene& actual) {
   EXPECT_EQ(actual.roots, expected.roots);
   EXPECT_EQ(actual.node_order, expected.node_order);
   ASSERT_EQ(actual.nodes.size(), expected.nodes.size());
@@ -404,7 +404,7 @@ TEST_P(BuiltinScene, RestPoseReproducesTheBindVertices) {
 
 TEST_P(BuiltinScene, IsDeterministic) {
   const Scene again = make_builtin_scene(GetParam());
-  expect_same_scene(builtin(GetParam()), again);
+  expect_same_builtin_scene(builtin(GetParam()), again);
 }
 
 // The float-representable contract: export -> load reproduces the Scene and hence its skinned vertices
@@ -424,7 +424,7 @@ TEST_P(BuiltinScene, RoundTripsThroughGltfAndGlbExactly) {
     export_gltf(scene, path);
     const Scene reloaded = load_gltf_file(path);
     EXPECT_EQ(reloaded.source, path);
-    expect_same_scene(scene, reloaded);
+    expect_same_builtin_scene(scene, reloaded);
     for (size_t i = 0; i < times.size(); ++i) {
       SCOPED_TRACE("t = " + std::to_string(times[i]));
       expect_same_vertices(expected[i],
@@ -545,7 +545,7 @@ TEST(GltfExport, RoundTripsMorphTargetsCamerasAndEveryInterpolationExactly) {
     const std::string path = dir.file(std::string("exporter") + extension);
     export_gltf(scene, path);
     const Scene reloaded = load_gltf_file(path);
-    expect_same_scene(scene, reloaded);
+    expect_same_builtin_scene(scene, reloaded);
     for (double t : {0.0, 0.5, 1.0, 1.5}) {
       SCOPED_TRACE("t = " + std::to_string(t));
       expect_same_vertices(evaluate_vertices(scene, evaluate_pose(scene, 0, t), SkinningOptions{}),

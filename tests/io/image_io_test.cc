@@ -14,7 +14,7 @@
 #include <string>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 class PngImageData : public ::testing::Test {
  protected:

@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 LoadConventions load_with(const char* assignment) {
   Conventions c;

@@ -21,7 +21,7 @@
 #include <vector>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using test::GltfBuilder;
 using test::make_skinned_model;

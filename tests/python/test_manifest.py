@@ -68,6 +68,19 @@ class ReadsTheCommittedManifest(unittest.TestCase):
         self.assertGreater(checked, 50)
 
 
+class MethodsAreSkinrefs(unittest.TestCase):
+    """skinref.manifest.METHODS is the program's list (reference/skin/method.h, kSkinningMethods), as its
+    usage prints it: a method added there fails here until the Python module names it too."""
+
+    def test_same_methods_as_the_program(self):
+        import re
+
+        usage = run("skin", "--help", expect=0).stdout
+        match = re.search(r"\[--method ([a-z0-9|-]+)\]", usage)
+        self.assertIsNotNone(match, "skinref skin --help has no [--method ...] synopsis:\n" + usage)
+        self.assertEqual(tuple(match.group(1).split("|")), skinref.manifest.METHODS)
+
+
 class StemsAreSkinrefs(TempDirTest):
     def test_files_written_by_golden_update_have_python_stems(self):
         times = [0, 2.0 ** -20, 0.3125, 3, 1024, 2.0 ** 60]

@@ -11,7 +11,7 @@
 #include <limits>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using test::expect_vec3_near;
 

@@ -16,7 +16,7 @@
 #include <cmath>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using test::affine;
 using test::make_palette;

@@ -4,7 +4,7 @@
 #include <random>
 
 namespace skinref::testing {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 constexpr double kPi = 3.14159265358979323846;
 

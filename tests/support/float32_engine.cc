@@ -5,7 +5,7 @@
 #include <cmath>
 
 namespace skinref::test {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using M4 = std::array<float, 16>;  // row-major: m[r * 4 + c]
 using V3 = std::array<float, 3>;

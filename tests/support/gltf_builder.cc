@@ -9,7 +9,7 @@
 
 namespace skinref::test {
 
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 // Writes `value` little-endian, whatever the host order, so .glb headers match the specification.
 void put_u32_le(std::string& out, uint32_t value) {

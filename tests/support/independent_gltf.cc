@@ -19,7 +19,7 @@
 #include <utility>
 
 namespace independent {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 static_assert(std::endian::native == std::endian::little, "glTF binary data is little-endian");
 
@@ -964,7 +964,7 @@ struct GltfFile::Impl {
   }
 };
 
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 // Runs `body`, prefixing the file name to any error it throws.
 template <typename Body>

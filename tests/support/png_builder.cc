@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 namespace skinref::test {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 std::string big_endian_32(uint32_t value) {
   std::string bytes(4, '\0');

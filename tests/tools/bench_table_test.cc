@@ -24,7 +24,7 @@
 #include <vector>
 
 namespace skinref::test {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 // Runs of one benchmark: `repetition_values` as iteration runs, then the aggregates (mean deliberately off
 // the median). Each value is the JSON text of the run's figures.

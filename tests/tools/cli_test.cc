@@ -27,7 +27,7 @@
 #include <vector>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using test::read_bytes;
@@ -377,6 +377,58 @@ TEST_F(CliTest, RecipeWithAnimIsAUsageError) {
                    {"--recipe", "--anim"}, inputs);
   expect_bad_input({"skin", "builtin:bend", "--anim", "0", "--recipe", recipe, "--out", work("out.skv")},
                    {"--recipe", "--anim"}, inputs);
+}
+
+// --pose bind: every palette entry is the identity, so the skinned positions are the mesh's own bind-space
+// positions (read from the scene here, not through any skinning); --pose rest is the rest pose, not the clip.
+TEST_F(CliTest, PoseBindShowsTheMeshAsAuthoredAndPoseRestTheRestPose) {
+  expect_ok({"skin", "builtin:bend", "--pose", "bind", "--out", work("bind.skv")});
+  const Scene bend = make_builtin_scene("bend");
+  const VertexDump bind = read_vertices_skv(work("bind.skv"));
+  ASSERT_EQ(bind.primitives.size(), 1u);
+  const std::vector<Vec3>& authored = bend.meshes[0].primitives[0].positions;
+  ASSERT_EQ(bind.primitives[0].vertices.positions.size(), authored.size());
+  for (size_t v = 0; v < authored.size(); ++v)
+    for (int c = 0; c < 3; ++c)
+      ASSERT_NEAR(bind.primitives[0].vertices.positions[v][c], authored[v][c], tol::kClosedForm) << "vertex " << v;
+  EXPECT_EQ(bind.record.animation, "bind");
+
+  // The rest pose is the nodes' own TRS, which is not the clip at 0.5 s (the elbow bent 45 degrees).
+  expect_ok({"skin", "builtin:bend", "--pose", "rest", "--out", work("rest.skv")});
+  expect_ok({"skin", "builtin:bend", "--anim", "0", "--time", "0", "--out", work("clip0.skv")});
+  expect_ok({"skin", "builtin:bend", "--anim", "0", "--time", "0.5", "--out", work("clip.skv")});
+  EXPECT_EQ(read_vertices_skv(work("rest.skv")).record.animation, "rest");
+  const VertexDump clip = read_vertices_skv(work("clip.skv"));
+  const VertexDump rest = read_vertices_skv(work("rest.skv"));
+  double moved = 0.0;
+  for (size_t v = 0; v < authored.size(); ++v)
+    moved = std::max(moved, (clip.primitives[0].vertices.positions[v] - rest.primitives[0].vertices.positions[v]).norm());
+  EXPECT_GT(moved, 0.1);
+
+  // Both render, and pose writes the bind pose's dump.
+  expect_ok({"render", "builtin:bend", "--pose", "bind", "--size", "64x64", "--out", work("bind.png")});
+  expect_ok({"pose", "builtin:bend", "--pose", "bind", "--out", work("bind.pose.json")});
+  EXPECT_TRUE(fs::exists(work("bind.png")));
+}
+
+TEST_F(CliTest, PoseOptionIsRefusedWithAnimRecipeAndBadValues) {
+  const std::string recipe = work("arm.recipe.json");
+  write_bytes(recipe, kHalfSpeedRecipe);
+  const std::vector<std::string> inputs{"arm.recipe.json"};
+  expect_bad_input({"skin", "builtin:bend", "--pose", "bind", "--anim", "0", "--out", work("out.skv")},
+                   {"--pose bind", "--anim"}, inputs);
+  expect_bad_input({"pose", "builtin:bend", "--pose", "rest", "--recipe", recipe, "--out", work("pose.json")},
+                   {"--pose rest", "--recipe"}, inputs);
+  expect_bad_input({"render", "builtin:bend", "--pose", "tpose", "--out", work("x.png")}, {"--pose", "tpose"}, inputs);
+  expect_bad_input({"skin", "builtin:bend", "--pose", "bind", "--convention", "rotation=nlerp", "--out",
+                    work("out.skv")},
+                   {"--pose bind", "rotation=nlerp"}, inputs);
+}
+
+TEST_F(CliTest, CompareRefusesADumpOfTheBindPose) {
+  expect_ok({"skin", "builtin:bend", "--pose", "bind", "--out", work("bind.skv")});
+  expect_bad_input({"compare", work("bind.skv"), work("bind.skv")}, {"bind.skv", "records the bind pose"},
+                   {"bind.skv"});
 }
 
 TEST_F(CliTest, UnwritableOutputIsBadInputAndLeavesNothing) {

@@ -37,7 +37,7 @@
 #endif
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 namespace fs = std::filesystem;
 using test::read_bytes;

@@ -3,7 +3,7 @@
 // hierarchy, its animation keys (sampled with Assimp's slerp), its bones' offset matrices and weights, all in
 // float32 as Assimp stores them. Its positions-only dumps go to diagnose, which must find glTF 2.0 when
 // nothing is limited and name the limit (the K largest weights, renormalized) when it is.
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "support/corpus_models.h"
 #include "support/assimp_engine.h"
 #include "support/planted_engine.h"
@@ -13,7 +13,7 @@
 #include <map>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 struct AssimpCase {
   const char* name;

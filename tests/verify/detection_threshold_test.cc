@@ -15,7 +15,7 @@
 // bound models; so is every convention that moves a vertex by more than its largest position bound.
 #include "anim/evaluate_pose.h"
 #include "io/builtin_scenes.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "skin/evaluate_vertices.h"
 #include "support/corpus_models.h"
 #include "support/skinning_cases.h"
@@ -33,7 +33,7 @@
 #include <string>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 constexpr double kRequiredDetection = 1e-3;  // of the extent
 
@@ -208,7 +208,7 @@ void check_model_under(const std::string& label, const Scene& scene, BoundsModel
               passed_list.empty() ? " none" : passed_list.c_str());
 }
 
-void check_model(const std::string& label, const Scene& scene) {
+void check_detection_threshold(const std::string& label, const Scene& scene) {
   if (scene.animations.empty() || scene.skins.empty()) GTEST_SKIP() << label << " has no clip or no skin";
   for (BoundsModel model : {BoundsModel::AnyOrder, BoundsModel::SkinrefOrder}) {
     SCOPED_TRACE(bounds_model_name(model));
@@ -219,7 +219,7 @@ void check_model(const std::string& label, const Scene& scene) {
 class DetectionBuiltin : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(DetectionBuiltin, DefectsOfAThousandthOfTheExtentAreCaught) {
-  check_model("builtin:" + GetParam(), make_builtin_scene(GetParam()));
+  check_detection_threshold("builtin:" + GetParam(), make_builtin_scene(GetParam()));
 }
 
 INSTANTIATE_TEST_SUITE_P(All, DetectionBuiltin,
@@ -229,7 +229,7 @@ class DetectionCorpus : public ::testing::TestWithParam<test::CorpusModel> {};
 
 TEST_P(DetectionCorpus, DefectsOfAThousandthOfTheExtentAreCaught) {
   if (!test::corpus_present()) GTEST_SKIP() << test::corpus_skip_reason();
-  check_model(GetParam().path, load_model(test::corpus_dir() + "/" + GetParam().path));
+  check_detection_threshold(GetParam().path, load_model(test::corpus_dir() + "/" + GetParam().path));
 }
 
 const test::CorpusModel kSkinnedModels[] = {

@@ -17,7 +17,7 @@
 #include <map>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 using test::classify;
 using test::joined;

@@ -15,7 +15,7 @@
 #include <vector>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 constexpr Rgba8 kGrey = {100, 150, 200, 255};
 constexpr Rgba8 kOrange = {220, 120, 40, 255};

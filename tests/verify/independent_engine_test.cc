@@ -8,7 +8,7 @@
 // the README quotes.
 #include "anim/evaluate_pose.h"
 #include "io/builtin_scenes.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "skin/evaluate_vertices.h"
 #include "support/corpus_models.h"
 #include "support/skinning_cases.h"
@@ -23,7 +23,7 @@
 #include <random>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 constexpr double kFloat32EngineAccuracy = 1e-5;  // of the extent: float32 resolves about 6e-8
 

@@ -27,7 +27,7 @@
 #include <string>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 constexpr double kPlantedAngle = 1e-4;  // rad, in the additive layer
 // IK's bounds are wider: the solver's output moves with every local value above it (its Jacobian), about

@@ -13,7 +13,7 @@
 #include <vector>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 // A deterministic generator of doubles in [lo, hi) (64-bit LCG, Knuth's MMIX constants).
 class Inputs {

@@ -22,7 +22,7 @@
 #include <vector>
 
 namespace skinref {
-namespace {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
 struct Twist {
   Scene scene = make_builtin_scene("twist");

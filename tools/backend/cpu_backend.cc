@@ -1,5 +1,6 @@
 // The cpu backend: skinning by the fast float32 CPU backend (cpu/skinning_cpu.h); the pose and the image are
 // the reference's. Its skinning job's traffic model is cpu_skinning_traffic_bytes().
+#include "backend/backend.h"
 #include "backend/backend_kinds.h"
 
 #include "cpu/skinning_cpu.h"

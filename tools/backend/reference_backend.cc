@@ -3,6 +3,7 @@
 // Its skinning job's traffic model: per vertex, the double attributes it reads and writes (3 doubles each for
 // a position and a normal, 4 for a tangent, in and out) and per influence a uint32 joint and a double weight.
 // The palette (cache-resident) and the morphed attributes (computed once, at prepare) are not counted.
+#include "backend/backend.h"
 #include "backend/backend_kinds.h"
 
 #include "skin/dqs.h"

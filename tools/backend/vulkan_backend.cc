@@ -1,5 +1,6 @@
 // The vulkan backend (backend.h, vulkan_backend.h): compute skinning, the GPU animation pass and offscreen
 // rendering (gpu/); without the Vulkan path it is refused.
+#include "backend/backend.h"
 #include "backend/backend_kinds.h"
 
 #ifdef SKINREF_HAVE_VULKAN

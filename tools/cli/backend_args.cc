@@ -46,6 +46,10 @@ BackendOptions parse_backend(const ParsedArgs& parsed, const PoseSelection& sele
     if (options.gpu_pose && !vulkan) throw UsageError(command + ": --palette gpu needs --backend vulkan");
   }
   if (pose_command) options.gpu_pose = vulkan;
+  if (options.gpu_pose && selection.still == StillPose::Bind)
+    throw UsageError(command + ": --pose bind: the GPU animation pass samples one clip (--anim); the bind pose is the "
+                               "reference's" +
+                     (pose_command ? std::string(" (use --backend reference)") : std::string(" (use --palette reference)")));
   if (options.gpu_pose && selection.recipe)
     throw UsageError(command + ": --recipe: the GPU animation pass samples one clip (--anim); recipes (blending, "
                                "masks, IK) run on the reference only" +
@@ -69,10 +73,13 @@ void refuse_conventions_off_reference(const BackendOptions& options, const PoseS
   if (selection.recipe)
     throw UsageError(command + ": --recipe: recipes follow glTF 2.0; the conventions " + names +
                      " apply to one clip (--anim)");
+  if (selection.still == StillPose::Bind)
+    throw UsageError(command + ": --pose bind: the bind pose follows glTF 2.0; the conventions " + names +
+                     " apply to one clip (--anim) or the rest pose (--pose rest)");
 }
 
 SelectedPose convention_pose(const Scene& scene, const PoseSelection& selection, const Conventions& conventions) {
-  const int animation = resolve_animation(scene, selection.anim);
+  const int animation = selection.still ? -1 : resolve_animation(scene, selection.anim);
   SelectedPose selected{evaluate_pose(scene, animation, selection.time.value_or(0.0), conventions), ""};
   selected.description = (animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation)) +
                          " under " + describe_conventions(conventions);
@@ -86,8 +93,10 @@ DumpRecord dump_record_of(const std::string& model, const PoseSelection& selecti
   record.writer = backend_writer(backend);
   record.model = model;
   record.model_hash = model_content_hash(model);
-  record.animation = selection.recipe ? "recipe:" + *selection.recipe
-                                      : (pose.animation < 0 ? std::string("rest") : std::to_string(pose.animation));
+  record.animation = selection.recipe                       ? "recipe:" + *selection.recipe
+                     : selection.still == StillPose::Bind ? std::string("bind")
+                     : pose.animation < 0                 ? std::string("rest")
+                                                          : std::to_string(pose.animation);
   record.time = pose.time;
   record.method = skinning_method_name(options.method);
   record.palette = backend.gpu_pose ? "own" : "reference";

@@ -35,6 +35,12 @@ std::string to_lower(std::string text) {
   return text;
 }
 
+std::optional<std::string> environment(const char* name) {
+  const char* value = std::getenv(name);
+  if (!value || !*value) return std::nullopt;
+  return std::string(value);
+}
+
 }  // namespace
 
 bool ParsedArgs::has_flag(const std::string& name) const {
@@ -218,6 +224,13 @@ PoseSelection parse_pose_selection(const ParsedArgs& parsed, const std::string& 
   if (selection.recipe && selection.anim) {
     throw UsageError(command + ": --recipe and --anim cannot be used together (the recipe names its animations)");
   }
+  if (const std::optional<std::string> text = parsed.value("--pose")) {
+    static const std::vector<std::string> kChoices{"rest", "bind"};
+    selection.still = parse_choice(*text, "--pose", kChoices) == 0 ? StillPose::Rest : StillPose::Bind;
+    if (selection.recipe || selection.anim)
+      throw UsageError(command + ": --pose " + *text + " is a pose without animation: not with --" +
+                       (selection.recipe ? "recipe" : "anim"));
+  }
   return selection;
 }
 
@@ -360,10 +373,19 @@ PoseSource resolve_pose_source(const Scene& scene, const PoseSelection& selectio
   if (selection.recipe) {
     source.recipe = load_recipe(*selection.recipe, scene);
     source.recipe_path = *selection.recipe;
+  } else if (selection.still) {
+    source.bind = *selection.still == StillPose::Bind;
+    source.animation = -1;
   } else {
     source.animation = resolve_animation(scene, selection.anim);
   }
   return source;
+}
+
+std::string still_pose_option_help() {
+  return "  --pose rest|bind    a pose without animation, instead of --anim or --recipe: rest, every node at its own\n"
+         "                      TRS; bind, the skins' bind pose (each joint at the inverse of its inverse bind matrix,\n"
+         "                      every palette entry the identity): the first step of triage, skinning or animation?\n";
 }
 
 std::string method_option_synopsis() { return "[--method " + skinning_method_choices() + "]"; }
@@ -377,6 +399,37 @@ std::string method_option_help() {
             skinning_method_summary(method) + ")";
   }
   return help;
+}
+
+Shard parse_shard(const ParsedArgs& parsed, const std::string& command) {
+  auto make = [&](const std::string& index_text, const std::string& count_text, const std::string& source) {
+    Shard shard;
+    shard.count = size_t(parse_integer(count_text, source, 1, 1000000));
+    shard.index = size_t(parse_integer(index_text, source, 0, 999999));
+    if (shard.index >= shard.count)
+      throw UsageError(command + ": " + source + ": shard index " + index_text + " is not below the shard count " +
+                       count_text);
+    return shard;
+  };
+  if (const std::optional<std::string> text = parsed.value("--shard")) {
+    const size_t slash = text->find('/');
+    if (slash == std::string::npos)
+      throw UsageError(command + ": option --shard: expected I/N (shard I of N, 0-based), got '" + *text + "'");
+    return make(text->substr(0, slash), text->substr(slash + 1), "option --shard");
+  }
+  for (const auto& [index_name, count_name] : {std::pair{"GTEST_SHARD_INDEX", "GTEST_TOTAL_SHARDS"},
+                                               std::pair{"TEST_SHARD_INDEX", "TEST_TOTAL_SHARDS"}}) {
+    const std::optional<std::string> index = environment(index_name), count = environment(count_name);
+    if (!index && !count) continue;
+    if (!index || !count)
+      throw UsageError(command + ": " + (index ? count_name : index_name) + " is not set beside " +
+                       (index ? index_name : count_name));
+    const Shard shard = make(*index, *count, std::string(index_name) + "/" + count_name);
+    // Bazel asks a test runner that honours its sharding variables to say so by touching this file.
+    if (const std::optional<std::string> status = environment("TEST_SHARD_STATUS_FILE")) std::ofstream touch(*status);
+    return shard;
+  }
+  return Shard{};
 }
 
 }  // namespace skinref::cli

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "anim/pose_selection.h"
+#include "ci_report/ci_reports.h"
 #include "core/conventions.h"
 #include "io/assimp_import.h"
 #include "core/pose.h"
@@ -109,18 +110,33 @@ std::vector<OptionSpec> with_import_options(std::vector<OptionSpec> own);
 ImportOptions parse_import_options(const ParsedArgs& parsed);
 std::string import_option_help();
 
-// What selects the pose of `pose` and `skin`: --recipe FILE, or --anim NAME|INDEX at --time SECONDS.
+// A pose without animation, for triage ("is it the skinning or the animation?"): --pose rest, every node at its
+// own TRS; --pose bind, the skins' bind pose (anim/bind_pose.h).
+enum class StillPose { Rest, Bind };
+
+// What selects the pose of `pose`, `skin` and `render`: --recipe FILE, --pose rest|bind, or --anim NAME|INDEX at
+// --time SECONDS.
 struct PoseSelection {
   std::optional<double> time;         // --time, when given
   std::optional<std::string> recipe;  // --recipe FILE
   std::optional<std::string> anim;    // --anim NAME|INDEX
+  std::optional<StillPose> still;     // --pose rest|bind
 };
 
-// Reads --time (a finite number), --recipe and --anim without the model, so that usage errors do not wait
-// for a load; --recipe with --anim is a usage error (`command` prefixes the message).
+// Reads --time (a finite number), --recipe, --anim and --pose without the model, so that usage errors do not
+// wait for a load; any two of --recipe, --anim and --pose are a usage error (`command` prefixes the message).
 PoseSelection parse_pose_selection(const ParsedArgs& parsed, const std::string& command);
 
-// The recipe (read now: its names resolve against the model), else the --anim animation (resolve_animation).
+// The recipe (read now: its names resolve against the model), else the --pose pose, else the --anim animation
+// (resolve_animation).
 PoseSource resolve_pose_source(const Scene& scene, const PoseSelection& selection);
+
+// The --pose option's synopsis and help lines, for the usage texts of pose, skin and render.
+std::string still_pose_option_help();
+
+// The shard of a long check this run takes: "--shard I/N" (0 <= I < N), else GTEST_SHARD_INDEX /
+// GTEST_TOTAL_SHARDS, else Bazel's TEST_SHARD_INDEX / TEST_TOTAL_SHARDS (touching TEST_SHARD_STATUS_FILE, as Bazel
+// asks of a runner that shards); the whole list without any. A bad value or half a pair is a UsageError.
+Shard parse_shard(const ParsedArgs& parsed, const std::string& command);
 
 }  // namespace skinref::cli

@@ -52,59 +52,87 @@ std::string bisect_usage() {
          "  Exit status: 0 no stage over its bound, 1 a stage diverged, 2 unreadable or mismatched inputs.\n";
 }
 
-int run_bisect(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions = with_convention_options(
-      {{"--model", true}, {"--method", true}, {"--weights", true}, {"--normals", true}, {"--report", true},
-       {"--bounds", true}, {"--recipe", true}});
-  const ParsedArgs parsed = parse_args(args, kOptions, "bisect");
-  if (parsed.help) {
-    std::cout << bisect_usage();
-    return kExitOk;
-  }
+namespace {
+
+// What the command line asks for, checked before any dump or model is read.
+struct BisectOptions {
+  std::string ref_pose_path, test_pose_path, ref_skv_path, test_skv_path;
+  SkinningOptions skinning;
+  ConventionSelection given;
+};
+
+BisectOptions parse_bisect_args(const ParsedArgs& parsed) {
   require_positionals(parsed, 4, "REF_POSE.json TEST_POSE.json REF.skv TEST.skv", "bisect");
-  const std::string& ref_pose_path = parsed.positionals[0];
-  const std::string& test_pose_path = parsed.positionals[1];
+  BisectOptions options;
+  options.ref_pose_path = parsed.positionals[0];
+  options.test_pose_path = parsed.positionals[1];
+  options.ref_skv_path = parsed.positionals[2];
+  options.test_skv_path = parsed.positionals[3];
   static const std::vector<std::string> kJson{".json"};
   static const std::vector<std::string> kSkv{".skv"};
-  require_extension(ref_pose_path, kJson, "REF_POSE");
-  require_extension(test_pose_path, kJson, "TEST_POSE");
-  require_extension(parsed.positionals[2], kSkv, "REF.skv");
-  require_extension(parsed.positionals[3], kSkv, "TEST.skv");
-  SkinningOptions options = parse_skinning_options(parsed);
-  const ConventionSelection given = parse_conventions(parsed, "bisect");
+  require_extension(options.ref_pose_path, kJson, "REF_POSE");
+  require_extension(options.test_pose_path, kJson, "TEST_POSE");
+  require_extension(options.ref_skv_path, kSkv, "REF.skv");
+  require_extension(options.test_skv_path, kSkv, "TEST.skv");
+  options.skinning = parse_skinning_options(parsed);
+  options.given = parse_conventions(parsed, "bisect");
+  return options;
+}
 
+// The two runs as their vertex dumps record them: the model, the vertices, and the skinning options and
+// conventions both used (the options, then the records, which must agree with them and with each other).
+struct BisectRuns {
+  std::string model;
+  VertexDump reference_vertices, test_vertices;
+  SkinningOptions skinning;
+  Conventions conventions;
+};
+
+BisectRuns read_vertex_runs(const ParsedArgs& parsed, const BisectOptions& options) {
+  BisectRuns runs;
   // The model: --model, else the reference pose dump's source.
-  std::string model = parsed.value("--model").value_or("");
-  if (model.empty()) model = read_pose_dump_source(ref_pose_path);
-  if (model.empty()) throw UsageError("bisect: " + ref_pose_path + " does not name its model (\"source\"); give --model");
-  // The vertex dumps' records (io/vertex_dump.h) must agree with the options and with each other.
-  const VertexDump reference_vertices = read_vertices_skv(parsed.positionals[2]);
-  const VertexDump test_vertices = read_vertices_skv(parsed.positionals[3]);
+  runs.model = parsed.value("--model").value_or("");
+  if (runs.model.empty()) runs.model = read_pose_dump_source(options.ref_pose_path);
+  if (runs.model.empty()) throw UsageError("bisect: " + options.ref_pose_path + " does not name its model (\"source\"); give --model");
+  runs.reference_vertices = read_vertices_skv(options.ref_skv_path);
+  runs.test_vertices = read_vertices_skv(options.test_skv_path);
   RunFacts facts;
-  if (parsed.value("--method")) facts.method = skinning_method_name(options.method);
-  if (given.given) facts.conventions = given.conventions;
-  for (const auto& [dump, path] : {std::pair{&test_vertices, parsed.positionals[3]}, {&reference_vertices, parsed.positionals[2]}}) {
+  if (parsed.value("--method")) facts.method = skinning_method_name(options.skinning.method);
+  if (options.given.given) facts.conventions = options.given.conventions;
+  for (const auto& [dump, path] : {std::pair{&runs.test_vertices, options.test_skv_path}, {&runs.reference_vertices, options.ref_skv_path}}) {
     DumpRecord record = dump->record;
     record.model.clear();
-    record.time.reset();  // the pose dumps' times are checked below
+    record.time.reset();  // the pose dumps' times are checked in read_pose_pair()
     record.animation.clear();
     record.palette.clear();
     merge_record(facts, record, path, "bisect");
   }
-  check_model_hash(model, test_vertices.record, parsed.positionals[3]);
-  check_model_hash(model, reference_vertices.record, parsed.positionals[2]);
-  if (facts.method) options.method = parse_skinning_method(*facts.method).value_or(options.method);
-  const Conventions conventions = facts.conventions.value_or(Conventions{});
-  options = skinning_options_under(options, conventions.skinning);
-  const Scene scene = load_model_under(model, conventions);
-  check_joint_names(scene, test_vertices.record, parsed.positionals[3]);
+  check_model_hash(runs.model, runs.test_vertices.record, options.test_skv_path);
+  check_model_hash(runs.model, runs.reference_vertices.record, options.ref_skv_path);
+  runs.skinning = options.skinning;
+  if (facts.method) runs.skinning.method = parse_skinning_method(*facts.method).value_or(runs.skinning.method);
+  runs.conventions = facts.conventions.value_or(Conventions{});
+  runs.skinning = skinning_options_under(runs.skinning, runs.conventions.skinning);
+  return runs;
+}
+
+// The two pose dumps, read against the model, with the digits they were printed with; they must show the
+// same moment (animation and time).
+struct PosePair {
+  EvaluatedPose reference, test;
   int reference_digits = 17, test_digits = 17;
-  const EvaluatedPose reference_pose = read_pose_dump(ref_pose_path, scene, nullptr, &reference_digits);
-  const EvaluatedPose test_pose = read_pose_dump(test_pose_path, scene, nullptr, &test_digits);
+};
+
+PosePair read_pose_pair(const BisectOptions& options, const Scene& scene) {
+  PosePair poses;
+  poses.reference = read_pose_dump(options.ref_pose_path, scene, nullptr, &poses.reference_digits);
+  poses.test = read_pose_dump(options.test_pose_path, scene, nullptr, &poses.test_digits);
+  const EvaluatedPose& reference_pose = poses.reference;
+  const EvaluatedPose& test_pose = poses.test;
   if (reference_pose.animation != test_pose.animation)
-    throw InputError(test_pose_path, "/animation", "the reference's animation (" +
-                                                       std::to_string(reference_pose.animation) +
-                                                       "): the two runs must show the same moment");
+    throw InputError(options.test_pose_path, "/animation", "the reference's animation (" +
+                                                               std::to_string(reference_pose.animation) +
+                                                               "): the two runs must show the same moment");
   if (reference_pose.time != test_pose.time) {
     char times[160];
     std::snprintf(times, sizeof times, "the reference's time %.17g s (this dump has %.17g s)", reference_pose.time,
@@ -116,58 +144,67 @@ int run_bisect(std::span<const std::string> args) {
                                          "--time %.17g", test_pose.time);
       hint = exact;
     }
-    throw InputError(test_pose_path, "/time", times + hint);
+    throw InputError(options.test_pose_path, "/time", times + hint);
   }
+  return poses;
+}
 
-  // The pose dump's writer decides the default (an engine's: any order), unless the vertex dump says otherwise.
-  std::string writer = read_pose_dump_writer(test_pose_path);
-  if (writer.empty()) writer = test_vertices.record.writer;
-  // A recipe's run: --recipe, or what the dumps record.
-  std::string recorded_recipe = read_pose_dump_recipe(test_pose_path), recorded_by = test_pose_path;
-  for (const auto& [recorded, by] : {std::pair{read_pose_dump_recipe(ref_pose_path), ref_pose_path},
-                                     std::pair{test_vertices.record.animation, parsed.positionals[3]},
-                                     std::pair{reference_vertices.record.animation, parsed.positionals[2]}}) {
+// A recipe's run as the dumps record it: the recipe and the dump that says so.
+std::pair<std::string, std::string> recorded_bisect_recipe(const BisectOptions& options, const BisectRuns& runs) {
+  std::string recorded_recipe = read_pose_dump_recipe(options.test_pose_path), recorded_by = options.test_pose_path;
+  for (const auto& [recorded, by] : {std::pair{read_pose_dump_recipe(options.ref_pose_path), options.ref_pose_path},
+                                     std::pair{runs.test_vertices.record.animation, options.test_skv_path},
+                                     std::pair{runs.reference_vertices.record.animation, options.ref_skv_path}}) {
     if (!recorded_recipe.empty()) break;
     if (recorded.rfind("recipe:", 0) == 0) {
       recorded_recipe = recorded.substr(7);
       recorded_by = by;
-    } else if (by == ref_pose_path) {
+    } else if (by == options.ref_pose_path) {
       recorded_recipe = recorded;
       recorded_by = by;
     }
   }
-  const std::optional<std::string> recipe_path = recipe_of(parsed, recorded_recipe, recorded_by, "bisect");
+  return {recorded_recipe, recorded_by};
+}
+
+// What every value is held to: the bounds model, the pose bounds (a recipe's, or the clip's), and the recipe
+// (--recipe, or what the dumps record) with the nodes its IK moved.
+struct BisectBounds {
+  std::optional<std::string> recipe_path;
+  BoundsModel model = BoundsModel::AnyOrder;
+  PoseErrorBounds pose;
+  RecipeStages recipe_stages;
+};
+
+BisectBounds bisect_bounds(const ParsedArgs& parsed, const BisectOptions& options, const BisectRuns& runs,
+                           const Scene& scene, const EvaluatedPose& test_pose) {
+  // The pose dump's writer decides the default (an engine's: any order), unless the vertex dump says otherwise.
+  std::string writer = read_pose_dump_writer(options.test_pose_path);
+  if (writer.empty()) writer = runs.test_vertices.record.writer;
+  const auto [recorded_recipe, recorded_by] = recorded_bisect_recipe(options, runs);
+  BisectBounds bounds;
+  bounds.recipe_path = recipe_of(parsed, recorded_recipe, recorded_by, "bisect");
+  const std::optional<std::string>& recipe_path = bounds.recipe_path;
   // skinref's float32 paths do not evaluate recipes: a recipe's bounds are any-order.
-  const BoundsModel bounds_model = parse_bounds(parsed, recipe_path ? std::string() : writer);
-  if (recipe_path && bounds_model == BoundsModel::SkinrefOrder)
+  bounds.model = parse_bounds(parsed, recipe_path ? std::string() : writer);
+  if (recipe_path && bounds.model == BoundsModel::SkinrefOrder)
     throw UsageError("bisect: --bounds skinref-order does not apply to a recipe (skinref's float32 paths do not "
                      "evaluate recipes): its bounds are any-order");
-  if (recipe_path && !same_conventions(conventions, Conventions{}))
+  if (recipe_path && !same_conventions(runs.conventions, Conventions{}))
     throw UsageError("bisect: a recipe's run is checked under glTF 2.0's conventions only");
-  RecipeStages recipe_stages;
-  PoseErrorBounds pose_bounds;
   if (recipe_path) {
     if (test_pose.animation >= 0)
-      throw InputError(test_pose_path, "/animation", "null: a recipe's pose (--recipe " + *recipe_path + ")");
+      throw InputError(options.test_pose_path, "/animation", "null: a recipe's pose (--recipe " + *recipe_path + ")");
     RecipePoseBounds recipe_bounds = recipe_pose_error_bounds(scene, load_recipe(*recipe_path, scene), test_pose.time);
-    pose_bounds = std::move(recipe_bounds.pose);
-    recipe_stages.ik_nodes = std::move(recipe_bounds.ik_nodes);
+    bounds.pose = std::move(recipe_bounds.pose);
+    bounds.recipe_stages.ik_nodes = std::move(recipe_bounds.ik_nodes);
   } else {
-    pose_bounds = pose_error_bounds(bounds_model, scene, test_pose.animation, test_pose.time);
+    bounds.pose = pose_error_bounds(bounds.model, scene, test_pose.animation, test_pose.time);
   }
-  const std::vector<PrimitiveErrorBounds> vertex_bounds =
-      vertex_error_bounds(bounds_model, scene, reference_pose, options, &pose_bounds);
-  std::cout << "bisect " << scene.source << (recipe_path ? ", recipe " + *recipe_path : std::string()) << ": "
-            << describe_bounds(bounds_model, parsed, recipe_path.has_value()) << "\n";
-  // The pose dumps' own printing rounding, when they were printed with fewer than 17 digits, is part of the
-  // difference of their values (not of the vertices, which the .skv dumps hold in binary).
-  PoseErrorBounds printed_pose_bounds = pose_bounds;
-  charge_printing_rounding(printed_pose_bounds, test_pose, test_digits);
-  charge_printing_rounding(printed_pose_bounds, reference_pose, reference_digits);
-  const StageDivergence divergence = bisect_stages(scene, reference_pose, &test_pose, &printed_pose_bounds,
-                                                   reference_vertices.primitives, test_vertices.primitives,
-                                                   vertex_bounds, recipe_path ? &recipe_stages : nullptr);
+  return bounds;
+}
 
+void print_divergence(const StageDivergence& divergence) {
   if (divergence.stage == PipelineStage::None) {
     std::cout << "no stage diverges: " << divergence.values_checked
               << " values of sampling, local-to-model, palette and skinning within their bounds\n";
@@ -178,25 +215,63 @@ int run_bisect(std::span<const std::string> args) {
               << " values over their bounds)\n"
               << "  worst: " << divergence.location << ": " << figures << "\n";
   }
-  if (const std::optional<std::string> report = parsed.value("--report")) {
-    std::filesystem::create_directories(*report);
-    nlohmann::json json{{"stage", pipeline_stage_name(divergence.stage)},
-                        {"bounds", bounds_model_name(bounds_model)},
-                        {"values_over", divergence.values_over},
-                        {"values_checked", divergence.values_checked},
-                        {"location", divergence.location},
-                        {"node", divergence.node},
-                        {"skin", divergence.skin},
-                        {"joint", divergence.joint},
-                        {"primitive_index", divergence.primitive_index},
-                        {"vertex", divergence.vertex},
-                        {"error", divergence.error},
-                        {"bound", divergence.bound},
-                        {"conventions", conventions_to_json(conventions)}};
-    if (recipe_path) json["recipe"] = *recipe_path;
-    write_file_atomically((std::filesystem::path(*report) / "bisect.json").string(),
-                          [&](std::ostream& out) { out << json.dump(2) << "\n"; });
+}
+
+// --report DIR: DIR/bisect.json.
+void write_bisect_report(const std::string& report, const StageDivergence& divergence, const BisectBounds& bounds,
+                         const Conventions& conventions) {
+  std::filesystem::create_directories(report);
+  nlohmann::json json{{"stage", pipeline_stage_name(divergence.stage)},
+                      {"bounds", bounds_model_name(bounds.model)},
+                      {"values_over", divergence.values_over},
+                      {"values_checked", divergence.values_checked},
+                      {"location", divergence.location},
+                      {"node", divergence.node},
+                      {"skin", divergence.skin},
+                      {"joint", divergence.joint},
+                      {"primitive_index", divergence.primitive_index},
+                      {"vertex", divergence.vertex},
+                      {"error", divergence.error},
+                      {"bound", divergence.bound},
+                      {"conventions", conventions_to_json(conventions)}};
+  if (bounds.recipe_path) json["recipe"] = *bounds.recipe_path;
+  write_file_atomically((std::filesystem::path(report) / "bisect.json").string(),
+                        [&](std::ostream& out) { out << json.dump(2) << "\n"; });
+}
+
+}  // namespace
+
+int run_bisect(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions = with_convention_options(
+      {{"--model", true}, {"--method", true}, {"--weights", true}, {"--normals", true}, {"--report", true},
+       {"--bounds", true}, {"--recipe", true}});
+  const ParsedArgs parsed = parse_args(args, kOptions, "bisect");
+  if (parsed.help) {
+    std::cout << bisect_usage();
+    return kExitOk;
   }
+  const BisectOptions options = parse_bisect_args(parsed);
+  const BisectRuns runs = read_vertex_runs(parsed, options);
+  const Scene scene = load_model_under(runs.model, runs.conventions);
+  check_joint_names(scene, runs.test_vertices.record, options.test_skv_path);
+  const PosePair poses = read_pose_pair(options, scene);
+  const BisectBounds bounds = bisect_bounds(parsed, options, runs, scene, poses.test);
+  const std::vector<PrimitiveErrorBounds> vertex_bounds =
+      vertex_error_bounds(bounds.model, scene, poses.reference, runs.skinning, &bounds.pose);
+  std::cout << "bisect " << scene.source << (bounds.recipe_path ? ", recipe " + *bounds.recipe_path : std::string())
+            << ": " << describe_bounds(bounds.model, parsed, bounds.recipe_path.has_value()) << "\n";
+  // The pose dumps' own printing rounding, when they were printed with fewer than 17 digits, is part of the
+  // difference of their values (not of the vertices, which the .skv dumps hold in binary).
+  PoseErrorBounds printed_pose_bounds = bounds.pose;
+  charge_printing_rounding(printed_pose_bounds, poses.test, poses.test_digits);
+  charge_printing_rounding(printed_pose_bounds, poses.reference, poses.reference_digits);
+  const StageDivergence divergence =
+      bisect_stages(scene, poses.reference, &poses.test, &printed_pose_bounds, runs.reference_vertices.primitives,
+                    runs.test_vertices.primitives, vertex_bounds, bounds.recipe_path ? &bounds.recipe_stages : nullptr);
+
+  print_divergence(divergence);
+  if (const std::optional<std::string> report = parsed.value("--report"))
+    write_bisect_report(*report, divergence, bounds, runs.conventions);
   return divergence.stage == PipelineStage::None ? kExitOk : kExitComparisonFailed;
 }
 

@@ -16,7 +16,7 @@
 // threshold) / pixel count, and the comparison passes when it is <= --max-fraction. --report DIR writes
 // a.png, b.png, diff.png (the heat map), side_by_side.png (A | B | diff) and compare.json, each staged in a
 // temporary file and all renamed into place once every one was written.
-#include "cli/ci_reports.h"
+#include "ci_report/ci_reports.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "cli/dump_records.h"
@@ -28,7 +28,7 @@
 #include "verify/convention_pipeline.h"
 #include "core/atomic_file.h"
 #include "core/input_error.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "io/image_io.h"
 #include "io/pose_dump.h"
 #include "io/vertex_dump.h"
@@ -219,10 +219,8 @@ void refuse_options(const ParsedArgs& parsed, const std::vector<std::string>& op
     if (parsed.value(option)) throw UsageError("compare: option " + option + " " + why);
 }
 
-int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_path, const std::string& test_path) {
-  refuse_options(parsed, kImageOptions, "applies to images, not to .skv vertex dumps");
-  // The facts of the runs: the options, then what each dump records (an option the record contradicts is
-  // refused: dump_records.h).
+// The facts of the runs the options give (dump_records.h); the dumps' records are merged in later.
+RunFacts vertex_facts_of_options(const ParsedArgs& parsed) {
   RunFacts facts;
   facts.model = parsed.value("--model");
   facts.animation = parsed.value("--anim");
@@ -234,107 +232,163 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
     static const std::vector<std::string> kChoices{"reference", "gpu"};
     facts.palette = parse_choice(*text, "--palette", kChoices) == 1 ? "own" : "reference";
   }
-  const std::optional<std::string> report_dir = parsed.value("--report");
-  if (report_dir && report_dir->empty()) throw UsageError("compare: option --report needs a non-empty value");
+  return facts;
+}
 
-  const VertexDump reference = read_vertices_skv(reference_path);
-  const VertexDump test = read_vertices_skv(test_path);
-  merge_record(facts, test.record, test_path, "compare");
-  DumpRecord reference_record = reference.record;
+// The two vertex dumps, the facts of their runs (the options, then what each dump records: an option the record
+// contradicts is refused) and the recipe they played, if any.
+struct VertexRuns {
+  VertexDump reference, test;
+  RunFacts facts;  // facts.model is set
+  std::optional<std::string> recipe_path;
+};
+
+VertexRuns read_vertex_runs(const ParsedArgs& parsed, RunFacts facts, const std::string& reference_path,
+                            const std::string& test_path) {
+  VertexRuns runs;
+  runs.reference = read_vertices_skv(reference_path);
+  runs.test = read_vertices_skv(test_path);
+  merge_record(facts, runs.test.record, test_path, "compare");
+  DumpRecord reference_record = runs.reference.record;
   reference_record.palette.clear();  // the reference's own palette is the reference
   merge_record(facts, reference_record, reference_path, "compare");
   if (!facts.model)
     throw UsageError("compare: comparing .skv vertex dumps needs --model MODEL (the dumps do not record it): each "
                      "vertex's bound is computed from the model's data (its joints, weights and attributes) at the "
                      "pose of the runs");
-  check_model_hash(*facts.model, test.record, test_path);
-  check_model_hash(*facts.model, reference.record, reference_path);
+  check_model_hash(*facts.model, runs.test.record, test_path);
+  check_model_hash(*facts.model, runs.reference.record, reference_path);
   // A recipe's run: --recipe, or the record's "animation": "recipe:FILE".
   std::string recorded_recipe, recorded_by = test_path;
-  for (const auto& [record, path] : {std::pair{&test.record, test_path}, std::pair{&reference.record, reference_path}})
+  for (const auto& [record, path] : {std::pair{&runs.test.record, test_path}, std::pair{&runs.reference.record, reference_path}})
     if (recorded_recipe.empty() && record->animation.rfind("recipe:", 0) == 0) {
       recorded_recipe = record->animation.substr(7);
       recorded_by = path;
     }
   if (parsed.value("--recipe") && parsed.value("--anim"))
     throw UsageError("compare: --recipe and --anim cannot be used together (the recipe names its animations)");
-  const std::optional<std::string> recipe_path = recipe_of(parsed, recorded_recipe, recorded_by, "compare");
+  runs.recipe_path = recipe_of(parsed, recorded_recipe, recorded_by, "compare");
+  runs.facts = std::move(facts);
+  return runs;
+}
+
+// The model and the pose both runs showed, with what the test run is held to.
+struct VertexCheck {
+  Scene scene;
   SkinningOptions options;
+  Conventions conventions;
+  bool own_palette = true;  // the test run computed its own animation and palette
+  double time = 0.0;
+  BoundsModel bounds_model = BoundsModel::AnyOrder;
+  std::optional<Recipe> recipe;
+  int animation = -1;
+};
+
+VertexCheck set_up_vertex_check(const ParsedArgs& parsed, const VertexRuns& runs, const std::string& test_path) {
+  const RunFacts& facts = runs.facts;
+  VertexCheck check;
   if (facts.method) {
     const std::optional<SkinningMethod> method = parse_skinning_method(*facts.method);
     if (!method) throw UsageError("compare: method '" + *facts.method + "' is not one of " + skinning_method_choices(", "));
-    options.method = *method;
+    check.options.method = *method;
   }
-  const Conventions conventions = facts.conventions.value_or(Conventions{});
-  options = skinning_options_under(options, conventions.skinning);
+  check.conventions = facts.conventions.value_or(Conventions{});
+  check.options = skinning_options_under(check.options, check.conventions.skinning);
   // An engine computes its own animation and palette: that is the default for a dump that does not say.
-  const bool own_palette = facts.palette.value_or("own") == "own";
-  double time = facts.time.value_or(0.0);
+  check.own_palette = facts.palette.value_or("own") == "own";
+  check.time = facts.time.value_or(0.0);
   // A float32 animation pass runs at the float32 time, and so does the reference it is held to.
-  if (own_palette) time = double(static_cast<float>(time));
+  if (check.own_palette) check.time = double(static_cast<float>(check.time));
 
-  const Scene scene = load_model_under(*facts.model, conventions);
-  check_joint_names(scene, test.record, test_path);
+  check.scene = load_model_under(*facts.model, check.conventions);
+  check_joint_names(check.scene, runs.test.record, test_path);
   // skinref's float32 paths do not evaluate recipes: a recipe's bounds are any-order.
-  const BoundsModel bounds_model = parse_bounds(parsed, recipe_path ? std::string() : test.record.writer);
-  std::optional<Recipe> recipe;
-  if (recipe_path) {
-    if (!same_conventions(conventions, Conventions{}))
+  check.bounds_model = parse_bounds(parsed, runs.recipe_path ? std::string() : runs.test.record.writer);
+  if (runs.recipe_path) {
+    if (!same_conventions(check.conventions, Conventions{}))
       throw UsageError("compare: a recipe's run is checked under glTF 2.0's conventions only");
-    if (bounds_model == BoundsModel::SkinrefOrder)
+    if (check.bounds_model == BoundsModel::SkinrefOrder)
       throw UsageError("compare: --bounds skinref-order does not apply to a recipe (skinref's float32 paths do not "
                        "evaluate recipes): its bounds are any-order");
-    recipe = load_recipe(*recipe_path, scene);
-    if (!facts.time) time = own_palette ? double(static_cast<float>(recipe->time)) : recipe->time;
+    check.recipe = load_recipe(*runs.recipe_path, check.scene);
+    if (!facts.time) check.time = check.own_palette ? double(static_cast<float>(check.recipe->time)) : check.recipe->time;
   }
-  const int animation = recipe || (facts.animation && *facts.animation == "rest")
-                            ? -1
-                            : resolve_animation(scene, facts.animation);
-  const EvaluatedPose pose = recipe ? evaluate_recipe(scene, *recipe, time) : evaluate_pose(scene, animation, time, conventions);
-  const double sample_time = convention_sample_time(scene, animation, time, conventions.time);
-  PoseErrorBounds palette_bounds;
-  if (own_palette)
-    palette_bounds = recipe ? recipe_pose_error_bounds(scene, *recipe, time).pose
-                            : pose_error_bounds(bounds_model, scene, animation, sample_time);
-  const std::vector<PrimitiveErrorBounds> bounds =
-      vertex_error_bounds(bounds_model, scene, pose, options, own_palette ? &palette_bounds : nullptr);
-  VertexComparison comparison;
-  try {
-    comparison = compare_vertices(scene, reference.primitives, test.primitives, bounds);
-  } catch (const InputError& error) {
-    throw InputError(test_path, "", error.expected() + " (reference " + reference_path + ", model " + *facts.model + ")");
-  }
+  check.animation = check.recipe || (facts.animation && *facts.animation == "rest")
+                        ? -1
+                        : resolve_animation(check.scene, facts.animation);
+  return check;
+}
 
-  if (report_dir) {
-    std::error_code error;
-    std::filesystem::create_directories(*report_dir, error);
-    if (error || !std::filesystem::is_directory(*report_dir)) {
-      throw std::runtime_error("option --report: cannot create the directory " + *report_dir +
-                               (error ? ": " + error.message() : std::string(": a file of that name exists")));
-    }
-    write_file_atomically((std::filesystem::path(*report_dir) / "vertices.json").string(), [&](std::ostream& out) {
-      std::ostringstream comparison_text;
-      write_vertex_comparison_json(comparison, comparison_text);
-      nlohmann::ordered_json json = nlohmann::ordered_json::parse(comparison_text.str());
-      json["model"] = *facts.model;
-      json["animation"] = animation;
-      if (recipe_path) json["recipe"] = *recipe_path;
-      json["time"] = time;
-      json["method"] = skinning_method_name(options.method);
-      json["palette"] = own_palette ? "own" : "reference";
-      json["bounds"] = bounds_model_name(bounds_model);
-      json["conventions"] = conventions_to_json(conventions);
-      out << json.dump(2) << "\n";
-    });
+// Every vertex of the test run against the reference's, within its bound at the runs' pose.
+VertexComparison compare_vertex_runs(const VertexRuns& runs, const VertexCheck& check, const std::string& reference_path,
+                                     const std::string& test_path) {
+  const Scene& scene = check.scene;
+  const double time = check.time;
+  const EvaluatedPose pose = check.recipe ? evaluate_recipe(scene, *check.recipe, time)
+                                          : evaluate_pose(scene, check.animation, time, check.conventions);
+  const double sample_time = convention_sample_time(scene, check.animation, time, check.conventions.time);
+  PoseErrorBounds palette_bounds;
+  if (check.own_palette)
+    palette_bounds = check.recipe ? recipe_pose_error_bounds(scene, *check.recipe, time).pose
+                                  : pose_error_bounds(check.bounds_model, scene, check.animation, sample_time);
+  const std::vector<PrimitiveErrorBounds> bounds = vertex_error_bounds(
+      check.bounds_model, scene, pose, check.options, check.own_palette ? &palette_bounds : nullptr);
+  try {
+    return compare_vertices(scene, runs.reference.primitives, runs.test.primitives, bounds);
+  } catch (const InputError& error) {
+    throw InputError(test_path, "", error.expected() + " (reference " + reference_path + ", model " + *runs.facts.model + ")");
   }
-  std::cout << "compare " << reference_path << " " << test_path << ": " << scene.source << ", "
+}
+
+// --report DIR: DIR/vertices.json, the comparison with what the runs were.
+void write_vertex_report(const std::string& report_dir, const VertexComparison& comparison, const VertexRuns& runs,
+                         const VertexCheck& check) {
+  std::error_code error;
+  std::filesystem::create_directories(report_dir, error);
+  if (error || !std::filesystem::is_directory(report_dir)) {
+    throw std::runtime_error("option --report: cannot create the directory " + report_dir +
+                             (error ? ": " + error.message() : std::string(": a file of that name exists")));
+  }
+  write_file_atomically((std::filesystem::path(report_dir) / "vertices.json").string(), [&](std::ostream& out) {
+    std::ostringstream comparison_text;
+    write_vertex_comparison_json(comparison, comparison_text);
+    nlohmann::ordered_json json = nlohmann::ordered_json::parse(comparison_text.str());
+    json["model"] = *runs.facts.model;
+    json["animation"] = check.animation;
+    if (runs.recipe_path) json["recipe"] = *runs.recipe_path;
+    json["time"] = check.time;
+    json["method"] = skinning_method_name(check.options.method);
+    json["palette"] = check.own_palette ? "own" : "reference";
+    json["bounds"] = bounds_model_name(check.bounds_model);
+    json["conventions"] = conventions_to_json(check.conventions);
+    out << json.dump(2) << "\n";
+  });
+}
+
+void print_vertex_summary(const ParsedArgs& parsed, const VertexRuns& runs, const VertexCheck& check,
+                          const std::string& reference_path, const std::string& test_path) {
+  const std::optional<std::string>& recipe_path = runs.recipe_path;
+  std::cout << "compare " << reference_path << " " << test_path << ": " << check.scene.source << ", "
             << (recipe_path ? "recipe " + *recipe_path
-                            : animation < 0 ? std::string("rest pose") : "animation " + std::to_string(animation))
-            << " at t = " << format_double("%.9g", time) << ", " << skinning_method_name(options.method) << ", "
-            << describe_conventions(conventions) << ", palette "
-            << (own_palette ? "own (the run computed its own animation and palette in float32)"
-                            : "reference (the run used the reference's palettes)")
-            << ", " << describe_bounds(bounds_model, parsed, recipe_path.has_value()) << "\n";
+                            : check.animation < 0 ? std::string("rest pose") : "animation " + std::to_string(check.animation))
+            << " at t = " << format_double("%.9g", check.time) << ", " << skinning_method_name(check.options.method) << ", "
+            << describe_conventions(check.conventions) << ", palette "
+            << (check.own_palette ? "own (the run computed its own animation and palette in float32)"
+                                  : "reference (the run used the reference's palettes)")
+            << ", " << describe_bounds(check.bounds_model, parsed, recipe_path.has_value()) << "\n";
+}
+
+int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_path, const std::string& test_path) {
+  refuse_options(parsed, kImageOptions, "applies to images, not to .skv vertex dumps");
+  RunFacts facts = vertex_facts_of_options(parsed);
+  const std::optional<std::string> report_dir = parsed.value("--report");
+  if (report_dir && report_dir->empty()) throw UsageError("compare: option --report needs a non-empty value");
+
+  const VertexRuns runs = read_vertex_runs(parsed, std::move(facts), reference_path, test_path);
+  const VertexCheck check = set_up_vertex_check(parsed, runs, test_path);
+  const VertexComparison comparison = compare_vertex_runs(runs, check, reference_path, test_path);
+  if (report_dir) write_vertex_report(*report_dir, comparison, runs, check);
+  print_vertex_summary(parsed, runs, check, reference_path, test_path);
   print_vertex_comparison(comparison, std::cout);
   if (report_dir) std::cout << "report: " << (std::filesystem::path(*report_dir) / "vertices.json").string() << "\n";
   return comparison.passed() ? kExitOk : kExitComparisonFailed;

@@ -3,7 +3,7 @@
 #include "cli/commands.h"
 
 #include "io/gltf_export.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 
 #include <iostream>
 
@@ -11,8 +11,8 @@ namespace skinref::cli {
 
 std::string export_usage() {
   return "usage: skinref export MODEL --out FILE.gltf|FILE.glb\n"
-         "  Writes MODEL (builtin:NAME, or any .gltf/.glb path) as glTF 2.0: .gltf with embedded buffers, or\n"
-         "  .glb, chosen by the extension of FILE.\n"
+         "  Writes MODEL (builtin:NAME, a .gltf/.glb path, or an FBX, Collada or other file Assimp reads) as\n"
+         "  glTF 2.0: .gltf with embedded buffers, or .glb, chosen by the extension of FILE.\n"
          "  --out FILE   output file (required; written atomically)\n";
 }
 

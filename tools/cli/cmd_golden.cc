@@ -1,10 +1,14 @@
 // `skinref golden update|check`: the golden images and dumps of golden/manifest.json (golden_manifest.h,
-// golden/README.md). update: golden_update.cc; check: golden_check.cc; what they share: golden_case.h.
+// golden/README.md). This file parses the command line; the work is golden/golden_update.h and
+// golden/golden_check.h.
 // Exit: 0 all pass (skips allowed), 1 any failure, 2 bad manifest, usage or a case that cannot be set up (an
 // unknown animation or joint, an unreadable recipe).
+#include "cli/backend_args.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "golden/golden_case.h"
+#include "golden/golden_check.h"
+#include "golden/golden_update.h"
 
 #include <iostream>
 
@@ -49,6 +53,66 @@ std::string golden_usage() {
          "  are skipped with a line 'SKIPPED: corpus not found ...' when it is absent.\n"
          "  Exit status: 0 every output passed (skips allowed), 1 any failed or is missing, 2 bad manifest or usage.\n";
 }
+
+namespace {
+
+int run_golden_update(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{{"--filter", true}, {"--golden-dir", true}, {"--threads", true}};
+  const ParsedArgs parsed = parse_args(args, kOptions, "golden update");
+  if (parsed.help) {
+    std::cout << golden_usage();
+    return kExitOk;
+  }
+  require_positionals(parsed, 0, "no arguments", "golden update");
+  golden::GoldenUpdateSettings settings;
+  settings.golden_dir = parsed.value("--golden-dir").value_or(SKINREF_GOLDEN_DIR);
+  settings.filter = parsed.value("--filter");
+  settings.threads = golden::default_threads();
+  if (const std::optional<std::string> text = parsed.value("--threads"))
+    settings.threads = int(parse_integer(*text, "--threads", 1, golden::kMaxGoldenThreads));
+  golden::update_goldens(settings);
+  return kExitOk;
+}
+
+int run_golden_check(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{{"--backend", true},    {"--filter", true}, {"--golden-dir", true},
+                                                {"--report", true},     {"--device", true}, {"--validate", false},
+                                                {"--threads", true},    {"--shader", true}, {"--interface", true},
+                                                {"--junit", true},      {"--shard", true}};
+  const ParsedArgs parsed = parse_args(args, kOptions, "golden check");
+  if (parsed.help) {
+    std::cout << golden_usage();
+    return kExitOk;
+  }
+  require_positionals(parsed, 0, "no arguments", "golden check");
+  golden::GoldenCheckSettings settings;
+  require_value(parsed, "--backend", "golden check");
+  const bool cpu = parse_backend_kind(*parsed.value("--backend")) == BackendKind::Cpu;
+  // The backend options as the other commands check them; the GPU pose: the whole pipeline on the GPU.
+  settings.backend = parse_backend(parsed, PoseSelection{}, "golden check", !cpu);
+  const bool vulkan = settings.backend.kind == BackendKind::Vulkan;
+  settings.golden_dir = parsed.value("--golden-dir").value_or(SKINREF_GOLDEN_DIR);
+  settings.filter = parsed.value("--filter");
+  settings.report_dir = parsed.value("--report");
+  settings.junit_path = parsed.value("--junit");
+  settings.threads = vulkan ? 1 : golden::default_threads();
+  if (const std::optional<std::string> text = parsed.value("--threads")) {
+    settings.threads = int(parse_integer(*text, "--threads", 1, golden::kMaxGoldenThreads));
+    if (vulkan && settings.threads != 1)
+      throw UsageError("golden check: --backend vulkan checks one case at a time (--threads 1)");
+  }
+  settings.shard = parse_shard(parsed, "golden check");
+  settings.command_line = "skinref golden check";
+  for (const std::string& arg : args) settings.command_line += " " + arg;
+  switch (golden::check_goldens(settings)) {
+    case golden::GoldenCheckOutcome::AllPassed: return kExitOk;
+    case golden::GoldenCheckOutcome::SomeFailed: return kExitComparisonFailed;
+    case golden::GoldenCheckOutcome::SetupError: return kExitBadInput;
+  }
+  return kExitBadInput;  // not reached: every outcome is named above
+}
+
+}  // namespace
 
 int run_golden(std::span<const std::string> args) {
   if (args.empty()) throw UsageError("golden: expected 'update' or 'check' (see skinref golden --help)");

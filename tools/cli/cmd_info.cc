@@ -3,7 +3,7 @@
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -55,19 +55,11 @@ std::vector<std::string> paths_used(const Animation& animation) {
 
 // ---- JSON ----------------------------------------------------------------------------------------------
 
-nlohmann::ordered_json info_json(const Scene& scene) {
-  // ordered_json keeps the keys in the order written here, which reads better than alphabetical.
-  using json = nlohmann::ordered_json;
-  json info;
-  info["source"] = scene.source;
-  if (!scene.import_facts.empty()) {
-    json imported = json::object();
-    for (const auto& [key, value] : scene.import_facts) imported[key] = value;
-    info["import"] = imported;
-  }
-  info["roots"] = scene.roots;
+// ordered_json keeps the keys in the order written here, which reads better than alphabetical.
+using InfoJson = nlohmann::ordered_json;
 
-  json nodes = json::array();
+InfoJson nodes_json(const Scene& scene) {
+  InfoJson nodes = InfoJson::array();
   for (size_t i = 0; i < scene.nodes.size(); ++i) {
     const Node& node = scene.nodes[i];
     nodes.push_back({{"index", i},
@@ -80,13 +72,14 @@ nlohmann::ordered_json info_json(const Scene& scene) {
                      {"had_matrix", node.had_matrix},
                      {"in_active_scene", node.in_active_scene}});
   }
-  info["node_count"] = scene.nodes.size();
-  info["nodes"] = nodes;
+  return nodes;
+}
 
-  json meshes = json::array();
+InfoJson meshes_json(const Scene& scene) {
+  InfoJson meshes = InfoJson::array();
   for (size_t m = 0; m < scene.meshes.size(); ++m) {
     const Mesh& mesh = scene.meshes[m];
-    json primitives = json::array();
+    InfoJson primitives = InfoJson::array();
     for (size_t p = 0; p < mesh.primitives.size(); ++p) {
       const Primitive& primitive = mesh.primitives[p];
       primitives.push_back({{"index", p},
@@ -104,9 +97,11 @@ nlohmann::ordered_json info_json(const Scene& scene) {
                       {"primitives", primitives},
                       {"default_weights", mesh.default_weights}});
   }
-  info["meshes"] = meshes;
+  return meshes;
+}
 
-  json skins = json::array();
+InfoJson skins_json(const Scene& scene) {
+  InfoJson skins = InfoJson::array();
   for (size_t s = 0; s < scene.skins.size(); ++s) {
     const Skin& skin = scene.skins[s];
     skins.push_back({{"index", s},
@@ -115,9 +110,11 @@ nlohmann::ordered_json info_json(const Scene& scene) {
                      {"joints", skin.joints},
                      {"skeleton", skin.skeleton}});
   }
-  info["skins"] = skins;
+  return skins;
+}
 
-  json animations = json::array();
+InfoJson animations_json(const Scene& scene) {
+  InfoJson animations = InfoJson::array();
   for (size_t a = 0; a < scene.animations.size(); ++a) {
     const Animation& animation = scene.animations[a];
     animations.push_back({{"index", a},
@@ -130,9 +127,11 @@ nlohmann::ordered_json info_json(const Scene& scene) {
                           {"interpolations", interpolations_used(animation)},
                           {"paths", paths_used(animation)}});
   }
-  info["animations"] = animations;
+  return animations;
+}
 
-  json materials = json::array();
+InfoJson materials_json(const Scene& scene) {
+  InfoJson materials = InfoJson::array();
   for (size_t i = 0; i < scene.materials.size(); ++i) {
     const Material& material = scene.materials[i];
     const Vec4& factor = material.base_color_factor;
@@ -142,14 +141,34 @@ nlohmann::ordered_json info_json(const Scene& scene) {
                          {"base_color_texture", material.base_color_texture},
                          {"double_sided", material.double_sided}});
   }
-  info["materials"] = materials;
+  return materials;
+}
 
-  json images = json::array();
+InfoJson images_json(const Scene& scene) {
+  InfoJson images = InfoJson::array();
   for (size_t i = 0; i < scene.images.size(); ++i) {
     const Image& image = scene.images[i];
     images.push_back({{"index", i}, {"name", image.name}, {"width", image.width}, {"height", image.height}});
   }
-  info["images"] = images;
+  return images;
+}
+
+InfoJson info_json(const Scene& scene) {
+  InfoJson info;
+  info["source"] = scene.source;
+  if (!scene.import_facts.empty()) {
+    InfoJson imported = InfoJson::object();
+    for (const auto& [key, value] : scene.import_facts) imported[key] = value;
+    info["import"] = imported;
+  }
+  info["roots"] = scene.roots;
+  info["node_count"] = scene.nodes.size();
+  info["nodes"] = nodes_json(scene);
+  info["meshes"] = meshes_json(scene);
+  info["skins"] = skins_json(scene);
+  info["animations"] = animations_json(scene);
+  info["materials"] = materials_json(scene);
+  info["images"] = images_json(scene);
   info["texture_count"] = scene.textures.size();
   info["camera_count"] = scene.cameras.size();
   return info;

@@ -1,4 +1,4 @@
-// `skinref pose MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] --out FILE.json`: evaluates the pose of
+// `skinref pose MODEL [--anim NAME|INDEX | --recipe FILE | --pose rest|bind] [--time SECONDS] --out FILE.json`: evaluates the pose of
 // a model at one time (one clip, or a pose recipe: recipe.h) and dumps local TRS, global matrices and joint
 // palettes (pose_dump.h).
 #include "cli/backend_args.h"
@@ -14,15 +14,17 @@
 namespace skinref::cli {
 
 std::string pose_usage() {
-  return "usage: skinref pose MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] --out FILE.json\n"
+  return "usage: skinref pose MODEL [--anim NAME|INDEX | --recipe FILE | --pose rest|bind] [--time SECONDS]\n"
+         "         --out FILE.json\n"
          "         [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
          "         [--backend reference|vulkan [--device NAME|INDEX] [--validate]]\n"
-         "  Evaluates MODEL (a .gltf/.glb path or builtin:NAME) at one time and writes the local TRS, global\n"
-         "  matrices, morph weights and joint palettes as JSON.\n"
+         "  Evaluates MODEL (a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME) at\n"
+         "  one time and writes the local TRS, global matrices, morph weights and joint palettes as JSON.\n"
          "  --anim NAME|INDEX  animation to sample (an integer is an index); default: the first, or the rest\n"
          "                     pose when the model has none\n"
          "  --recipe FILE      a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
          "  --time SECONDS     sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
+         + still_pose_option_help() +
          "  --out FILE.json    output file (required; written atomically); it records the conventions\n"
          "  --convention NAME=VALUE, --conventions FILE   engine conventions (docs/conventions.md): the pose an\n"
          "                     engine following them computes (reference backend, one clip)\n"
@@ -35,7 +37,7 @@ std::string pose_usage() {
 
 int run_pose(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{
-      {"--anim", true}, {"--recipe", true}, {"--time", true}, {"--out", true}};
+      {"--anim", true}, {"--recipe", true}, {"--pose", true}, {"--time", true}, {"--out", true}};
   static const std::vector<OptionSpec> kAllOptions = with_import_options(with_convention_options(with_backend_options(kOptions, false)));
   const ParsedArgs parsed = parse_args(args, kAllOptions, "pose");
   if (parsed.help) {
@@ -48,7 +50,6 @@ int run_pose(std::span<const std::string> args) {
   static const std::vector<std::string> kExtensions{".json"};
   require_extension(out_path, kExtensions, "--out");
   const PoseSelection selection = parse_pose_selection(parsed, "pose");
-  // Created before the model loads, so that an unknown --device fails at once.
   const Conventions conventions = parse_conventions(parsed, "pose").conventions;
   const BackendOptions backend_options = parse_backend(parsed, selection, "pose", true);
   // Every convention but the skinning ones changes the pose; those two do not, so they need no reference.
@@ -56,6 +57,7 @@ int run_pose(std::span<const std::string> args) {
   pose_conventions.skinning = SkinningConventions{};
   const bool convention_path = !convention_differences(pose_conventions).empty();
   if (convention_path) refuse_conventions_off_reference(backend_options, selection, pose_conventions, "pose");
+  // Created before the model loads, so that an unknown --device fails at once.
   const std::unique_ptr<Backend> backend = make_backend(backend_options);
 
   const Scene scene = load_model_under(parsed.positionals[0], conventions, parse_import_options(parsed));

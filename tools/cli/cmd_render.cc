@@ -10,7 +10,7 @@
 #include "cli/commands.h"
 
 #include "core/atomic_file.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "io/vertex_dump.h"
 #include "raster/camera.h"
 #include "raster/render.h"
@@ -152,21 +152,173 @@ void print_trace(const Scene& scene, const std::vector<WorldPrimitive>& primitiv
             << " face, colour " << colour << "\n";
 }
 
+// --trace X,Y: a pixel, each coordinate within the largest image (the image's own size is checked later).
+std::pair<long long, long long> parse_trace(const std::string& text) {
+  const size_t comma = text.find(',');
+  if (comma == std::string::npos) throw UsageError("option --trace: expected X,Y, got '" + text + "'");
+  return std::make_pair(parse_integer(text.substr(0, comma), "--trace", 0, kMaxImageSide - 1),
+                        parse_integer(text.substr(comma + 1), "--trace", 0, kMaxImageSide - 1));
+}
+
+// Everything the command line asks for, checked before the backend is created and the model loaded.
+struct RenderRequest {
+  std::string model, out_path;
+  std::optional<std::string> ids_path, dump_path;
+  PoseSelection selection;
+  std::optional<std::pair<long long, long long>> trace;
+  BackendOptions backend;
+  SkinningOptions skinning;
+  RenderOptions render;
+  ViewSpec view;
+  CameraSpec camera;
+};
+
+RenderRequest parse_render_args(const ParsedArgs& parsed) {
+  RenderRequest request;
+  require_positionals(parsed, 1, "MODEL", "render");
+  request.model = parsed.positionals[0];
+  request.out_path = require_value(parsed, "--out", "render");
+  static const std::vector<std::string> kPng{".png"};
+  require_extension(request.out_path, kPng, "--out");
+  request.ids_path = parsed.value("--ids");
+  if (request.ids_path) {
+    require_extension(*request.ids_path, kPng, "--ids");
+    if (*request.ids_path == request.out_path) throw UsageError("render: --ids and --out name the same file " + request.out_path);
+  }
+  request.dump_path = parsed.value("--dump");
+  if (request.dump_path) {
+    static const std::vector<std::string> kDump{".skv", ".json", ".ply"};
+    require_extension(*request.dump_path, kDump, "--dump");
+  }
+  request.selection = parse_pose_selection(parsed, "render");
+  if (const std::optional<std::string> text = parsed.value("--trace")) request.trace = parse_trace(*text);
+
+  request.backend = parse_backend(parsed, request.selection, "render", false);
+  if (request.backend.kind == BackendKind::Vulkan && (request.ids_path || request.trace)) {
+    throw UsageError(std::string("render: ") + (request.ids_path ? "--ids" : "--trace") +
+                     " shows the reference rasterizer's triangles; it needs --backend reference");
+  }
+
+  request.skinning = parse_skinning_options(parsed);  // render takes --method only
+  RenderOptions& options = request.render;
+  if (const std::optional<std::string> text = parsed.value("--threads")) {
+    options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
+  }
+  request.skinning.threads = options.threads;
+  if (const std::optional<std::string> text = parsed.value("--size")) {
+    const ImageSize size = parse_size(*text);
+    options.width = size.width;
+    options.height = size.height;
+  }
+  const std::optional<std::pair<long long, long long>>& trace = request.trace;
+  if (trace && (trace->first >= options.width || trace->second >= options.height)) {
+    throw UsageError("option --trace: pixel (" + std::to_string(trace->first) + ", " + std::to_string(trace->second) +
+                     ") lies outside the " + std::to_string(options.width) + "x" + std::to_string(options.height) +
+                     " image");
+  }
+  request.view = parse_view(parsed.value("--view").value_or("shaded"));
+  options.view = request.view.view;
+  request.camera = parse_camera_spec(parsed.value("--camera").value_or("auto"));
+  return request;
+}
+
+RenderCamera render_camera(const RenderRequest& request, const Scene& scene, const EvaluatedPose& pose) {
+  const RenderOptions& options = request.render;
+  const CameraSpec& camera_spec = request.camera;
+  const double aspect = double(options.width) / double(options.height);
+  RenderCamera camera;
+  switch (camera_spec.kind) {
+    case CameraSpec::Kind::Auto: {
+      // One camera for every time of the clip; a recipe is framed over the model's first animation, and the
+      // bind pose, which no clip samples, around itself.
+      if (request.selection.still == StillPose::Bind) {
+        camera = auto_camera_of_pose(scene, pose, request.skinning, aspect);
+        break;
+      }
+      const int animation = request.selection.recipe ? resolve_animation(scene, std::nullopt) : pose.animation;
+      camera = auto_camera(scene, animation, request.skinning, aspect);
+      break;
+    }
+    case CameraSpec::Kind::Gltf:
+      camera = gltf_camera(scene, pose, camera_spec.gltf_index, aspect);
+      break;
+    case CameraSpec::Kind::LookAt:
+      camera = look_at_camera(camera_spec.eye, camera_spec.target, camera_spec.fov_degrees, aspect);
+      break;
+  }
+  return camera;
+}
+
+// The triangles drawn (primitives of another topology draw none).
+uint32_t triangle_count_of(const Scene& scene, const std::vector<WorldPrimitive>& primitives) {
+  uint32_t triangle_count = 0;
+  for (size_t k = 0; k < primitives.size(); ++k) {
+    const Primitive& source = scene.meshes[size_t(primitives[k].mesh)].primitives[size_t(primitives[k].primitive)];
+    if (source.topology == Topology::Triangles) triangle_count += uint32_t(source.indices.size() / 3);
+  }
+  return triangle_count;
+}
+
+// The image, and --ids and --dump when given, staged and renamed together.
+void write_render_outputs(const RenderRequest& request, const Scene& scene, const SelectedPose& selected,
+                          const std::vector<WorldPrimitive>& primitives, const RenderResult& rendered) {
+  StagedFiles outputs;
+  outputs.stage(request.out_path, [&](const std::string& path) { write_png(rendered.image, path); });
+  if (request.ids_path) {
+    outputs.stage(*request.ids_path, [&](const std::string& path) { write_png(triangle_id_image(rendered.buffers), path); });
+  }
+  if (request.dump_path) {
+    const std::string& dump_path = *request.dump_path;
+    VertexDump dump;
+    dump.primitives = primitives;
+    dump.record = dump_record_of(request.model, request.selection, selected.pose, request.skinning, request.backend, Conventions{});
+    // The temporary name has no extension, so the format is chosen here from the final one.
+    outputs.stage(dump_path, [&](const std::string& path) {
+      write_file_atomically(path, [&](std::ostream& out) {
+        if (ends_with_lowercase(dump_path, ".json")) {
+          write_vertices_json(dump, out);
+        } else if (ends_with_lowercase(dump_path, ".skv")) {
+          write_vertices_skv(dump, out);
+        } else {
+          write_vertices_ply(scene, dump, out);
+        }
+      });
+    });
+  }
+  outputs.commit_all();
+}
+
+void print_render_summary(const RenderRequest& request, const SelectedPose& selected, const RenderResult& rendered,
+                          uint32_t triangle_count, const std::string& backend_summary) {
+  std::string coverage;  // the reference's rasterizer buffers count covered pixels; the GPU image has none
+  if (request.backend.kind != BackendKind::Vulkan) {
+    size_t covered = 0;
+    for (uint32_t id : rendered.buffers.triangle) covered += id != RasterBuffers::kNoTriangle ? 1 : 0;
+    coverage = std::to_string(covered) + " pixels covered, ";
+  }
+  const RenderOptions& options = request.render;
+  std::cout << "wrote " << request.out_path << ": " << options.width << "x" << options.height << " "
+            << view_name(options.view) << ", " << triangle_count << " triangles, " << coverage << selected.description
+            << " at t = " << selected.pose.time << " s" << backend_summary << "\n";
+}
+
 }  // namespace
 
 std::string render_usage() {
-  return "usage: skinref render MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] " + method_option_synopsis() + "\n"
+  return "usage: skinref render MODEL [--anim NAME|INDEX | --recipe FILE | --pose rest|bind] [--time SECONDS]\n"
+         "         " + method_option_synopsis() + "\n"
          "         [--size WxH] [--camera auto|gltf:N|EX,EY,EZ:TX,TY,TZ:FOV]\n"
          "         [--view shaded|normals|weights:JOINT|depth] [--threads N] [--ids FILE.png] --out FILE.png\n"
          "         [--dump FILE.skv|FILE.json|FILE.ply] [--trace X,Y]\n"
          "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]\n"
          "                    [--shader FILE --interface FILE.json]]\n"
-         "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and rasterizes it with Vulkan's rules\n"
-         "  (the reference image a GPU renderer is compared with).\n"
+         "  Skins MODEL (a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME) at one\n"
+         "  time and rasterizes it with Vulkan's rules (the reference image a GPU renderer is compared with).\n"
          "  --anim NAME|INDEX   animation to sample (an integer is an index); default: the first, or the rest\n"
          "                      pose when the model has none\n"
          "  --recipe FILE       a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
          "  --time SECONDS      sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
+         + still_pose_option_help() +
          "  --method M          " + method_option_help() + "\n"
          "  --size WxH          image size, each side 1 to 16384, at most 8192x8192 pixels (default 512x512)\n"
          "  --camera C          auto (default: frames the whole animation, the same for every time), gltf:N (the\n"
@@ -200,7 +352,7 @@ std::string render_usage() {
 
 int run_render(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{
-      {"--anim", true},   {"--time", true}, {"--recipe", true},  {"--method", true}, {"--size", true},
+      {"--anim", true},   {"--time", true}, {"--recipe", true},  {"--pose", true},   {"--method", true}, {"--size", true},
       {"--camera", true}, {"--view", true}, {"--threads", true}, {"--ids", true},    {"--out", true},
       {"--dump", true},   {"--trace", true}};
   static const std::vector<OptionSpec> kAllOptions = with_import_options(with_backend_options(kOptions, true));
@@ -210,126 +362,27 @@ int run_render(std::span<const std::string> args) {
     return kExitOk;
   }
   // Every check that needs no model comes first, so that usage errors do not wait for a load.
-  require_positionals(parsed, 1, "MODEL", "render");
-  const std::string out_path = require_value(parsed, "--out", "render");
-  static const std::vector<std::string> kPng{".png"};
-  require_extension(out_path, kPng, "--out");
-  const std::optional<std::string> ids_path = parsed.value("--ids");
-  if (ids_path) {
-    require_extension(*ids_path, kPng, "--ids");
-    if (*ids_path == out_path) throw UsageError("render: --ids and --out name the same file " + out_path);
-  }
-  const std::optional<std::string> dump_path = parsed.value("--dump");
-  if (dump_path) {
-    static const std::vector<std::string> kDump{".skv", ".json", ".ply"};
-    require_extension(*dump_path, kDump, "--dump");
-  }
-  const PoseSelection selection = parse_pose_selection(parsed, "render");
-  std::optional<std::pair<long long, long long>> trace;
-  if (const std::optional<std::string> text = parsed.value("--trace")) {
-    const size_t comma = text->find(',');
-    if (comma == std::string::npos) throw UsageError("option --trace: expected X,Y, got '" + *text + "'");
-    trace = std::make_pair(parse_integer(text->substr(0, comma), "--trace", 0, kMaxImageSide - 1),
-                           parse_integer(text->substr(comma + 1), "--trace", 0, kMaxImageSide - 1));
-  }
-
-  const BackendOptions backend_options = parse_backend(parsed, selection, "render", false);
-  const bool vulkan = backend_options.kind == BackendKind::Vulkan;
-  if (vulkan && (ids_path || trace)) {
-    throw UsageError(std::string("render: ") + (ids_path ? "--ids" : "--trace") +
-                     " shows the reference rasterizer's triangles; it needs --backend reference");
-  }
-
-  SkinningOptions skinning = parse_skinning_options(parsed);  // render takes --method only
-  RenderOptions options;
-  if (const std::optional<std::string> text = parsed.value("--threads")) {
-    options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
-  }
-  skinning.threads = options.threads;
-  if (const std::optional<std::string> text = parsed.value("--size")) {
-    const ImageSize size = parse_size(*text);
-    options.width = size.width;
-    options.height = size.height;
-  }
-  if (trace && (trace->first >= options.width || trace->second >= options.height)) {
-    throw UsageError("option --trace: pixel (" + std::to_string(trace->first) + ", " + std::to_string(trace->second) +
-                     ") lies outside the " + std::to_string(options.width) + "x" + std::to_string(options.height) +
-                     " image");
-  }
-  const ViewSpec view = parse_view(parsed.value("--view").value_or("shaded"));
-  options.view = view.view;
-  const CameraSpec camera_spec = parse_camera_spec(parsed.value("--camera").value_or("auto"));
+  RenderRequest request = parse_render_args(parsed);
   // Before the model loads, so that an unknown --device is reported at once.
-  const std::unique_ptr<Backend> backend = make_backend(backend_options);
+  const std::unique_ptr<Backend> backend = make_backend(request.backend);
 
-  const Scene scene = load_model(parsed.positionals[0], JointSentinel::None, parse_import_options(parsed));
-  if (view.view == RenderView::Weights) options.weights_joint = resolve_weights_joint(scene, view.joint);
-  const SelectedPose selected = backend_pose(*backend, scene, selection);
-  const std::vector<WorldPrimitive> primitives = backend->vertices(scene, selected.pose, skinning);
+  const Scene scene = load_model(request.model, JointSentinel::None, parse_import_options(parsed));
+  if (request.view.view == RenderView::Weights)
+    request.render.weights_joint = resolve_weights_joint(scene, request.view.joint);
+  const SelectedPose selected = backend_pose(*backend, scene, request.selection);
+  const std::vector<WorldPrimitive> primitives = backend->vertices(scene, selected.pose, request.skinning);
+  const RenderCamera camera = render_camera(request, scene, selected.pose);
 
-  const double aspect = double(options.width) / double(options.height);
-  RenderCamera camera;
-  switch (camera_spec.kind) {
-    case CameraSpec::Kind::Auto: {
-      // One camera for every time of the clip; a recipe is framed over the model's first animation.
-      const int animation = selection.recipe ? resolve_animation(scene, std::nullopt) : selected.pose.animation;
-      camera = auto_camera(scene, animation, skinning, aspect);
-      break;
-    }
-    case CameraSpec::Kind::Gltf:
-      camera = gltf_camera(scene, selected.pose, camera_spec.gltf_index, aspect);
-      break;
-    case CameraSpec::Kind::LookAt:
-      camera = look_at_camera(camera_spec.eye, camera_spec.target, camera_spec.fov_degrees, aspect);
-      break;
-  }
-
-  const RenderResult rendered = backend->render(scene, selected.pose, primitives, camera, options);
+  const RenderResult rendered = backend->render(scene, selected.pose, primitives, camera, request.render);
   backend->finish();
-  uint32_t triangle_count = 0;
-  for (size_t k = 0; k < primitives.size(); ++k) {
-    const Primitive& source = scene.meshes[size_t(primitives[k].mesh)].primitives[size_t(primitives[k].primitive)];
-    if (source.topology == Topology::Triangles) triangle_count += uint32_t(source.indices.size() / 3);
-  }
-  if (ids_path && triangle_count > kMaxEncodableTriangleId + 1) {
+  const uint32_t triangle_count = triangle_count_of(scene, primitives);
+  if (request.ids_path && triangle_count > kMaxEncodableTriangleId + 1) {
     throw UsageError("option --ids: " + std::to_string(triangle_count) +
                      " triangles; the 24-bit id image numbers at most " + std::to_string(kMaxEncodableTriangleId + 1));
   }
-
-  StagedFiles outputs;
-  outputs.stage(out_path, [&](const std::string& path) { write_png(rendered.image, path); });
-  if (ids_path) {
-    outputs.stage(*ids_path, [&](const std::string& path) { write_png(triangle_id_image(rendered.buffers), path); });
-  }
-  if (dump_path) {
-    VertexDump dump;
-    dump.primitives = primitives;
-    dump.record = dump_record_of(parsed.positionals[0], selection, selected.pose, skinning, backend_options, Conventions{});
-    // The temporary name has no extension, so the format is chosen here from the final one.
-    outputs.stage(*dump_path, [&](const std::string& path) {
-      write_file_atomically(path, [&](std::ostream& out) {
-        if (ends_with_lowercase(*dump_path, ".json")) {
-          write_vertices_json(dump, out);
-        } else if (ends_with_lowercase(*dump_path, ".skv")) {
-          write_vertices_skv(dump, out);
-        } else {
-          write_vertices_ply(scene, dump, out);
-        }
-      });
-    });
-  }
-  outputs.commit_all();
-
-  std::string coverage;  // the reference's rasterizer buffers count covered pixels; the GPU image has none
-  if (!vulkan) {
-    size_t covered = 0;
-    for (uint32_t id : rendered.buffers.triangle) covered += id != RasterBuffers::kNoTriangle ? 1 : 0;
-    coverage = std::to_string(covered) + " pixels covered, ";
-  }
-  std::cout << "wrote " << out_path << ": " << options.width << "x" << options.height << " " << view_name(options.view)
-            << ", " << triangle_count << " triangles, " << coverage << selected.description << " at t = "
-            << selected.pose.time << " s" << backend->summary() << "\n";
-  if (trace) print_trace(scene, primitives, rendered, size_t(trace->first), size_t(trace->second));
+  write_render_outputs(request, scene, selected, primitives, rendered);
+  print_render_summary(request, selected, rendered, triangle_count, backend->summary());
+  if (request.trace) print_trace(scene, primitives, rendered, size_t(request.trace->first), size_t(request.trace->second));
   return kExitOk;
 }
 

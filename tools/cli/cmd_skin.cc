@@ -22,19 +22,21 @@ constexpr long long kMaxThreads = 1024;
 }  // namespace
 
 std::string skin_usage() {
-  return "usage: skinref skin MODEL [--anim NAME|INDEX | --recipe FILE] [--time SECONDS] [--precision f32|f64]\n"
+  return "usage: skinref skin MODEL [--anim NAME|INDEX | --recipe FILE | --pose rest|bind] [--time SECONDS]\n"
+         "         [--precision f32|f64]\n"
          "         [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
          "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
          "         " + method_option_synopsis() + " [--threads N]\n"
          "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]\n"
          "                    [--shader FILE.spv|FILE.comp|FILE.hlsl --interface FILE.json]]\n"
          "         --out FILE.json|FILE.skv|FILE.ply\n"
-         "  Skins MODEL (a .gltf/.glb path or builtin:NAME) at one time and writes the world-space positions,\n"
-         "  normals and tangents of every drawn primitive.\n"
+         "  Skins MODEL (a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME) at one\n"
+         "  time and writes the world-space positions, normals and tangents of every drawn primitive.\n"
          "  --anim NAME|INDEX   animation to sample (an integer is an index); default: the first, or the rest\n"
          "                      pose when the model has none\n"
          "  --recipe FILE       a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
          "  --time SECONDS      sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
+         + still_pose_option_help() +
          "  --precision P       f64 (default) or f32 values in the .json/.skv dump (.ply is always float)\n"
          + convention_option_help() +
          "                      (conventions beyond weights=sum and normals=blend-normal-matrices run on the\n"
@@ -61,7 +63,8 @@ std::string skin_usage() {
 int run_skin(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{{"--anim", true},    {"--time", true},    {"--precision", true},
                                                 {"--weights", true}, {"--normals", true}, {"--threads", true},
-                                                {"--method", true},  {"--recipe", true}, {"--out", true}};
+                                                {"--method", true},  {"--recipe", true}, {"--pose", true},
+                                                {"--out", true}};
   static const std::vector<OptionSpec> kAllOptions = with_import_options(with_convention_options(with_backend_options(kOptions, true)));
   const ParsedArgs parsed = parse_args(args, kAllOptions, "skin");
   if (parsed.help) {

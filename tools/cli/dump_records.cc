@@ -28,6 +28,9 @@ void merge_record(RunFacts& facts, const DumpRecord& record, const std::string& 
   if (!record.model.empty()) {
     if (!facts.model) facts.model = record.model;
   }
+  if (record.animation == "bind")
+    throw UsageError(command + ": " + path + " records the bind pose (--pose bind), which " + command +
+                     " does not check: it checks a clip, a recipe or the rest pose");
   if (!record.animation.empty() && record.animation.rfind("recipe:", 0) != 0) {
     if (facts.animation && *facts.animation != record.animation)
       refuse(command, "--anim", *facts.animation, path, "animation " + record.animation);

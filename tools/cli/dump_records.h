@@ -6,7 +6,8 @@
 // - RunFacts: the facts of one run, each either given by an option or read from a record (empty: unknown).
 // - merge_record(): fills what `facts` lacks from the record, and throws UsageError naming the option, the
 //   dump and both values where they disagree (times compare exactly, and also after rounding to float32:
-//   an engine's clock is float32).
+//   an engine's clock is float32). A record of the bind pose ("animation": "bind") is refused: the checks'
+//   bounds are for a clip, a recipe or the rest pose.
 #pragma once
 #include "cli/cli_args.h"
 #include "io/vertex_dump.h"

@@ -5,6 +5,7 @@
 
 #include "core/input_error.h"
 
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -51,10 +52,14 @@ std::string general_usage() {
   std::string text =
       "usage: skinref COMMAND [ARGS...]\n"
       "       skinref help [COMMAND] | --help | --version\n"
-      "MODEL is a .gltf/.glb path or builtin:NAME. Commands:\n";
+      "MODEL is a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME.\n"
+      "Commands:\n";
+  // The summaries start in one column, two spaces after the longest name.
+  size_t name_width = 0;
+  for (const Command& command : commands()) name_width = std::max(name_width, std::string(command.name).size());
   for (const Command& command : commands()) {
-    text += "  " + std::string(command.name) + std::string(8 - std::string(command.name).size(), ' ') +
-            command.summary + "\n";
+    const std::string name = command.name;
+    text += "  " + name + std::string(name_width + 2 - name.size(), ' ') + command.summary + "\n";
   }
   text +=
       "Run 'skinref COMMAND --help' for a command's options.\n"

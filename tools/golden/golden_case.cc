@@ -1,7 +1,7 @@
 #include "golden/golden_case.h"
 
 #include "core/input_error.h"
-#include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "io/pose_dump.h"
 #include "io/vertex_dump.h"
 
@@ -13,23 +13,45 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #ifndef SKINREF_CORPUS_DIR
 #error "SKINREF_CORPUS_DIR must name the default corpus folder (set by CMakeLists.txt)"
 #endif
 
-namespace skinref::cli {
+namespace skinref::golden {
 
 namespace fs = std::filesystem;
 
 namespace {
 
+bool is_decimal_index(const std::string& text) {
+  return !text.empty() && text.size() <= 9 && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The case's animation: a name, or an index as decimal text; none given: the first (-1, the rest pose, without any).
+int resolve_case_animation(const Scene& scene, const std::optional<std::string>& animation) {
+  const size_t count = scene.animations.size();
+  if (!animation) return count == 0 ? -1 : 0;
+  if (is_decimal_index(*animation)) {
+    const size_t index = size_t(std::stoul(*animation));
+    if (index < count) return int(index);
+  } else {
+    for (size_t i = 0; i < count; ++i)
+      if (scene.animations[i].name == *animation) return int(i);
+  }
+  std::string available;
+  for (size_t i = 0; i < count; ++i) available += (i == 0 ? "" : ", ") + std::to_string(i) + " '" + scene.animations[i].name + "'";
+  throw InputError(scene.source, "", "animation '" + *animation + "': an animation of the model (" +
+                                         (count == 0 ? std::string("it has none") : "available: " + available) + ")");
+}
+
 // A joint of the first skin, by index into its joint list or by node name (as `render --view weights:J`).
 int resolve_view_joint(const Scene& scene, const std::string& joint) {
   if (scene.skins.empty()) throw InputError(scene.source, "", "view weights:" + joint + ": the model has no skin");
   const Skin& skin = scene.skins[0];
-  if (looks_like_integer(joint)) {
+  if (is_decimal_index(joint)) {
     const long long index = std::strtoll(joint.c_str(), nullptr, 10);
     if (index < 0 || index >= (long long)skin.joints.size()) {
       throw InputError(scene.source, "", "view weights:" + joint + ": the first skin has joints 0 to " +
@@ -63,7 +85,7 @@ std::vector<const GoldenCase*> select_cases(const GoldenManifest& manifest, cons
     if (!filter || fnmatch(filter->c_str(), golden_case.name.c_str(), 0) == 0) selected.push_back(&golden_case);
   }
   if (selected.empty()) {
-    throw UsageError("golden: --filter '" + filter.value_or("") + "' matches no case of " + manifest.path);
+    throw std::invalid_argument("golden: --filter '" + filter.value_or("") + "' matches no case of " + manifest.path);
   }
   return selected;
 }
@@ -93,7 +115,7 @@ PreparedCase prepare_case(const GoldenCase& golden_case, const std::string& gold
     prepared.pose_source.recipe_path = (fs::path(golden_dir) / *golden_case.recipe).string();
     prepared.pose_source.recipe = load_recipe(prepared.pose_source.recipe_path, prepared.scene);
   } else {
-    prepared.pose_source.animation = resolve_animation(prepared.scene, golden_case.animation);
+    prepared.pose_source.animation = resolve_case_animation(prepared.scene, golden_case.animation);
   }
   prepared.skinning.method = golden_case.method;
   prepared.render.width = golden_case.width;
@@ -171,4 +193,4 @@ std::string hex_colour(const RgbaImage& image, int x, int y) {
   return text;
 }
 
-}  // namespace skinref::cli
+}  // namespace skinref::golden

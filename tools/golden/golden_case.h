@@ -1,4 +1,4 @@
-// What `skinref golden update` and `golden check` share (cmd_golden.cc): the corpus location, the case
+// What `skinref golden update` and `golden check` share (golden_update.h, golden_check.h): the corpus location, the case
 // selection, a case's folder, and a case set up for evaluation (model, pose source, skinning, render options,
 // camera), plus the byte forms of its dumps.
 //
@@ -10,7 +10,6 @@
 
 #include "anim/pose_selection.h"
 #include "backend/backend.h"
-#include "cli/cli_args.h"
 #include "core/pose.h"
 #include "core/vertices.h"
 #include "golden/golden_manifest.h"
@@ -25,7 +24,7 @@
 #include <string>
 #include <vector>
 
-namespace skinref::cli {
+namespace skinref::golden {
 
 inline constexpr long long kMaxGoldenThreads = 1024;
 
@@ -36,7 +35,7 @@ std::string corpus_skip_line(const GoldenCase& golden_case, const std::string& w
 int default_threads();
 
 // The cases whose names match --filter GLOB (fnmatch), in manifest order; a filter matching nothing is a
-// usage error, so that a misspelt name never passes as "nothing failed".
+// usage error (std::invalid_argument), so that a misspelt name never passes as "nothing failed".
 std::vector<const GoldenCase*> select_cases(const GoldenManifest& manifest, const std::optional<std::string>& filter);
 
 std::filesystem::path case_dir(const std::string& golden_dir, const GoldenCase& golden_case);
@@ -75,7 +74,4 @@ std::optional<std::string> read_file_bytes(const std::filesystem::path& path);
 std::string format(const char* pattern, double value);
 std::string hex_colour(const RgbaImage& image, int x, int y);  // "#rrggbbaa"
 
-int run_golden_update(std::span<const std::string> args);
-int run_golden_check(std::span<const std::string> args);
-
-}  // namespace skinref::cli
+}  // namespace skinref::golden

@@ -9,11 +9,10 @@
 // their derived float32 bounds (the reference's palette), rasterized by the reference, the image within the
 // Vulkan image tolerance. A missing golden file is a failure, never created by check. Corpus cases are
 // skipped, with a line, when the corpus is absent.
+#include "golden/golden_check.h"
+
 #include "backend/backend.h"
-#include "cli/backend_args.h"
-#include "cli/ci_reports.h"
-#include "cli/cli_args.h"
-#include "cli/commands.h"
+#include "ci_report/ci_reports.h"
 #include "golden/golden_case.h"
 #include "golden/golden_manifest.h"
 #include "golden/golden_report.h"
@@ -53,13 +52,11 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
-#ifndef SKINREF_GOLDEN_DIR
-#error "SKINREF_GOLDEN_DIR must name the source tree's golden folder (set by CMakeLists.txt)"
-#endif
 
-namespace skinref::cli {
+namespace skinref::golden {
 namespace {
 
 namespace fs = std::filesystem;
@@ -80,11 +77,7 @@ void set_status(GoldenReportRow& row, const GoldenCase& golden_case, const std::
   }
 }
 
-struct CheckSettings {
-  BackendOptions backend;  // reference: exact comparison; cpu, vulkan: within derived bounds
-  std::string golden_dir;
-  std::optional<std::string> report_dir;
-};
+using CheckSettings = GoldenCheckSettings;
 
 struct CaseResult {
   std::vector<GoldenReportRow> rows;
@@ -246,87 +239,104 @@ void check_reference_output(const PreparedCase& prepared, double time, Backend& 
   set_status(row, golden_case, missing, problems, !dumps_ok || !image_ok);
 }
 
-// One output on a float32 backend against the golden files within derived bounds: on Vulkan the whole GPU
-// pipeline; on the CPU backend the skinning (the reference's pose and rasterizer).
-void check_float32_output(const PreparedCase& prepared, double time, Backend& backend, const CheckSettings& settings,
-                         GoldenReportRow& row) {
-  const GoldenCase& golden_case = *prepared.golden_case;
-  const Scene& scene = prepared.scene;
-  const fs::path base = case_dir(settings.golden_dir, golden_case) / row.output;
-  const fs::path png_path = base.string() + ".png", skv_path = base.string() + ".skv",
-                 pose_path = base.string() + ".pose.json";
-  std::vector<std::string> missing;
-  const std::optional<RgbaImage> golden_image = read_golden_png(png_path);
-  if (!golden_image) missing.push_back(png_path.string());
-  if (golden_case.dumps) {
-    if (!fs::is_regular_file(skv_path)) missing.push_back(skv_path.string());
-    if (!fs::is_regular_file(pose_path)) missing.push_back(pose_path.string());
-  }
+// The vertices (and, from the GPU animation pass, the pose) of one float32 output against the golden dumps, or
+// against the reference when the case has none, within derived bounds.
+struct Float32VertexCheck {
+  bool gpu_pose = false;  // the pose is the GPU animation pass's, checked too
+  bool have_dumps = false;  // held to the golden dumps (else to the reference)
+  BoundsModel bounds_model = BoundsModel::SkinrefOrder;
+  EvaluatedPose reference_pose;
+  std::vector<WorldPrimitive> reference_vertices;
+  VertexComparison vertices;
+  StageDivergence divergence;
+};
 
+Float32VertexCheck check_float32_vertices(const PreparedCase& prepared, const CaseOutputs& outputs,
+                                          const Backend& backend, const CheckSettings& settings, bool have_dumps,
+                                          const fs::path& skv_path, const fs::path& pose_path) {
+  const Scene& scene = prepared.scene;
+  Float32VertexCheck check;
   // The times are float32 values (golden_manifest.h), so the GPU's time is `time` and the goldens are its
   // exact reference. Recipe cases take the reference's pose (the GPU animation pass plays one clip), as does
   // the CPU backend, which skins only.
-  const bool gpu_pose = backend.gpu_pose() && !prepared.pose_source.recipe;
-  const CaseOutputs outputs = evaluate_case(prepared, backend, time);
+  check.gpu_pose = backend.gpu_pose() && !prepared.pose_source.recipe;
+  check.have_dumps = have_dumps;
   const EvaluatedPose& test_pose = outputs.pose;
-  const std::vector<WorldPrimitive>& test_vertices = outputs.vertices;
-  const RenderCamera& camera = outputs.camera;
-  const RgbaImage& image = outputs.rendered.image;
-
-  const bool have_dumps = golden_case.dumps && missing.empty();
-  const EvaluatedPose reference_pose = have_dumps ? read_pose_dump(pose_path.string(), scene) : outputs.reference_pose;
-  const std::vector<WorldPrimitive> reference_vertices =
-      have_dumps ? read_vertices_skv(skv_path.string()).primitives
-                 : evaluate_vertices(scene, reference_pose, prepared.skinning);
+  check.reference_pose = have_dumps ? read_pose_dump(pose_path.string(), scene) : outputs.reference_pose;
+  check.reference_vertices = have_dumps ? read_vertices_skv(skv_path.string()).primitives
+                                        : evaluate_vertices(scene, check.reference_pose, prepared.skinning);
   std::optional<PoseErrorBounds> pose_bounds;
-  if (gpu_pose) pose_bounds = float32_pose_error_bounds(scene, prepared.pose_source.animation, test_pose.time);
+  if (check.gpu_pose) pose_bounds = float32_pose_error_bounds(scene, prepared.pose_source.animation, test_pose.time);
   // skinref's own float32 kernels are held to their exact-order bounds; a user's shader, whose order skinref
   // does not know, to the bounds of any correct float32 order.
-  const BoundsModel bounds_model = settings.backend.shader.empty() ? BoundsModel::SkinrefOrder : BoundsModel::AnyOrder;
+  check.bounds_model = settings.backend.shader.empty() ? BoundsModel::SkinrefOrder : BoundsModel::AnyOrder;
   const std::vector<PrimitiveErrorBounds> vertex_bounds = vertex_error_bounds(
-      bounds_model, scene, reference_pose, prepared.skinning, pose_bounds ? &*pose_bounds : nullptr);
-  const VertexComparison vertices = compare_vertices(scene, reference_vertices, test_vertices, vertex_bounds);
-  const StageDivergence divergence =
-      bisect_stages(scene, reference_pose, gpu_pose ? &test_pose : nullptr, pose_bounds ? &*pose_bounds : nullptr,
-                    reference_vertices, test_vertices, vertex_bounds);
-  row.vertex_metrics = std::to_string(vertices.values) + " values vs " +
-                       (have_dumps ? std::string("golden") : std::string("reference")) + " within " +
-                       bounds_model_name(bounds_model) + " bounds: " +
-                       std::to_string(vertices.over) + " over, " + std::to_string(vertices.unbounded) +
-                       " unbounded, max error/bound " + format("%.3g", vertices.max_ratio) + ", median " +
-                       format("%.3g", vertices.median_ratio) + "; pose " +
-                       (gpu_pose ? std::string("from the GPU animation pass, ") + std::to_string(divergence.values_checked) +
-                                       " values checked"
-                                 : std::string(backend.kind() == BackendKind::Cpu ? "from the reference" : "from the reference (recipe)"));
+      check.bounds_model, scene, check.reference_pose, prepared.skinning, pose_bounds ? &*pose_bounds : nullptr);
+  check.vertices = compare_vertices(scene, check.reference_vertices, outputs.vertices, vertex_bounds);
+  check.divergence = bisect_stages(scene, check.reference_pose, check.gpu_pose ? &test_pose : nullptr,
+                                   pose_bounds ? &*pose_bounds : nullptr, check.reference_vertices, outputs.vertices,
+                                   vertex_bounds);
+  return check;
+}
 
-  std::vector<std::string> problems;
-  const GoldenImageTolerance tolerance = vulkan_image_tolerance(golden_case);
-  bool image_ok = true;
+std::string float32_vertex_metrics(const Float32VertexCheck& check, const Backend& backend) {
+  const VertexComparison& vertices = check.vertices;
+  return std::to_string(vertices.values) + " values vs " +
+         (check.have_dumps ? std::string("golden") : std::string("reference")) + " within " +
+         bounds_model_name(check.bounds_model) + " bounds: " +
+         std::to_string(vertices.over) + " over, " + std::to_string(vertices.unbounded) +
+         " unbounded, max error/bound " + format("%.3g", vertices.max_ratio) + ", median " +
+         format("%.3g", vertices.median_ratio) + "; pose " +
+         (check.gpu_pose ? std::string("from the GPU animation pass, ") + std::to_string(check.divergence.values_checked) +
+                               " values checked"
+                         : std::string(backend.kind() == BackendKind::Cpu ? "from the reference" : "from the reference (recipe)"));
+}
+
+// The image of one float32 output against its golden image within the case's Vulkan tolerance; a problem goes
+// to `problems`, the metrics to `row`. The comparison is empty when there is no golden image of the same size.
+struct Float32ImageCheck {
+  bool ok = true;
+  int threshold = 0;  // the tolerance's, for the report's difference image
   std::optional<ImageComparison> comparison;
-  if (golden_image) {
-    if (golden_image->width != image.width || golden_image->height != image.height) {
-      image_ok = false;
-      problems.push_back("image size " + std::to_string(image.width) + "x" + std::to_string(image.height) +
-                         ", golden " + std::to_string(golden_image->width) + "x" + std::to_string(golden_image->height));
-    } else {
-      ImageCompareOptions options;
-      options.threshold = tolerance.threshold;
-      comparison = compare_images(*golden_image, image, options);
-      row.image_metrics = image_metrics_text(*comparison, tolerance.threshold, tolerance.max_fraction);
-      if (!golden_case.tolerances.vulkan_reason.empty()) {
-        row.image_metrics += "; tolerance override: " + golden_case.tolerances.vulkan_reason;
-      }
-      if (comparison->fraction_over_threshold > tolerance.max_fraction) {
-        image_ok = false;
-        problems.push_back("image: " + std::to_string(comparison->pixels_over_threshold) + " pixels over " +
-                           std::to_string(tolerance.threshold) + " (" +
-                           format("%.4f", 100.0 * comparison->fraction_over_threshold) + " %, allowed " +
-                           format("%.4f", 100.0 * tolerance.max_fraction) + " %)");
-      }
-    }
-  }
-  write_report_images(settings, row, golden_image ? &*golden_image : nullptr, &image, tolerance.threshold);
+};
 
+Float32ImageCheck check_float32_image(const GoldenCase& golden_case, const std::optional<RgbaImage>& golden_image,
+                                      const RgbaImage& image, GoldenReportRow& row, std::vector<std::string>& problems) {
+  const GoldenImageTolerance tolerance = vulkan_image_tolerance(golden_case);
+  Float32ImageCheck check;
+  check.threshold = tolerance.threshold;
+  if (!golden_image) return check;
+  if (golden_image->width != image.width || golden_image->height != image.height) {
+    check.ok = false;
+    problems.push_back("image size " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+                       ", golden " + std::to_string(golden_image->width) + "x" + std::to_string(golden_image->height));
+    return check;
+  }
+  ImageCompareOptions options;
+  options.threshold = tolerance.threshold;
+  check.comparison = compare_images(*golden_image, image, options);
+  const ImageComparison& comparison = *check.comparison;
+  row.image_metrics = image_metrics_text(comparison, tolerance.threshold, tolerance.max_fraction);
+  if (!golden_case.tolerances.vulkan_reason.empty()) {
+    row.image_metrics += "; tolerance override: " + golden_case.tolerances.vulkan_reason;
+  }
+  if (comparison.fraction_over_threshold > tolerance.max_fraction) {
+    check.ok = false;
+    problems.push_back("image: " + std::to_string(comparison.pixels_over_threshold) + " pixels over " +
+                       std::to_string(tolerance.threshold) + " (" +
+                       format("%.4f", 100.0 * comparison.fraction_over_threshold) + " %, allowed " +
+                       format("%.4f", 100.0 * tolerance.max_fraction) + " %)");
+  }
+  return check;
+}
+
+// The first diverging stage and where: a stage over its bounds, else the worst vertex, else (pose and vertices
+// agree) the render, at the reference's triangle under the worst pixel.
+void name_float32_divergence(const PreparedCase& prepared, const CaseOutputs& outputs, const Float32VertexCheck& check,
+                             const Float32ImageCheck& image_check, const std::optional<RgbaImage>& golden_image,
+                             GoldenReportRow& row, std::vector<std::string>& problems) {
+  const StageDivergence& divergence = check.divergence;
+  const VertexComparison& vertices = check.vertices;
   if (divergence.stage != PipelineStage::None) {
     row.stage = pipeline_stage_name(divergence.stage);
     row.location = divergence.location + ": error " + format("%.3g", divergence.error) + ", bound " +
@@ -341,15 +351,44 @@ void check_float32_output(const PreparedCase& prepared, double time, Backend& ba
                    worst.attribute + ": error " + format("%.3g", worst.error) + ", bound " + format("%.3g", worst.bound);
     problems.push_back("vertices: " + std::to_string(vertices.over) + " over their bounds, " +
                        std::to_string(vertices.unbounded) + " without a bound");
-  } else if (!image_ok) {
+  } else if (!image_check.ok) {
     row.stage = "render";
-    if (comparison) {
+    if (image_check.comparison) {
       // Pose and vertices agree: the rasterizer or shading. Name the reference's triangle at the worst pixel.
       const RenderResult reference =
-          render_scene(scene, reference_pose, reference_vertices, camera, prepared.render);
-      row.location = pixel_location(*comparison, *golden_image, image, &reference);
+          render_scene(prepared.scene, check.reference_pose, check.reference_vertices, outputs.camera, prepared.render);
+      row.location = pixel_location(*image_check.comparison, *golden_image, outputs.rendered.image, &reference);
     }
   }
+}
+
+// One output on a float32 backend against the golden files within derived bounds: on Vulkan the whole GPU
+// pipeline; on the CPU backend the skinning (the reference's pose and rasterizer).
+void check_float32_output(const PreparedCase& prepared, double time, Backend& backend, const CheckSettings& settings,
+                         GoldenReportRow& row) {
+  const GoldenCase& golden_case = *prepared.golden_case;
+  const fs::path base = case_dir(settings.golden_dir, golden_case) / row.output;
+  const fs::path png_path = base.string() + ".png", skv_path = base.string() + ".skv",
+                 pose_path = base.string() + ".pose.json";
+  std::vector<std::string> missing;
+  const std::optional<RgbaImage> golden_image = read_golden_png(png_path);
+  if (!golden_image) missing.push_back(png_path.string());
+  if (golden_case.dumps) {
+    if (!fs::is_regular_file(skv_path)) missing.push_back(skv_path.string());
+    if (!fs::is_regular_file(pose_path)) missing.push_back(pose_path.string());
+  }
+
+  const CaseOutputs outputs = evaluate_case(prepared, backend, time);
+  const bool have_dumps = golden_case.dumps && missing.empty();
+  const Float32VertexCheck check =
+      check_float32_vertices(prepared, outputs, backend, settings, have_dumps, skv_path, pose_path);
+  row.vertex_metrics = float32_vertex_metrics(check, backend);
+
+  std::vector<std::string> problems;
+  const Float32ImageCheck image_check = check_float32_image(golden_case, golden_image, outputs.rendered.image, row, problems);
+  write_report_images(settings, row, golden_image ? &*golden_image : nullptr, &outputs.rendered.image,
+                      image_check.threshold);
+  name_float32_divergence(prepared, outputs, check, image_check, golden_image, row, problems);
   set_status(row, golden_case, missing, problems, false);
 }
 
@@ -480,47 +519,25 @@ std::vector<JunitCase> junit_cases(const std::vector<const GoldenCase*>& cases, 
 
 }  // namespace
 
-int run_golden_check(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{{"--backend", true},    {"--filter", true}, {"--golden-dir", true},
-                                                {"--report", true},     {"--device", true}, {"--validate", false},
-                                                {"--threads", true},    {"--shader", true}, {"--interface", true},
-                                                {"--junit", true},      {"--shard", true}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "golden check");
-  if (parsed.help) {
-    std::cout << golden_usage();
-    return kExitOk;
-  }
-  require_positionals(parsed, 0, "no arguments", "golden check");
-  CheckSettings settings;
-  require_value(parsed, "--backend", "golden check");
-  const bool cpu = parse_backend_kind(*parsed.value("--backend")) == BackendKind::Cpu;
-  // The backend options as the other commands check them; the GPU pose: the whole pipeline on the GPU.
-  settings.backend = parse_backend(parsed, PoseSelection{}, "golden check", !cpu);
+GoldenCheckOutcome check_goldens(const GoldenCheckSettings& settings) {
   const bool vulkan = settings.backend.kind == BackendKind::Vulkan;
-  settings.golden_dir = parsed.value("--golden-dir").value_or(SKINREF_GOLDEN_DIR);
-  settings.report_dir = parsed.value("--report");
-  int threads = vulkan ? 1 : default_threads();
-  if (const std::optional<std::string> text = parsed.value("--threads")) {
-    threads = int(parse_integer(*text, "--threads", 1, kMaxGoldenThreads));
-    if (vulkan && threads != 1) throw UsageError("golden check: --backend vulkan checks one case at a time (--threads 1)");
-  }
+  const int threads = vulkan ? 1 : settings.threads;
   const GoldenManifest manifest = load_golden_manifest(golden_manifest_path(settings.golden_dir));
   // This shard's part of the selected cases (all of them without sharding): case k of the selection is
   // shard k mod N's, so N machines check disjoint parts with nothing to coordinate.
-  const Shard shard = parse_shard(parsed, "golden check");
-  const std::vector<const GoldenCase*> selected = select_cases(manifest, parsed.value("--filter"));
+  const Shard& shard = settings.shard;
+  const std::vector<const GoldenCase*> selected = select_cases(manifest, settings.filter);
   std::vector<const GoldenCase*> cases;
   for (size_t k = 0; k < selected.size(); ++k)
     if (shard.owns(k)) cases.push_back(selected[k]);
-  const std::optional<std::string> junit_path = parsed.value("--junit");
+  const std::optional<std::string>& junit_path = settings.junit_path;
   // An unknown --device (or no Vulkan device at all) is reported before any case runs.
   const std::string backend_description = make_backend(settings.backend)->description();
   if (settings.report_dir) {
     std::error_code error;
     fs::create_directories(*settings.report_dir, error);
-    if (error || !fs::is_directory(*settings.report_dir)) {
-      throw UsageError("option --report: cannot create the directory " + *settings.report_dir);
-    }
+    if (error || !fs::is_directory(*settings.report_dir))
+      throw std::invalid_argument("option --report: cannot create the directory " + *settings.report_dir);
   }
 
   const auto start = std::chrono::steady_clock::now();
@@ -552,8 +569,7 @@ int run_golden_check(std::span<const std::string> args) {
   GoldenReport report;
   report.backend = backend_description;
   report.golden_dir = settings.golden_dir;
-  report.command = "skinref golden check";
-  for (const std::string& arg : args) report.command += " " + arg;
+  report.command = settings.command_line;
   size_t passed = 0, failed = 0, skipped = 0;
   bool setup_error = false;
   for (const CaseResult& result : results) {
@@ -579,8 +595,8 @@ int run_golden_check(std::span<const std::string> args) {
             << "): " << report.rows.size() << " outputs of " << cases.size()
             << " cases: " << passed << " passed, " << failed << " failed, " << skipped << " skipped in "
             << format("%.1f", seconds) << " s" << report_note << "\n";
-  if (setup_error) return kExitBadInput;
-  return failed > 0 ? kExitComparisonFailed : kExitOk;
+  if (setup_error) return GoldenCheckOutcome::SetupError;
+  return failed > 0 ? GoldenCheckOutcome::SomeFailed : GoldenCheckOutcome::AllPassed;
 }
 
-}  // namespace skinref::cli
+}  // namespace skinref::golden

@@ -18,7 +18,7 @@
 #include <set>
 #include <sstream>
 
-namespace skinref::cli {
+namespace skinref::golden {
 namespace {
 
 using json = nlohmann::json;
@@ -317,4 +317,4 @@ GoldenImageTolerance vulkan_image_tolerance(const GoldenCase& golden_case) {
   return tolerance;
 }
 
-}  // namespace skinref::cli
+}  // namespace skinref::golden

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-namespace skinref::cli {
+namespace skinref::golden {
 
 struct GoldenImageTolerance {
   int threshold = 0;        // per channel, d(p) <= threshold passes
@@ -81,4 +81,4 @@ std::string golden_output_stem(double time);
 // The defaults of the vulkan check (verify/gpu_tolerances.h), with the case's overrides applied.
 GoldenImageTolerance vulkan_image_tolerance(const GoldenCase& golden_case);
 
-}  // namespace skinref::cli
+}  // namespace skinref::golden

@@ -8,7 +8,7 @@
 #include <map>
 #include <ostream>
 
-namespace skinref::cli {
+namespace skinref::golden {
 namespace {
 
 std::string escape_html(const std::string& text) {
@@ -158,4 +158,4 @@ void write_golden_report(const std::string& dir, const GoldenReport& report) {
   });
 }
 
-}  // namespace skinref::cli
+}  // namespace skinref::golden

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace skinref::cli {
+namespace skinref::golden {
 
 enum class GoldenStatus { Pass, Fail, Missing, Skipped, Error };
 
@@ -47,4 +47,4 @@ struct GoldenReport {
 
 void write_golden_report(const std::string& dir, const GoldenReport& report);
 
-}  // namespace skinref::cli
+}  // namespace skinref::golden

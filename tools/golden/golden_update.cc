@@ -7,8 +7,8 @@
 // holding either the old set or the complete new one; the next run removes a leftover staging or old folder
 // first, and nothing ever reads them as goldens. Cases run in parallel (--threads); leftovers in a case's
 // folder (outputs of times no longer listed) are removed in the staged set.
-#include "cli/cli_args.h"
-#include "cli/commands.h"
+#include "golden/golden_update.h"
+
 #include "golden/golden_case.h"
 
 #include "core/atomic_file.h"
@@ -34,11 +34,8 @@
 #include <stdexcept>
 #include <thread>
 
-#ifndef SKINREF_GOLDEN_DIR
-#error "SKINREF_GOLDEN_DIR must name the source tree's golden folder (set by CMakeLists.txt)"
-#endif
 
-namespace skinref::cli {
+namespace skinref::golden {
 namespace {
 
 namespace fs = std::filesystem;
@@ -146,21 +143,11 @@ std::string update_case(const GoldenCase& golden_case, const std::string& golden
 
 }  // namespace
 
-int run_golden_update(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{{"--filter", true}, {"--golden-dir", true}, {"--threads", true}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "golden update");
-  if (parsed.help) {
-    std::cout << golden_usage();
-    return kExitOk;
-  }
-  require_positionals(parsed, 0, "no arguments", "golden update");
-  const std::string golden_dir = parsed.value("--golden-dir").value_or(SKINREF_GOLDEN_DIR);
-  int threads = default_threads();
-  if (const std::optional<std::string> text = parsed.value("--threads")) {
-    threads = int(parse_integer(*text, "--threads", 1, kMaxGoldenThreads));
-  }
+void update_goldens(const GoldenUpdateSettings& settings) {
+  const std::string& golden_dir = settings.golden_dir;
+  const int threads = settings.threads;
   const GoldenManifest manifest = load_golden_manifest(golden_manifest_path(golden_dir));
-  const std::vector<const GoldenCase*> cases = select_cases(manifest, parsed.value("--filter"));
+  const std::vector<const GoldenCase*> cases = select_cases(manifest, settings.filter);
 
   const auto start = std::chrono::steady_clock::now();
   clean_up_interrupted_update(golden_dir);
@@ -224,7 +211,6 @@ int run_golden_update(std::span<const std::string> args) {
             << failed << " failed, into " << golden_dir << " in " << format("%.1f", seconds) << " s (" << threads
             << " threads); look at the images before committing them\n";
   if (failed > 0) throw std::runtime_error("golden update: " + std::to_string(failed) + " cases failed: " + failures);
-  return kExitOk;
 }
 
-}  // namespace skinref::cli
+}  // namespace skinref::golden

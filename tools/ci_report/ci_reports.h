@@ -13,12 +13,11 @@
 // - junit_from_output(): a command's one test case from its exit status and what it printed: passed on exit 0,
 //   failed otherwise, with the last line starting "PASS", "FAIL", "matches" or "no known" (else the last
 //   line) as the message.
-// - Shard: parse_shard() reads "--shard I/N" (0 <= I < N), else GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS, else
-//   Bazel's TEST_SHARD_INDEX / TEST_TOTAL_SHARDS (and touches TEST_SHARD_STATUS_FILE, as Bazel asks of a
-//   runner that shards); a bad value or half a pair is a UsageError. Item k belongs to shard k mod N, so
-//   the shards of one list are disjoint and together cover it, with no coordinator.
-// - ProgressLine: "[k/N] label" ("[k] label" for a total of 0: not known in advance) rewritten in place on stderr while stderr is a terminal, cleared by finish()
-//   or the destructor; nothing at all when stderr is not a terminal (CI logs stay as they were). Thread-safe.
+// - Shard: shard I of N of a list: item k belongs to shard k mod N, so the shards of one list are disjoint and
+//   together cover it, with no coordinator (cli/cli_args.h's parse_shard() reads it from --shard I/N or the test
+//   runners' variables).
+// - ProgressLine: "[k/N] label" ("[k] label" for a total of 0: not known in advance) rewritten in place on
+//   stderr while stderr is a terminal, cleared by finish() or the destructor; nothing at all when stderr is not a terminal (CI logs stay as they were). Thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -29,9 +28,7 @@
 #include <string>
 #include <vector>
 
-namespace skinref::cli {
-
-struct ParsedArgs;
+namespace skinref {
 
 enum class JunitOutcome { Passed, Failed, Error, Skipped };
 
@@ -81,8 +78,6 @@ struct Shard {
   std::string describe() const;  // "shard I/N" ("" for the whole list)
 };
 
-Shard parse_shard(const ParsedArgs& parsed, const std::string& command);
-
 class ProgressLine {
  public:
   explicit ProgressLine(size_t total);
@@ -100,4 +95,4 @@ class ProgressLine {
   bool terminal_ = false, dirty_ = false;
 };
 
-}  // namespace skinref::cli
+}  // namespace skinref

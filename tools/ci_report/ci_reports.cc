@@ -1,16 +1,14 @@
-#include "cli/ci_reports.h"
+#include "ci_report/ci_reports.h"
 
-#include "cli/cli_args.h"
 #include "core/atomic_file.h"
 
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 
-namespace skinref::cli {
+namespace skinref {
 namespace {
 
 // Decodes one UTF-8 sequence at `i` (advancing it); an invalid sequence gives U+FFFD and one byte.
@@ -93,11 +91,6 @@ std::string seconds_text(double seconds) {
   return buffer;
 }
 
-std::optional<std::string> environment(const char* name) {
-  const char* value = std::getenv(name);
-  if (!value || !*value) return std::nullopt;
-  return std::string(value);
-}
 
 }  // namespace
 
@@ -187,37 +180,6 @@ std::string Shard::describe() const {
   return count == 1 ? std::string() : "shard " + std::to_string(index) + "/" + std::to_string(count);
 }
 
-Shard parse_shard(const ParsedArgs& parsed, const std::string& command) {
-  auto make = [&](const std::string& index_text, const std::string& count_text, const std::string& source) {
-    Shard shard;
-    shard.count = size_t(parse_integer(count_text, source, 1, 1000000));
-    shard.index = size_t(parse_integer(index_text, source, 0, 999999));
-    if (shard.index >= shard.count)
-      throw UsageError(command + ": " + source + ": shard index " + index_text + " is not below the shard count " +
-                       count_text);
-    return shard;
-  };
-  if (const std::optional<std::string> text = parsed.value("--shard")) {
-    const size_t slash = text->find('/');
-    if (slash == std::string::npos)
-      throw UsageError(command + ": option --shard: expected I/N (shard I of N, 0-based), got '" + *text + "'");
-    return make(text->substr(0, slash), text->substr(slash + 1), "option --shard");
-  }
-  for (const auto& [index_name, count_name] : {std::pair{"GTEST_SHARD_INDEX", "GTEST_TOTAL_SHARDS"},
-                                               std::pair{"TEST_SHARD_INDEX", "TEST_TOTAL_SHARDS"}}) {
-    const std::optional<std::string> index = environment(index_name), count = environment(count_name);
-    if (!index && !count) continue;
-    if (!index || !count)
-      throw UsageError(command + ": " + (index ? count_name : index_name) + " is not set beside " +
-                       (index ? index_name : count_name));
-    const Shard shard = make(*index, *count, std::string(index_name) + "/" + count_name);
-    // Bazel asks a test runner that honours its sharding variables to say so by touching this file.
-    if (const std::optional<std::string> status = environment("TEST_SHARD_STATUS_FILE")) std::ofstream touch(*status);
-    return shard;
-  }
-  return Shard{};
-}
-
 ProgressLine::ProgressLine(size_t total) : total_(total), terminal_(isatty(STDERR_FILENO) == 1) {}
 
 ProgressLine::~ProgressLine() { finish(); }
@@ -241,4 +203,4 @@ void ProgressLine::finish() {
   dirty_ = false;
 }
 
-}  // namespace skinref::cli
+}  // namespace skinref
