@@ -11,6 +11,7 @@
 #include "golden/golden_update.h"
 
 #include <iostream>
+#include <optional>
 
 #ifndef SKINREF_GOLDEN_DIR
 #error "SKINREF_GOLDEN_DIR must name the source tree's golden folder (set by CMakeLists.txt)"
@@ -56,14 +57,23 @@ std::string golden_usage() {
 
 namespace {
 
-int run_golden_update(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{{"--filter", true}, {"--golden-dir", true}, {"--threads", true}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "golden update");
+// The subcommand's options (no positional argument), or nullopt once --help has printed the usage.
+std::optional<ParsedArgs> parse_golden_args(std::span<const std::string> args, std::span<const OptionSpec> options,
+                                            const std::string& command) {
+  ParsedArgs parsed = parse_args(args, options, command);
   if (parsed.help) {
     std::cout << golden_usage();
-    return kExitOk;
+    return std::nullopt;
   }
-  require_positionals(parsed, 0, "no arguments", "golden update");
+  require_positionals(parsed, 0, "no arguments", command);
+  return parsed;
+}
+
+int run_golden_update(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{{"--filter", true}, {"--golden-dir", true}, {"--threads", true}};
+  const std::optional<ParsedArgs> options = parse_golden_args(args, kOptions, "golden update");
+  if (!options) return kExitOk;
+  const ParsedArgs& parsed = *options;
   golden::GoldenUpdateSettings settings;
   settings.golden_dir = parsed.value("--golden-dir").value_or(SKINREF_GOLDEN_DIR);
   settings.filter = parsed.value("--filter");
@@ -79,12 +89,9 @@ int run_golden_check(std::span<const std::string> args) {
                                                 {"--report", true},     {"--device", true}, {"--validate", false},
                                                 {"--threads", true},    {"--shader", true}, {"--interface", true},
                                                 {"--junit", true},      {"--shard", true}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "golden check");
-  if (parsed.help) {
-    std::cout << golden_usage();
-    return kExitOk;
-  }
-  require_positionals(parsed, 0, "no arguments", "golden check");
+  const std::optional<ParsedArgs> options = parse_golden_args(args, kOptions, "golden check");
+  if (!options) return kExitOk;
+  const ParsedArgs& parsed = *options;
   golden::GoldenCheckSettings settings;
   require_value(parsed, "--backend", "golden check");
   const bool cpu = parse_backend_kind(*parsed.value("--backend")) == BackendKind::Cpu;
