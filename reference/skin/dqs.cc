@@ -12,6 +12,7 @@
 // performs the same operations in the same order lane for lane, so it gives the same bits as this scalar one.
 #include "skin/dqs.h"
 
+#include "core/always_inline.h"
 #include "core/parallel_ranges.h"
 #include "skin/dqs_kernels.h"
 
@@ -52,7 +53,7 @@ inline void copy_bind(const KernelArgs& a, size_t v) {
 // The steps of skin_range, each inlined into it: the same operations in the same order, on its locals.
 
 // Step 1 of skin_range: S = sum_i w_i S_i and the hemisphere-signed sums of the real and dual parts.
-[[gnu::always_inline]] inline void blend_influences(const KernelArgs& a, const uint32_t* jv, const double* wv,
+SKINREF_ALWAYS_INLINE inline void blend_influences(const KernelArgs& a, const uint32_t* jv, const double* wv,
                                                     size_t k, double sum, const double* pr, double (&s)[9],
                                                     double (&real)[4], double (&dual)[4]) {
 #pragma GCC unroll 8
@@ -75,7 +76,7 @@ inline void copy_bind(const KernelArgs& a, size_t v) {
 }
 
 // Step 2 of skin_range: the rigid motion of the normalized blend after S, on vertex v's position, normal, tangent.
-[[gnu::always_inline]] inline void transform_vertex(const KernelArgs& a, size_t v, const double (&s)[9],
+SKINREF_ALWAYS_INLINE inline void transform_vertex(const KernelArgs& a, size_t v, const double (&s)[9],
                                                     const double (&real)[4], const double (&dual)[4],
                                                     double norm2) {
   const double two = 2.0 / norm2;

@@ -17,6 +17,7 @@
 // scalar kernel as a whole when one of its vertices takes a path of its own there: a joint index outside the
 // palette (the scalar kernel then stops at that vertex), weights summing to 0, a zero first weight (the pivot
 // is then not influence 0), or a blended real part of norm 0. Tails of fewer than 8 vertices are scalar too.
+#include "core/always_inline.h"
 #include "skin/dqs_kernels.h"
 
 #if defined(__AVX512F__)
@@ -55,7 +56,7 @@ inline __m512d shuffle_blocks(__m512d a, __m512d b) {
 }
 
 // out[e] lane j = row[j] element e (as in skin/lbs_simd.inc).
-[[gnu::always_inline]] inline void transpose8(const __m512d (&row)[8], __m512d (&out)[8]) {
+SKINREF_ALWAYS_INLINE inline void transpose8(const __m512d (&row)[8], __m512d (&out)[8]) {
   __m512d t[8], u[8];
 #pragma GCC unroll 4
   for (int r = 0; r < 8; r += 2) {
@@ -147,7 +148,7 @@ inline __m512d field(const double* palette, __m256i offsets, int field) {
 // 4 and 6, 5 and 7 in its 256-bit halves), then a 4x4 transpose of each half: 8 loads and 8 shuffles in place
 // of 4 gathers of 8 doubles.
 template <class JointOffset>
-[[gnu::always_inline]] inline void load_real_parts(const double* palette, JointOffset joint_offset,
+SKINREF_ALWAYS_INLINE inline void load_real_parts(const double* palette, JointOffset joint_offset,
                                                    __m512d (&q)[4]) {
   auto pair = [&](int low, int high) {
     // The masked insert with a zero source, every lane selected: GCC 12's unmasked one reads an uninitialized
@@ -170,7 +171,7 @@ template <class JointOffset>
 
 // Step 1 of skin_group: joint indices (checked against the palette, as offsets) and weights as lanes.
 template <int kFixed, int kMax>
-[[gnu::always_inline]] inline void load_influences(const uint32_t* jv, const double* wv, int k,
+SKINREF_ALWAYS_INLINE inline void load_influences(const uint32_t* jv, const double* wv, int k,
                                                    __m256i lane_offsets, __m512i limit,
                                                    __m256i (&offsets)[kMax], __m512d (&w)[kMax],
                                                    __mmask8& outside) {
@@ -210,7 +211,7 @@ template <int kFixed, int kMax>
 
 // Step 2 of skin_group: each influence's weight and hemisphere-signed weight as lanes, and S[8]'s blend.
 template <bool kRenormalize, int kMax>
-[[gnu::always_inline]] inline void sign_weights(const double* palette, const uint32_t* jv, int k,
+SKINREF_ALWAYS_INLINE inline void sign_weights(const double* palette, const uint32_t* jv, int k,
                                                 const __m256i (&offsets)[kMax], const __m512d (&w)[kMax],
                                                 __m512d sum, __m512d zero, double (&weight_lanes)[kMax][kGroup],
                                                 double (&signed_lanes)[kMax][kGroup], __m512d& s8) {
@@ -236,7 +237,7 @@ template <bool kRenormalize, int kMax>
 
 // Step 3 of skin_group: the blend per vertex in its joints' own layout, transposed to lanes.
 template <int kMax>
-[[gnu::always_inline]] inline void blend_per_vertex(const double* palette, const uint32_t* jv, int k,
+SKINREF_ALWAYS_INLINE inline void blend_per_vertex(const double* palette, const uint32_t* jv, int k,
                                                     const double (&weight_lanes)[kMax][kGroup],
                                                     const double (&signed_lanes)[kMax][kGroup], __m512d s8,
                                                     __m512d (&real_dual)[8], __m512d (&s)[9]) {
@@ -269,7 +270,7 @@ template <int kMax>
 }
 
 // Step 4 of skin_group: the rigid motion of the normalized blend after S, on positions, normals and tangents.
-[[gnu::always_inline]] inline void transform_group(const KernelArgs& a, size_t v, const __m512d (&real)[4],
+SKINREF_ALWAYS_INLINE inline void transform_group(const KernelArgs& a, size_t v, const __m512d (&real)[4],
                                                    const __m512d (&dual)[4], __m512d norm2, const __m512d (&s)[9],
                                                    __m512d zero) {
   const __m512d two = _mm512_div_pd(_mm512_set1_pd(2.0), norm2);
@@ -324,7 +325,7 @@ template <int kMax>
 
 // Skins the 8 vertices at v; false, with nothing written, when the group must go through the scalar kernel.
 template <int kFixed, bool kRenormalize>
-[[gnu::always_inline]] inline bool skin_group(const KernelArgs& a, size_t v, __m256i lane_offsets,
+SKINREF_ALWAYS_INLINE inline bool skin_group(const KernelArgs& a, size_t v, __m256i lane_offsets,
                                               __m512i limit) {
   constexpr int kMax = kFixed > 0 ? kFixed : kMaxDynamic;
   const int k = kFixed > 0 ? kFixed : a.influences;
