@@ -25,6 +25,7 @@ int run_compare(std::span<const std::string> args);
 int run_bisect(std::span<const std::string> args);
 int run_diagnose(std::span<const std::string> args);
 int run_golden(std::span<const std::string> args);
+int run_conformance(std::span<const std::string> args);
 
 // Usage text of each command (several lines, ending in a newline).
 std::string info_usage();
@@ -37,5 +38,6 @@ std::string compare_usage();
 std::string bisect_usage();
 std::string diagnose_usage();
 std::string golden_usage();
+std::string conformance_usage();
 
 }  // namespace skinref::cli

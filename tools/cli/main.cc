@@ -40,6 +40,8 @@ const std::vector<Command>& commands() {
       {"bisect", run_bisect, bisect_usage, "the first pipeline stage where a float32 run leaves the reference"},
       {"diagnose", run_diagnose, diagnose_usage, "name the engine conventions that explain an engine's vertex dumps"},
       {"golden", run_golden, golden_usage, "regenerate (update) or check the golden images and dumps"},
+      {"conformance", run_conformance, conformance_usage,
+       "the conformance suite: generate it, or check that the committed one is current"},
   };
   return kCommands;
 }

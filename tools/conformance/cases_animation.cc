@@ -1,0 +1,251 @@
+// The cases of glTF 2.0 section 3.11 (Animations) and Appendix C (the interpolation modes): sampling and
+// time. Each animates a chain of three 4 m joints along +x (case_kit.h), so that an error in an angle moves
+// the ribbon's far end by 12 m times the error.
+#include "conformance/case_kit.h"
+#include "conformance/cases.h"
+
+#include <cmath>
+
+namespace skinref::conformance {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kSegment = 4.0;
+const Vec3 kZ(0, 0, 1);
+
+double degrees(double d) { return d * kPi / 180.0; }
+
+std::vector<double> concat(const std::vector<std::vector<double>>& parts) {
+  std::vector<double> all;
+  for (const std::vector<double>& part : parts) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+ConformanceCase rotation_slerp() {
+  ConformanceCase c;
+  c.id = "rotation-linear-slerp";
+  c.title = "LINEAR rotation keys 150 degrees apart: spherical linear interpolation";
+  c.section = "C.4 Spherical Linear Interpolation";
+  c.rule = "This mode is used when the animation sampler interpolation mode is set to LINEAR and the animated "
+           "property is rotation, i.e., values of the animated property are unit quaternions.";
+  // nlerp and component-wise lerp agree with slerp at the keys and at s = 1/2; they are furthest apart near
+  // s = 0.22 and 0.78, which 0.25 and 0.75 s sample.
+  c.targets = {{"S2", {"rotation=nlerp"}}, {"S2", {"rotation=lerp"}}};
+  c.times = {0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    add_animation(b, "swing", {{rig.chain.joints[0], "rotation", "LINEAR", {0.0, 1.0, 2.0},
+                                concat({axis_angle_xyzw(kZ, 0.0), axis_angle_xyzw(kZ, degrees(150)),
+                                        axis_angle_xyzw(kZ, degrees(60))})}});
+  };
+  return c;
+}
+
+ConformanceCase rotation_hemisphere() {
+  ConformanceCase c;
+  c.id = "rotation-keys-opposite-hemispheres";
+  c.title = "Consecutive rotation keys with a negative dot product: the short way round";
+  c.section = "C.4 Spherical Linear Interpolation";
+  c.rule = "Using the dot product's absolute value for computing a and multiplying v_{k+1} by the dot product's "
+           "sign ensure that the spherical interpolation follows the short path along the great circle defined "
+           "by the two quaternions.";
+  c.targets = {{"S1", {"rotation=lerp"}}};
+  c.times = {0.0, 0.25, 0.5, 0.75, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    // The second key is -q(100 degrees): the same rotation, stored in the other hemisphere.
+    std::vector<double> second = axis_angle_xyzw(kZ, degrees(100));
+    for (double& v : second) v = -v;
+    add_animation(b, "turn", {{rig.chain.joints[1], "rotation", "LINEAR", {0.0, 1.0},
+                               concat({axis_angle_xyzw(kZ, degrees(10)), second})}});
+  };
+  return c;
+}
+
+ConformanceCase step_keys() {
+  ConformanceCase c;
+  c.id = "step-translation-rotation";
+  c.title = "STEP keys: the value of the key at or before the time, and the key's own value at its time";
+  c.section = "C.1 Overview";
+  c.rule = "When the current (requested) timestamp exists in the animation data, its associated property value "
+           "MUST be used as-is, without interpolation.";
+  c.targets = {{"S3", {"step-boundary=previous"}}};
+  c.times = {0.0, 0.25, 0.5, 0.75, 1.0, 1.5};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    add_animation(b, "steps",
+                  {{rig.chain.joints[0], "translation", "STEP", {0.0, 0.5, 1.0}, {0, 0, 0, 0, 3, 0, 2, -2, 0}},
+                   {rig.chain.joints[1], "rotation", "STEP", {0.0, 0.5, 1.0},
+                    concat({axis_angle_xyzw(kZ, 0.0), axis_angle_xyzw(kZ, degrees(70)),
+                            axis_angle_xyzw(kZ, degrees(-40))})}});
+  };
+  return c;
+}
+
+// Tangents of a CUBICSPLINE rotation: in-tangent, value, out-tangent per key. The tangents are large and not
+// zero, and the key spacing is 0.5 s then 1.5 s, so that t_d scales them by different amounts.
+std::vector<double> cubic_rotation_values() {
+  const std::vector<double> zero = {0, 0, 0, 0};
+  return concat({zero, axis_angle_xyzw(kZ, 0.0), {0, 0, 1.5, 0},                       //
+                 {0, 0, 0.4, -0.3}, axis_angle_xyzw(kZ, degrees(80)), {0, 0, -0.6, 0.2},  //
+                 {0, 0, 0.5, 0}, axis_angle_xyzw(kZ, degrees(20)), zero});
+}
+
+ConformanceCase cubic_rotation() {
+  ConformanceCase c;
+  c.id = "cubic-spline-rotation";
+  c.title = "CUBICSPLINE rotation with tangents that are not zero, keys 0.5 s and 1.5 s apart";
+  c.section = "C.5 Cubic Spline Interpolation";
+  c.rule = "When the animation sampler targets a node's rotation property, the interpolated quaternion MUST be "
+           "normalized before applying the result to the node's rotation.";
+  c.targets = {{"S4", {"cubic=unscaled-tangents"}}, {"S5", {"cubic=linear"}}, {"S6", {"cubic=no-renormalize"}}};
+  c.times = {0.0, 0.125, 0.25, 0.5, 0.875, 1.25, 1.625, 2.0, 2.5};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    add_animation(b, "spline", {{rig.chain.joints[0], "rotation", "CUBICSPLINE", {0.0, 0.5, 2.0},
+                                 cubic_rotation_values()}});
+  };
+  return c;
+}
+
+ConformanceCase cubic_translation_scale() {
+  ConformanceCase c;
+  c.id = "cubic-spline-translation-scale";
+  c.title = "CUBICSPLINE translation and scale: the Hermite spline with tangents scaled by the key spacing";
+  c.section = "C.5 Cubic Spline Interpolation";
+  c.rule = "v_t = (2t^3 - 3t^2 + 1) * v_k + t_d(t^3 - 2t^2 + t) * b_k + (-2t^3 + 3t^2) * v_{k+1} + "
+           "t_d(t^3 - t^2) * a_{k+1}";
+  c.targets = {{"S4", {"cubic=unscaled-tangents"}}, {"S5", {"cubic=linear"}}};
+  c.times = {0.0, 0.125, 0.25, 0.5, 0.875, 1.25, 1.625, 2.0};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const std::vector<double> zero = {0, 0, 0};
+    const std::vector<double> translation = concat({zero, {0, 0, 0}, {2, 6, 0},       //
+                                                    {-4, 2, 0}, {3, 1, 0}, {0, -5, 0},  //
+                                                    {1, 1, 0}, {0, -2, 0}, zero});
+    const std::vector<double> scale = concat({zero, {1, 1, 1}, {3, 0, 0},             //
+                                              {-2, 1, 0}, {2, 1.5, 1}, {0.5, 0, 0},     //
+                                              {1, 0, 0}, {0.5, 1, 1}, zero});
+    add_animation(b, "spline",
+                  {{rig.chain.joints[0], "translation", "CUBICSPLINE", {0.0, 0.5, 2.0}, translation},
+                   {rig.chain.joints[1], "scale", "CUBICSPLINE", {0.0, 0.5, 2.0}, scale}});
+  };
+  return c;
+}
+
+ConformanceCase clip_starts_late() {
+  ConformanceCase c;
+  c.id = "channel-starts-after-zero";
+  c.title = "Keys from 1 s on: the timeline still starts at 0, and before the first key the first value holds";
+  c.section = "3.11 Animations";
+  c.rule = "The inputs of each sampler are relative to t = 0, defined as the beginning of the parent animations "
+           "entry. Before and after the provided input range, output MUST be clamped to the nearest end of the "
+           "input range.";
+  c.targets = {{"T1", {"clip-start=first-key"}}};
+  c.times = {0.0, 0.5, 1.0, 1.25, 1.5, 2.0, 3.0};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    add_animation(b, "late", {{rig.chain.joints[0], "rotation", "LINEAR", {1.0, 2.0},
+                               concat({axis_angle_xyzw(kZ, degrees(20)), axis_angle_xyzw(kZ, degrees(110))})}});
+  };
+  return c;
+}
+
+ConformanceCase channels_end_apart() {
+  ConformanceCase c;
+  c.id = "channels-end-at-different-times";
+  c.title = "Channels ending at 1 s and 2 s, and a single-key channel: each holds its last value";
+  c.section = "3.11 Animations";
+  c.rule = "Before and after the provided input range, output MUST be clamped to the nearest end of the input "
+           "range.";
+  // An engine that wraps at the clip's end, or treats the last key's time as the start of the next loop,
+  // shows the first keys again at 2 s and after.
+  c.targets = {{"T2", {"playback=loop"}}, {"T2", {"playback=loop", "wrap-period=last-minus-first"}}};
+  c.times = {0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.25};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    add_animation(b, "uneven",
+                  {{rig.chain.joints[0], "rotation", "LINEAR", {0.0, 1.0},
+                    concat({axis_angle_xyzw(kZ, 0.0), axis_angle_xyzw(kZ, degrees(60))})},
+                   {rig.chain.joints[1], "rotation", "LINEAR", {0.25, 2.0},
+                    concat({axis_angle_xyzw(kZ, degrees(-10)), axis_angle_xyzw(kZ, degrees(-100))})},
+                   {rig.chain.joints[2], "translation", "LINEAR", {0.7}, {kSegment, 1.5, 0}}});
+  };
+  return c;
+}
+
+ConformanceCase keys_off_grid() {
+  ConformanceCase c;
+  c.id = "keys-between-frames";
+  c.title = "A 40 ms spike between the frames of any common rate: no resampling";
+  c.section = "C.1 Overview";
+  c.rule = "When the current (requested) timestamp exists in the animation data, its associated property value "
+           "MUST be used as-is, without interpolation.";
+  c.targets = {{"T3", {"resample=30"}}, {"T3", {"resample=60"}}, {"T3", {"resample=24"}}};
+  c.times = {0.0, 0.5, 0.515625, 0.53125, 0.546875, 0.5625, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    add_animation(b, "spike", {{rig.chain.joints[0], "translation", "LINEAR",
+                                {0.0, 0.515625, 0.53125, 0.546875, 1.0},
+                                {0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0}}});
+  };
+  return c;
+}
+
+// Key compression (16-bit translations, 15-bit smallest-three quaternions) changes the keys' own values,
+// which glTF plays as stored.
+const char* const kKeysAsIs =
+    "When the current (requested) timestamp exists in the animation data, its associated property value MUST be "
+    "used as-is, without interpolation.";
+
+ConformanceCase translation_keys_precision() {
+  ConformanceCase c;
+  c.id = "translation-keys-need-float32";
+  c.title = "Translation keys 1 km from the origin: half floats are 0.5 m apart there";
+  c.section = "C.1 Overview";
+  c.rule = kKeysAsIs;
+  c.targets = {{"S8", {"key-translation-scale=half"}}};
+  c.times = {0.0, 0.25, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    add_animation(b, "far", {{rig.chain.joints[0], "translation", "LINEAR", {0.0, 1.0},
+                              {1000.37, 2.1, 0, 1003.71, -1.3, 0}}});
+  };
+  return c;
+}
+
+ConformanceCase rotation_keys_precision() {
+  ConformanceCase c;
+  c.id = "rotation-keys-need-float32";
+  c.title = "Small rotation keys off the 15-bit grid, turning a 12 m ribbon about one joint at the origin";
+  c.section = "C.1 Overview";
+  c.rule = kKeysAsIs;
+  c.targets = {{"S8", {"key-rotation=q15"},
+                "a rotation matrix entry's any-order bound is about 60 float32 ulps (docs/error_bounds.md), "
+                "and a 15-bit key is off by at most 4.4e-5 rad: about 4 times the bound at best until issue 42 "
+                "tightens it"}};
+  c.times = {0.0, 0.25, 0.5, 0.75};
+  // One joint at the origin carries the whole ribbon: its palette matrix has no translation to cancel. The
+  // keys turn by about a degree, so that their x, y and z are near 0.01, where float32 is fine-grained and
+  // the bounds are small, while the 15-bit grid is 4e-5 apart whatever the value: 0.5 mm at the tip. STEP, so
+  // that the keys are played as stored: a slerp between keys a degree apart is ill-conditioned in float32
+  // (the arccosine of a dot product near 1), and its bounds would hide the grid.
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 1, 3 * kSegment, 12, false);
+    add_animation(b, "fine", {{rig.chain.joints[0], "rotation", "STEP", {0.0, 0.5},
+                               concat({axis_angle_xyzw(Vec3(0.3, 0.2, 1.0), degrees(0.73)),
+                                       axis_angle_xyzw(Vec3(-0.2, 0.4, 1.0), degrees(1.91))})}});
+  };
+  return c;
+}
+
+}  // namespace
+
+void add_animation_cases(std::vector<ConformanceCase>& cases) {
+  for (ConformanceCase (*make)() : {rotation_slerp, rotation_hemisphere, step_keys, cubic_rotation,
+                                    cubic_translation_scale, clip_starts_late, channels_end_apart, keys_off_grid,
+                                    translation_keys_precision, rotation_keys_precision})
+    cases.push_back(make());
+}
+
+}  // namespace skinref::conformance

@@ -1,0 +1,140 @@
+// The cases of glTF 2.0 section 3.7.3.3 (Skinned Mesh Attributes): more than one set of four influences, and
+// the component types JOINTS_n and WEIGHTS_n may be stored in. Every vertex of a chain of 2 m joints is
+// shared between many joints that each swing differently, so that a dropped or mis-read influence moves it
+// by metres.
+#include "conformance/case_kit.h"
+#include "conformance/cases.h"
+
+#include <cmath>
+
+namespace skinref::conformance {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kSegment = 2.0;
+const Vec3 kZ(0, 0, 1);
+
+std::vector<double> concat(const std::vector<std::vector<double>>& parts) {
+  std::vector<double> all;
+  for (const std::vector<double>& part : parts) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+// Each joint k turns about z by +-(15 + 5k) degrees over one second, alternating in sign.
+std::vector<ChannelSpec> alternating_swings(const Chain& chain) {
+  std::vector<ChannelSpec> channels;
+  for (size_t k = 0; k < chain.joints.size(); ++k) {
+    const double angle = (k % 2 == 0 ? 1.0 : -1.0) * (15.0 + 5.0 * double(k)) * kPi / 180.0;
+    channels.push_back({chain.joints[k], "rotation", "LINEAR", {0.0, 1.0},
+                        concat({axis_angle_xyzw(kZ, 0.0), axis_angle_xyzw(kZ, angle)})});
+  }
+  return channels;
+}
+
+// Influence sets for `joint_count` joints: vertex v's slot i holds joint (v + i) mod joint_count with
+// weight `weights[i]` (4 * sets weights; the sets are consecutive groups of four).
+std::vector<InfluenceSet> rotating_influences(size_t vertex_count, int joint_count,
+                                              const std::vector<double>& weights) {
+  std::vector<InfluenceSet> sets(weights.size() / 4);
+  for (size_t v = 0; v < vertex_count; ++v)
+    for (size_t i = 0; i < weights.size(); ++i) {
+      InfluenceSet& set = sets[i / 4];
+      set.joints.push_back(weights[i] == 0.0 ? 0.0 : double((v + i) % size_t(joint_count)));
+      set.weights.push_back(weights[i]);
+    }
+  return sets;
+}
+
+// A chain of `joint_count` joints with a ribbon along it whose every vertex has the influences `weights`
+// (rotating_influences), stored as `layout_of` says, and every joint swinging.
+void build_shared_ribbon(GltfBuilder& b, int joint_count, const std::vector<double>& weights,
+                         const AccessorLayout& joint_layout, const AccessorLayout& weight_layout) {
+  const Chain chain = add_chain(b, "joint", joint_count, kSegment);
+  const Ribbon ribbon = make_ribbon(joint_count, kSegment, 1, 0.5, false);
+  std::vector<InfluenceSet> sets = rotating_influences(ribbon.vertex_count(), joint_count, weights);
+  for (InfluenceSet& set : sets) {
+    set.joint_layout = joint_layout;
+    set.weight_layout = weight_layout;
+  }
+  const int mesh = b.add_mesh({{"name", "ribbon"}, {"primitives", {skinned_primitive(b, "ribbon", ribbon, sets)}}});
+  const int ibm = b.add_accessor("inverse bind matrices", "MAT4",
+                                 inverse_bind_values(chain_rest_globals(joint_count, kSegment, Mat4::Identity())));
+  const int skin = b.add_skin({{"name", "chain"}, {"inverseBindMatrices", ibm}, {"joints", chain.joints}});
+  const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+  b.set_scene_roots({chain.joints[0], node});
+  add_animation(b, "swings", alternating_swings(chain));
+}
+
+const char* const kMoreSets =
+    "When any of the vertices are influenced by more than four joints, the additional joint and weight "
+    "information are stored in subsequent sets.";
+const AccessorLayout kU16Joints{ComponentType::U16};
+const AccessorLayout kFloatWeights{ComponentType::F32};
+
+ConformanceCase influence_sets(const std::string& id, const std::string& title, int joint_count,
+                               const std::vector<double>& weights, std::vector<DepartureTarget> targets) {
+  ConformanceCase c;
+  c.id = id;
+  c.title = title;
+  c.section = "3.7.3.3 Skinned Mesh Attributes";
+  c.rule = kMoreSets;
+  c.targets = std::move(targets);
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [joint_count, weights](GltfBuilder& b) {
+    build_shared_ribbon(b, joint_count, weights, kU16Joints, kFloatWeights);
+  };
+  return c;
+}
+
+// Weights whose float32 values sum to 1 within the validator's 2e-7 per weight.
+const std::vector<double> kFive = {0.25, 0.125, 0.125, 0.125, 0.375, 0, 0, 0};
+const std::vector<double> kEight = {0.0625, 0.0625, 0.0625, 0.0625, 0.25, 0.1875, 0.1875, 0.125};
+const std::vector<double> kTwelve = {0.03125, 0.03125, 0.0625, 0.0625, 0.0625, 0.0625, 0.125, 0.125,
+                                     0.125, 0.125, 0.09375, 0.09375};
+
+const char* const kNormalizedSum =
+    "When the weights are stored using normalized unsigned byte, or normalized unsigned short component types, "
+    "their linear sum before normalization MUST be 255 or 65535 respectively.";
+
+ConformanceCase stored_as(const std::string& id, const std::string& title, const std::string& rule,
+                          const std::vector<double>& weights, const AccessorLayout& joints,
+                          const AccessorLayout& stored_weights, const std::string& departure) {
+  ConformanceCase c;
+  c.id = id;
+  c.title = title;
+  c.section = "3.7.3.3 Skinned Mesh Attributes";
+  c.rule = rule;
+  c.targets = {{departure, {}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [weights, joints, stored_weights](GltfBuilder& b) {
+    build_shared_ribbon(b, 3, weights, joints, stored_weights);
+  };
+  return c;
+}
+
+}  // namespace
+
+void add_influence_cases(std::vector<ConformanceCase>& cases) {
+  cases.push_back(influence_sets("influences-five", "Five influences: the fifth, in JOINTS_1, weighs 0.375", 5, kFive,
+                                 {{"L3", {"influences=first-set"}}, {"L3", {"influences=top4"}}}));
+  cases.push_back(influence_sets("influences-eight", "Eight influences in two full sets, the second the heavier", 8,
+                                 kEight, {{"L3", {"influences=first-set"}}, {"L3", {"influences=top4"}}}));
+  cases.push_back(influence_sets("influences-twelve", "Twelve influences in three sets", 12, kTwelve,
+                                 {{"L3", {"influences=first-set"}}, {"L3", {"influences=top4"}}}));
+  // 128 + 64 + 63 = 255 and 32768 + 16384 + 16383 = 65535: weights that sum to exactly one once decoded.
+  cases.push_back(stored_as("weights-normalized-unsigned-byte",
+                            "WEIGHTS_0 as normalized unsigned bytes, decoded as c / 255", kNormalizedSum,
+                            {128.0 / 255, 64.0 / 255, 63.0 / 255, 0}, kU16Joints,
+                            AccessorLayout{ComponentType::U8, true}, "L1"));
+  cases.push_back(stored_as("weights-normalized-unsigned-short",
+                            "WEIGHTS_0 as normalized unsigned shorts, decoded as c / 65535", kNormalizedSum,
+                            {32768.0 / 65535, 16384.0 / 65535, 16383.0 / 65535, 0}, kU16Joints,
+                            AccessorLayout{ComponentType::U16, true}, "L1"));
+  cases.push_back(stored_as("joints-unsigned-byte", "JOINTS_0 as unsigned bytes",
+                            "The number of joints that influence one vertex is limited to 4 per set, so the "
+                            "referenced accessors MUST have VEC4 type and following component types: JOINTS_n: "
+                            "unsigned byte or unsigned short",
+                            {0.5, 0.25, 0.25, 0}, AccessorLayout{ComponentType::U8}, kFloatWeights, "L2"));
+}
+
+}  // namespace skinref::conformance

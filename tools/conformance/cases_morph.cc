@@ -1,0 +1,162 @@
+// The cases of glTF 2.0 section 3.7.2.2 (Morph Targets) and the morph weights of 3.7.4 and 3.11: default
+// weights, many targets, the order of morphing and skinning, and animated weights. Each morphs the skinned
+// ribbon of case_kit.h by metres, so that a target left out or applied in the wrong place shows far above
+// the bounds.
+#include "conformance/case_kit.h"
+#include "conformance/cases.h"
+
+#include <cmath>
+
+namespace skinref::conformance {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kSegment = 4.0;
+const Vec3 kZ(0, 0, 1);
+
+std::vector<double> concat(const std::vector<std::vector<double>>& parts) {
+  std::vector<double> all;
+  for (const std::vector<double>& part : parts) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+// Target t of `count` moves vertex v by a displacement that depends on both, of up to 3 m, so that any two
+// targets move the ribbon differently and every target moves every vertex.
+std::vector<double> target_deltas(size_t vertex_count, int t, int count) {
+  std::vector<double> deltas;
+  for (size_t v = 0; v < vertex_count; ++v) {
+    const double phase = 2.0 * kPi * double(t) / double(count) + 0.3 * double(v);
+    deltas.insert(deltas.end(), {f32(1.5 * std::cos(phase)), f32(3.0 * std::sin(phase)), f32(0.5 * double(t % 3))});
+  }
+  return deltas;
+}
+
+// The skinned ribbon on a 3-joint chain with `count` morph targets (target_deltas), mesh.weights if given,
+// and the root joint swinging 90 degrees over one second. Returns the ribbon node.
+struct MorphRig {
+  SkinnedChain rig;
+  int mesh = -1;
+};
+MorphRig build_morphed_ribbon(GltfBuilder& b, int count, const std::vector<double>& mesh_weights) {
+  MorphRig m;
+  m.rig.chain = add_chain(b, "joint", 3, kSegment);
+  const Ribbon ribbon = make_ribbon(3, kSegment, 2, 0.5, true);
+  nlohmann::ordered_json primitive = skinned_ribbon_primitive(b, "ribbon", ribbon);
+  nlohmann::ordered_json targets = nlohmann::ordered_json::array();
+  for (int t = 0; t < count; ++t)
+    targets.push_back({{"POSITION", b.add_positions("target " + std::to_string(t),
+                                                    target_deltas(ribbon.vertex_count(), t, count))}});
+  primitive["targets"] = targets;
+  nlohmann::ordered_json mesh = {{"name", "ribbon"}, {"primitives", {primitive}}};
+  if (!mesh_weights.empty()) mesh["weights"] = f32_array(mesh_weights);
+  m.mesh = b.add_mesh(mesh);
+  const int ibm = b.add_accessor("inverse bind matrices", "MAT4",
+                                 inverse_bind_values(chain_rest_globals(3, kSegment, Mat4::Identity())));
+  m.rig.skin = b.add_skin({{"name", "chain"}, {"inverseBindMatrices", ibm}, {"joints", m.rig.chain.joints}});
+  m.rig.mesh_node = b.add_node({{"name", "ribbon"}, {"mesh", m.mesh}, {"skin", m.rig.skin}});
+  b.set_scene_roots({m.rig.chain.joints[0], m.rig.mesh_node});
+  return m;
+}
+
+ChannelSpec root_swing(const MorphRig& m) {
+  return {m.rig.chain.joints[0], "rotation", "LINEAR", {0.0, 1.0},
+          concat({axis_angle_xyzw(kZ, 0.0), axis_angle_xyzw(kZ, kPi / 2)})};
+}
+
+ConformanceCase mesh_default_weights() {
+  ConformanceCase c;
+  c.id = "morph-mesh-default-weights";
+  c.title = "mesh.weights morph the ribbon when nothing animates the weights";
+  c.section = "3.7.2.2 Morph Targets";
+  c.rule = "A mesh with morph targets MAY also define an optional mesh.weights property that stores the default "
+           "targets' weights. These weights MUST be used when node.weights is undefined.";
+  c.targets = {{"G1", {"morph-defaults=ignored"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 2, {0.5, 0.75});
+    add_animation(b, "swing", {root_swing(m)});
+  };
+  return c;
+}
+
+ConformanceCase node_weights_override() {
+  ConformanceCase c;
+  c.id = "morph-node-weights-override";
+  c.title = "node.weights take the place of mesh.weights";
+  c.section = "3.7.4 Instantiation";
+  c.rule = "When an instantiated mesh has morph targets, it MUST use morph weights specified with the node.weights "
+           "property. When the latter is undefined, mesh.weights property MUST be used instead.";
+  c.targets = {{"G1", {"morph-defaults=ignored"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 2, {0.25, 0.75});
+    b.json()["nodes"][size_t(m.rig.mesh_node)]["weights"] = f32_array({1.0, -0.5});
+    add_animation(b, "swing", {root_swing(m)});
+  };
+  return c;
+}
+
+ConformanceCase nine_targets() {
+  ConformanceCase c;
+  c.id = "morph-nine-targets";
+  c.title = "Nine targets, all of them weighted at once";
+  c.section = "3.7.2.2 Morph Targets";
+  c.rule = "The number of morph targets is not limited. Client implementations SHOULD support at least eight "
+           "morphed attributes.";
+  c.targets = {{"G2", {"morph-targets=8"}}, {"G2", {"morph-targets=4"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 9, {});
+    std::vector<double> weights;
+    for (int key = 0; key < 2; ++key)
+      for (int t = 0; t < 9; ++t) weights.push_back(f32(key == 0 ? 0.1 * (t + 1) : 0.9 - 0.08 * t));
+    add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "LINEAR", {0.0, 1.0}, weights}});
+  };
+  return c;
+}
+
+ConformanceCase morph_then_skin() {
+  ConformanceCase c;
+  c.id = "morph-before-skinning";
+  c.title = "A morph along y under a joint turned 90 degrees: morphed first, then skinned";
+  c.section = "3.7.2.2 Morph Targets";
+  c.rule = "Displacements for POSITION, NORMAL, and TANGENT attributes MUST be applied before any transformation "
+           "matrices affecting the mesh vertices such as skinning or node transforms.";
+  c.targets = {{"G4", {"morph-order=after-skinning"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 1, {});
+    add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "LINEAR", {0.0, 1.0}, {0.0, 1.0}}});
+  };
+  return c;
+}
+
+ConformanceCase cubic_weights() {
+  ConformanceCase c;
+  c.id = "morph-weights-cubic-spline";
+  c.title = "CUBICSPLINE weights of three targets: tangents and values grouped per key";
+  c.section = "3.11 Animations";
+  c.rule = "When used with CUBICSPLINE interpolation, tangents (a_k, b_k) and values (v_k) are grouped within "
+           "keyframes: a_1,a_2,...a_n,v_1,v_2,...v_n,b_1,b_2,...b_n";
+  c.targets = {{"S4", {"cubic=unscaled-tangents"}}, {"S5", {"cubic=linear"}}, {"S7", {}}};
+  c.times = {0.0, 0.125, 0.25, 0.5, 1.0, 1.5, 2.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 3, {});
+    // Keys at 0, 0.5 and 2 s; per key the three in-tangents, the three values, the three out-tangents.
+    const std::vector<double> weights = {0, 0, 0, 0.0, 0.5, 1.0, 2.0, -1.0, 0.5,   //
+                                         1.0, 0.5, -2.0, 1.0, 0.25, 0.0, -1.5, 1.0, 2.0,  //
+                                         0.5, -0.5, 1.0, 0.25, 1.0, 0.5, 0, 0, 0};
+    add_animation(b, "morph", {{m.rig.mesh_node, "weights", "CUBICSPLINE", {0.0, 0.5, 2.0}, weights}});
+  };
+  return c;
+}
+
+}  // namespace
+
+void add_morph_cases(std::vector<ConformanceCase>& cases) {
+  for (ConformanceCase (*make)() :
+       {mesh_default_weights, node_weights_override, nine_targets, morph_then_skin, cubic_weights})
+    cases.push_back(make());
+}
+
+}  // namespace skinref::conformance

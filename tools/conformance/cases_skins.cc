@@ -1,0 +1,184 @@
+// The cases of glTF 2.0 section 3.7.3 (Skins) and of the node hierarchy the joints live in (3.5.3): inverse
+// bind matrices, the skeleton root, joint order, the skinned mesh node's transform, influence sets and their
+// storage, and normals under scale.
+#include "conformance/case_kit.h"
+#include "conformance/cases.h"
+
+#include <cmath>
+
+namespace skinref::conformance {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kSegment = 4.0;
+const Vec3 kZ(0, 0, 1);
+
+double degrees(double d) { return d * kPi / 180.0; }
+
+std::vector<double> concat(const std::vector<std::vector<double>>& parts) {
+  std::vector<double> all;
+  for (const std::vector<double>& part : parts) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+// A swing of joint `node` about z from `from` to `to` degrees over one second.
+ChannelSpec swing(int node, double from, double to) {
+  return {node, "rotation", "LINEAR", {0.0, 1.0},
+          concat({axis_angle_xyzw(kZ, degrees(from)), axis_angle_xyzw(kZ, degrees(to))})};
+}
+
+const std::vector<double> kSwingTimes = {0.0, 0.5, 1.0};
+
+Mat4 trs_matrix(const Vec3& t, const std::vector<double>& q_xyzw, const Vec3& s) {
+  Transform trs;
+  trs.translation = t;
+  trs.rotation = quat_from_xyzw(q_xyzw[0], q_xyzw[1], q_xyzw[2], q_xyzw[3]);
+  trs.scale = s;
+  return compose_trs(trs);
+}
+
+int add_ribbon_mesh(GltfBuilder& b, const std::string& name, const Ribbon& ribbon) {
+  return b.add_mesh({{"name", name}, {"primitives", {skinned_ribbon_primitive(b, name, ribbon)}}});
+}
+
+int add_skin(GltfBuilder& b, const std::string& name, const std::vector<int>& joints,
+             const std::vector<Mat4>& rest_globals, int skeleton = -1) {
+  nlohmann::ordered_json skin = {{"name", name}};
+  if (!rest_globals.empty())
+    skin["inverseBindMatrices"] = b.add_accessor(name + " inverse bind matrices", "MAT4",
+                                                 inverse_bind_values(rest_globals));
+  skin["joints"] = joints;
+  if (skeleton >= 0) skin["skeleton"] = skeleton;
+  return b.add_skin(skin);
+}
+
+ConformanceCase no_inverse_bind_matrices() {
+  ConformanceCase c;
+  c.id = "skin-without-inverse-bind-matrices";
+  c.title = "A skin without inverseBindMatrices, on joints whose rest pose is not the identity";
+  c.section = "5.28.1 skin.inverseBindMatrices";
+  c.rule = "When undefined, each matrix is a 4x4 identity matrix.";
+  c.targets = {{"L4", {"inverse-bind=from-rest-pose"}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    const Chain chain = add_chain(b, "joint", 3, kSegment, Vec3(2, 1, 0));
+    b.json()["nodes"][size_t(chain.joints[0])]["rotation"] = f32_array(axis_angle_xyzw(kZ, degrees(30)));
+    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSegment, 4, 0.5, true));
+    const int skin = add_skin(b, "chain", chain.joints, {});
+    const int ribbon = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+    b.set_scene_roots({chain.joints[0], ribbon});
+    add_animation(b, "swing", {swing(chain.joints[1], 0, 60)});
+  };
+  return c;
+}
+
+ConformanceCase skeleton_under_transformed_node() {
+  ConformanceCase c;
+  c.id = "skeleton-root-under-transformed-node";
+  c.title = "skin.skeleton names the chain's root, whose parent (not a joint) moves and turns it";
+  c.section = "3.5.3 Transformations";
+  c.rule = "The global transformation matrix of a node is the product of the global transformation matrix of its "
+           "parent node and its own local transformation matrix.";
+  c.targets = {{"M1", {"skeleton-ancestors=dropped"}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    const std::vector<double> turn = axis_angle_xyzw(kZ, degrees(90));
+    const int rig = b.add_node(trs_node("rig", Vec3(0, 3, 0), turn));
+    const Chain chain = add_chain(b, "joint", 3, kSegment);
+    b.json()["nodes"][size_t(rig)]["children"] = {chain.joints[0]};
+    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSegment, 4, 0.5, true));
+    const Mat4 rig_global = trs_matrix(Vec3(0, 3, 0), turn, Vec3::Ones());
+    const int skin = add_skin(b, "chain", chain.joints, chain_rest_globals(3, kSegment, rig_global), chain.joints[0]);
+    const int ribbon = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+    b.set_scene_roots({rig, ribbon});
+    add_animation(b, "swing", {swing(chain.joints[1], 0, 60)});
+  };
+  return c;
+}
+
+ConformanceCase joints_child_first() {
+  ConformanceCase c;
+  c.id = "joints-listed-child-first";
+  c.title = "skin.joints and the nodes array list each child before its parent";
+  c.section = "3.7.3.1 Skins: Overview";
+  c.rule = "The order of joints is defined by the skin.joints array and it MUST match the order of "
+           "inverseBindMatrices accessor elements (when the latter is present).";
+  c.targets = {{"P3", {}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    // Nodes 0, 1, 2 are the chain's joints 2, 1, 0: leaf first.
+    const int leaf = b.add_node(trs_node("joint2", Vec3(kSegment, 0, 0)));
+    const int middle = b.add_node(trs_node("joint1", Vec3(kSegment, 0, 0)));
+    const int root = b.add_node(trs_node("joint0", Vec3::Zero()));
+    b.json()["nodes"][size_t(middle)]["children"] = {leaf};
+    b.json()["nodes"][size_t(root)]["children"] = {middle};
+    // The ribbon's JOINTS index skin.joints = [leaf, middle, root]: chain joint k is skin joint 2 - k.
+    Ribbon ribbon = make_ribbon(3, kSegment, 4, 0.5, true);
+    for (size_t i = 0; i < ribbon.joints.size(); ++i)
+      if (i % 4 < 2) ribbon.joints[i] = 2.0 - ribbon.joints[i];
+    const int mesh = add_ribbon_mesh(b, "ribbon", ribbon);
+    std::vector<Mat4> globals = chain_rest_globals(3, kSegment, Mat4::Identity());
+    const int skin = add_skin(b, "chain", {leaf, middle, root}, {globals[2], globals[1], globals[0]});
+    const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+    b.set_scene_roots({root, node});
+    add_animation(b, "swing", {swing(root, 0, 40), swing(middle, 0, 50)});
+  };
+  return c;
+}
+
+ConformanceCase mesh_node_transform() {
+  ConformanceCase c;
+  c.id = "skinned-mesh-node-transform-ignored";
+  c.title = "The skinned mesh node and its parent are moved, turned and scaled: none of it applies";
+  c.section = "3.7.3.2 Joint Hierarchy";
+  c.rule = "Only the joint transforms are applied to the skinned mesh; the transform of the skinned mesh node MUST "
+           "be ignored.";
+  c.targets = {{"P1", {"mesh-node=applied"}}, {"P1", {"mesh-node=inverse"}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    nlohmann::ordered_json& ribbon = b.json()["nodes"][size_t(rig.mesh_node)];
+    ribbon["translation"] = f32_array({0, 5, 0});
+    ribbon["rotation"] = f32_array(axis_angle_xyzw(Vec3(0, 1, 0), degrees(60)));
+    ribbon["scale"] = f32_array({2, 2, 2});
+    const int holder = b.add_node(trs_node("holder", Vec3(-3, 0, 1), axis_angle_xyzw(kZ, degrees(45))));
+    b.json()["nodes"][size_t(holder)]["children"] = {rig.mesh_node};
+    b.set_scene_roots({rig.chain.joints[0], holder});
+    add_animation(b, "swing", {swing(rig.chain.joints[1], 0, 60)});
+  };
+  return c;
+}
+
+ConformanceCase one_skin_two_meshes() {
+  ConformanceCase c;
+  c.id = "one-skin-two-meshes";
+  c.title = "Two mesh nodes with their own transforms share one skin";
+  c.section = "3.7.3.2 Joint Hierarchy";
+  c.rule = "Only the joint transforms are applied to the skinned mesh; the transform of the skinned mesh node MUST "
+           "be ignored.";
+  c.targets = {{"P1", {"mesh-node=applied"}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    b.json()["nodes"][size_t(rig.mesh_node)]["translation"] = f32_array({0, -4, 0});
+    Ribbon upper = make_ribbon(3, kSegment, 2, 0.25, false);
+    for (size_t v = 0; v < upper.vertex_count(); ++v) upper.positions[3 * v + 1] += 2.0;
+    const int mesh = add_ribbon_mesh(b, "upper", upper);
+    const int second = b.add_node({{"name", "upper"}, {"mesh", mesh}, {"skin", rig.skin},
+                                   {"rotation", f32_array(axis_angle_xyzw(Vec3(1, 0, 0), degrees(90)))}});
+    b.set_scene_roots({rig.chain.joints[0], rig.mesh_node, second});
+    add_animation(b, "swing", {swing(rig.chain.joints[0], 0, 30), swing(rig.chain.joints[2], 0, -80)});
+  };
+  return c;
+}
+
+}  // namespace
+
+void add_skin_cases(std::vector<ConformanceCase>& cases) {
+  for (ConformanceCase (*make)() :
+       {no_inverse_bind_matrices, skeleton_under_transformed_node, joints_child_first, mesh_node_transform,
+        one_skin_two_meshes})
+    cases.push_back(make());
+}
+
+}  // namespace skinref::conformance
