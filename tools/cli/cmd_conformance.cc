@@ -1,8 +1,11 @@
-// `skinref conformance generate|check`: the conformance suite (conformance/suite.h). This file parses the
+// `skinref conformance generate|check|run|report`: the conformance suite (conformance/suite.h). This file parses the
 // command line and prints; the suite is the conformance layer's.
-// Exit: 0 done (check: the folder equals the generator's output), 1 check found a difference, 2 usage.
+// Exit: 0 done (check: the folder equals the generator's output; run, report: every case passed), 1 check
+// found a difference or a case did not pass, 2 usage or bad input.
 #include "cli/cli_args.h"
 #include "cli/commands.h"
+#include "conformance/report_card.h"
+#include "conformance/runner.h"
 #include "conformance/suite.h"
 
 #include <iomanip>
@@ -18,14 +21,29 @@ namespace skinref::cli {
 std::string conformance_usage() {
   return "usage: skinref conformance generate [--suite DIR]\n"
          "       skinref conformance check [--suite DIR]\n"
+         "       skinref conformance run --engine-name NAME [--engine-version V] (--query CMD | --batch CMD)\n"
+         "                               --out DIR [--suite DIR] [--filter GLOB] [--jobs N] [--timeout S] [--resume]\n"
+         "       skinref conformance report --out DIR\n"
          "  The conformance suite: one small glTF file per rule of glTF 2.0 on skins, animation and morph targets,\n"
          "  each with the reference's outputs at its times and the bounds a correct float32 engine stays within\n"
          "  (docs/conformance.md). Layout: DIR/suite.json, DIR/cases/ID/ID.gltf, ID.bin and expected.json.\n"
          "  generate  writes the suite from its generator (every file atomically) and prints, per case and\n"
          "            departure class, the error/bound that planting the departure reaches\n"
          "  check     regenerates the suite in memory and compares it with DIR byte for byte\n"
+         "  run       drives your engine over the suite and writes its report card (DIR/report.md, report.json,\n"
+         "            junit.xml), the dumps, each query's log and run.json. The engine is a command line:\n"
+         "            --query CMD  run once per case and time, with {model} (the case's .gltf), {animation},\n"
+         "                         {time} (seconds), {out} (the .skv to write) and {case} substituted\n"
+         "            --batch CMD  run once, with {queries}: a JSON list of every query (for engines whose\n"
+         "                         start-up is costly)\n"
+         "            The engine writes .skv dumps with the project's writers (docs/formats.md). A query that\n"
+         "            crashes, hangs past --timeout (default 60 s) or writes nothing fails its case, not the run.\n"
+         "            --jobs N queries at once (default 1); --resume keeps the queries a previous run under DIR\n"
+         "            completed; --filter GLOB only the cases whose ids match\n"
+         "  report    judges the run under DIR again and rewrites its report card\n"
          "  --suite DIR  the suite's folder (default " SKINREF_CONFORMANCE_DIR ")\n"
-         "  Exit status: 0 done or equal, 1 check found a difference (listed), 2 usage.\n";
+         "  Exit status: 0 done, equal, or every case passed; 1 check found a difference or a case did not pass;\n"
+         "  2 usage or bad input.\n";
 }
 
 namespace {
@@ -94,6 +112,61 @@ int run_conformance_check(std::span<const std::string> args) {
   return kExitOk;
 }
 
+int judge_and_report(const conformance::RunRecord& run, const std::string& out_dir) {
+  const std::vector<conformance::CaseVerdict> verdicts = conformance::judge_run(run);
+  conformance::write_report_card(run, verdicts, out_dir);
+  conformance::print_report_card(run, verdicts, std::cout);
+  std::cout << "conformance: report card in " << out_dir << "/report.md (and report.json, junit.xml)\n";
+  for (const conformance::CaseVerdict& v : verdicts)
+    if (v.outcome != conformance::CaseOutcome::Passed) return kExitComparisonFailed;
+  return kExitOk;
+}
+
+int run_conformance_run(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{
+      {"--engine-name", true}, {"--engine-version", true}, {"--query", true},  {"--batch", true},
+      {"--out", true},         {"--suite", true},          {"--filter", true}, {"--jobs", true},
+      {"--timeout", true},     {"--resume", false}};
+  const ParsedArgs parsed = parse_args(args, kOptions, "conformance run");
+  if (parsed.help) {
+    std::cout << conformance_usage();
+    return kExitOk;
+  }
+  require_positionals(parsed, 0, "no arguments", "conformance run");
+  conformance::EngineSpec engine;
+  engine.name = require_value(parsed, "--engine-name", "conformance run");
+  engine.version = parsed.value("--engine-version").value_or("");
+  engine.query_command = parsed.value("--query").value_or("");
+  engine.batch_command = parsed.value("--batch").value_or("");
+  if (engine.query_command.empty() == engine.batch_command.empty())
+    throw UsageError("conformance run: give the engine as exactly one of --query CMD and --batch CMD");
+  if (const std::optional<std::string> jobs = parsed.value("--jobs"))
+    engine.jobs = int(parse_integer(*jobs, "--jobs", 1, 256));
+  if (const std::optional<std::string> timeout = parsed.value("--timeout")) {
+    engine.timeout_seconds = parse_finite_double(*timeout, "--timeout");
+    if (engine.timeout_seconds <= 0) throw UsageError("conformance run: --timeout must be a positive number of seconds");
+  }
+  const std::string out_dir = require_value(parsed, "--out", "conformance run");
+  const std::string suite_dir = parsed.value("--suite").value_or(SKINREF_CONFORMANCE_DIR);
+  const std::vector<conformance::Query> queries =
+      conformance::suite_queries(suite_dir, out_dir, parsed.value("--filter").value_or(""));
+  if (queries.empty()) throw UsageError("conformance run: --filter matches no case of the suite");
+  const conformance::RunRecord run = conformance::run_engine(engine, queries, out_dir, parsed.has_flag("--resume"));
+  return judge_and_report(run, out_dir);
+}
+
+int run_conformance_report(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{{"--out", true}};
+  const ParsedArgs parsed = parse_args(args, kOptions, "conformance report");
+  if (parsed.help) {
+    std::cout << conformance_usage();
+    return kExitOk;
+  }
+  require_positionals(parsed, 0, "no arguments", "conformance report");
+  const std::string out_dir = require_value(parsed, "--out", "conformance report");
+  return judge_and_report(conformance::read_run_record(out_dir), out_dir);
+}
+
 }  // namespace
 
 int run_conformance(std::span<const std::string> args) {
@@ -105,7 +178,9 @@ int run_conformance(std::span<const std::string> args) {
   const std::span<const std::string> rest = args.subspan(1);
   if (args[0] == "generate") return run_conformance_generate(rest);
   if (args[0] == "check") return run_conformance_check(rest);
-  throw UsageError("conformance: unknown subcommand '" + args[0] + "'; expected generate or check");
+  if (args[0] == "run") return run_conformance_run(rest);
+  if (args[0] == "report") return run_conformance_report(rest);
+  throw UsageError("conformance: unknown subcommand '" + args[0] + "'; expected generate, check, run or report");
 }
 
 }  // namespace skinref::cli

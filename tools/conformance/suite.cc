@@ -26,12 +26,7 @@ constexpr BoundsModel kSuiteBounds = BoundsModel::AnyOrder;
 
 int case_animation(const Scene& scene) { return scene.animations.empty() ? -1 : 0; }
 
-struct TimeReference {
-  EvaluatedPose pose;
-  PoseErrorBounds pose_bounds;
-  std::vector<WorldPrimitive> vertices;
-  std::vector<PrimitiveErrorBounds> bounds;
-};
+}  // namespace
 
 TimeReference evaluate_reference(const Scene& scene, const ConformanceCase& definition, double time) {
   TimeReference reference;
@@ -44,6 +39,8 @@ TimeReference evaluate_reference(const Scene& scene, const ConformanceCase& defi
   reference.bounds = vertex_error_bounds(kSuiteBounds, scene, reference.pose, options, &reference.pose_bounds);
   return reference;
 }
+
+namespace {
 
 // JSON with two-space indentation, but arrays of numbers on one line (a vertex, a matrix, a bound list), so
 // that the files stay small and their diffs readable. Numbers as nlohmann writes them: the shortest text that

@@ -19,7 +19,11 @@
 #pragma once
 
 #include "conformance/conformance_case.h"
+#include "core/pose.h"
 #include "core/scene.h"
+#include "core/vertices.h"
+#include "verify/pose_error_bounds.h"
+#include "verify/primitive_error_bounds.h"
 
 #include <map>
 #include <string>
@@ -36,6 +40,15 @@ struct Sensitivity {
   size_t vertex = 0;
   std::string below_minimum_reason;  // the target's (conformance_case.h)
 };
+
+// The reference at one of a case's times, with the bounds an engine's outputs are held to.
+struct TimeReference {
+  EvaluatedPose pose;
+  PoseErrorBounds pose_bounds;
+  std::vector<WorldPrimitive> vertices;
+  std::vector<PrimitiveErrorBounds> bounds;
+};
+TimeReference evaluate_reference(const Scene& scene, const ConformanceCase& definition, double time);
 
 // A case built and evaluated: its files and its figures.
 struct GeneratedCase {

@@ -1,0 +1,193 @@
+// The conformance runner, verdicts and report card (tools/conformance/runner.h, verdict.h, report_card.h):
+// skinref's own backends pass every case; every departure a case can plant fails that case and is named with
+// its class; an engine that crashes, hangs or writes garbage gets that verdict on those cases and the run goes
+// on; the batch protocol; resuming a run; the report card's formats.
+#include "anim/evaluate_pose.h"
+#include "conformance/report_card.h"
+#include "conformance/runner.h"
+#include "conformance/suite.h"
+#include "conformance/verdict.h"
+#include "core/conventions.h"
+#include "io/gltf_load.h"
+#include "io/vertex_dump.h"
+#include "skin/evaluate_vertices.h"
+#include "support/temp_dir.h"
+#include "verify/convention_pipeline.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#ifndef SKINREF_CLI
+#error "SKINREF_CLI must name the skinref program (set by CMakeLists.txt)"
+#endif
+#ifndef SKINREF_CONFORMANCE_DIR
+#error "SKINREF_CONFORMANCE_DIR must name the committed suite (set by CMakeLists.txt)"
+#endif
+
+namespace skinref {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
+
+using namespace conformance;
+namespace fs = std::filesystem;
+
+std::string skin_command(const std::string& extra) {
+  return std::string(SKINREF_CLI) + " skin {model} --anim {animation} --time {time} " + extra + " --out {out}";
+}
+
+const CaseVerdict& verdict_of(const std::vector<CaseVerdict>& verdicts, const std::string& id) {
+  for (const CaseVerdict& v : verdicts)
+    if (v.definition->id == id) return v;
+  throw std::runtime_error("no verdict for " + id);
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(ConformanceRunner, SkinrefsCpuBackendPassesEveryCase) {
+  test::TempDir dir;
+  EngineSpec engine{"skinref cpu", "", skin_command("--backend cpu"), "", 60.0, 2};
+  const RunRecord run = run_engine(engine, suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), ""),
+                                   dir.path().string(), false);
+  const std::vector<CaseVerdict> verdicts = judge_run(run);
+  EXPECT_EQ(verdicts.size(), conformance_cases().size());
+  for (const CaseVerdict& v : verdicts)
+    EXPECT_EQ(v.outcome, CaseOutcome::Passed) << v.definition->id << ": " << v.detail;
+  EXPECT_EQ(summary_line(run, verdicts),
+            "skinref cpu: conformant on " + std::to_string(verdicts.size()) + " of " + std::to_string(verdicts.size()) +
+                " cases");
+}
+
+// The reference under a target's conventions, written as an engine's dumps would be (f32 .skv), and judged.
+std::vector<CaseVerdict> judge_planted(const ConformanceCase& c, const DepartureTarget& target, const fs::path& dir) {
+  Conventions conventions;
+  for (const std::string& assignment : target.conventions) set_convention(conventions, assignment);
+  RunRecord run;
+  run.engine.name = "planted " + target.departure;
+  for (const Query& q : suite_queries(SKINREF_CONFORMANCE_DIR, dir.string(), c.id)) {
+    Scene scene = load_gltf_file(q.model);
+    apply_scene_conventions(scene, conventions);
+    SkinningOptions options;
+    options.method = c.method;
+    VertexDump dump;
+    dump.precision = DumpPrecision::F32;
+    dump.primitives =
+        evaluate_vertices(scene, evaluate_pose(scene, 0, q.time, conventions), options, conventions);
+    fs::create_directories(fs::path(q.out).parent_path());
+    write_vertex_dump(scene, dump, q.out);
+    run.results.push_back({q, "ok", 0.0});
+  }
+  return judge_run(run);
+}
+
+TEST(ConformanceRunner, EveryPlantedDepartureFailsItsCaseAndIsNamed) {
+  test::TempDir dir;
+  size_t planted = 0;
+  for (const ConformanceCase& c : conformance_cases())
+    for (const DepartureTarget& target : c.targets) {
+      if (target.conventions.empty()) continue;
+      ++planted;
+      const std::vector<CaseVerdict> verdicts = judge_planted(c, target, dir.path() / std::to_string(planted));
+      ASSERT_EQ(verdicts.size(), 1u);
+      const CaseVerdict& v = verdicts[0];
+      EXPECT_EQ(v.outcome, CaseOutcome::Failed) << c.id << " " << target.departure;
+      // The name is the class's: diagnose may name an equivalent convention of the same class (nlerp and lerp
+      // agree where the keys are in one hemisphere), but never another class.
+      EXPECT_EQ(v.departure.substr(0, target.departure.size() + 2), target.departure + ": ")
+          << c.id << " planted " << target.conventions[0] << ", named '" << v.departure << "' (" << v.detail << ")";
+    }
+  EXPECT_GE(planted, 20u);
+}
+
+TEST(ConformanceRunner, CrashesHangsAndGarbageFailTheirCasesOnly) {
+  test::TempDir dir;
+  // One engine, four behaviours by case: a segfault, a hang past the limit, bytes that are not a dump, and a
+  // correct answer.
+  const std::string command =
+      "case {case} in rotation-linear-slerp) kill -SEGV $$ ;; step-translation-rotation) sleep 30 ;;"
+      " morph-before-skinning) echo garbage > {out} ;; *) exec " +
+      skin_command("--precision f32") + " ;; esac";
+  EngineSpec engine{"unruly", "0.1", command, "", 2.0, 2};
+  std::vector<Query> queries;
+  for (const std::string id :
+       {"rotation-linear-slerp", "step-translation-rotation", "morph-before-skinning", "influences-five"}) {
+    const std::vector<Query> some = suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), id);
+    queries.insert(queries.end(), some.begin(), some.end());
+  }
+  const std::vector<CaseVerdict> verdicts = judge_run(run_engine(engine, queries, dir.path().string(), false));
+  ASSERT_EQ(verdicts.size(), 4u);
+  const CaseVerdict& segfault = verdict_of(verdicts, "rotation-linear-slerp");
+  EXPECT_EQ(segfault.outcome, CaseOutcome::Crashed);
+  EXPECT_NE(segfault.detail.find("killed by signal 11"), std::string::npos) << segfault.detail;
+  const CaseVerdict& hang = verdict_of(verdicts, "step-translation-rotation");
+  EXPECT_EQ(hang.outcome, CaseOutcome::Crashed);
+  EXPECT_NE(hang.detail.find("timed out after 2 s"), std::string::npos) << hang.detail;
+  const CaseVerdict& garbage = verdict_of(verdicts, "morph-before-skinning");
+  EXPECT_EQ(garbage.outcome, CaseOutcome::BadOutput);
+  EXPECT_NE(garbage.detail.find(".skv"), std::string::npos) << garbage.detail;
+  EXPECT_EQ(verdict_of(verdicts, "influences-five").outcome, CaseOutcome::Passed);
+}
+
+TEST(ConformanceRunner, BatchProtocolAndResume) {
+  test::TempDir dir;
+  // A batch engine in Python: it reads the query list and answers each query through skinref, counting the
+  // queries it answered in a file.
+  const fs::path script = dir.path() / "batch.py";
+  std::ofstream(script) << "import json, subprocess, sys\n"
+                           "queries = json.load(open(sys.argv[1]))['queries']\n"
+                           "open(sys.argv[2], 'a').write('x' * len(queries))\n"
+                           "for q in queries:\n"
+                           "    subprocess.run(['" SKINREF_CLI "', 'skin', q['model'], '--time', repr(q['time']),\n"
+                           "                    '--precision', 'f32', '--out', q['out']], check=True)\n";
+  const std::string counter = (dir.path() / "answered").string();
+  EngineSpec engine{"batch", "", "", "python3 " + script.string() + " {queries} " + counter, 60.0, 1};
+  const std::vector<Query> queries = suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), "influences-*");
+  const RunRecord first = run_engine(engine, queries, dir.path().string(), false);
+  for (const CaseVerdict& v : judge_run(first)) EXPECT_EQ(v.outcome, CaseOutcome::Passed) << v.detail;
+  EXPECT_EQ(read_text(counter).size(), queries.size());
+  // Resumed, every query is done already: none is asked again, and the verdicts stand.
+  const RunRecord second = run_engine(engine, queries, dir.path().string(), true);
+  EXPECT_EQ(read_text(counter).size(), queries.size());
+  for (const QueryResult& r : second.results) EXPECT_TRUE(r.ok()) << r.query.case_id << " " << r.status;
+  // The record reads back as it was written.
+  const RunRecord reread = read_run_record(dir.path().string());
+  EXPECT_EQ(reread.results.size(), queries.size());
+  EXPECT_EQ(reread.engine.batch_command, engine.batch_command);
+}
+
+TEST(ConformanceRunner, ReportCardPutsFailuresFirstInEveryFormat) {
+  test::TempDir dir;
+  const ConformanceCase* slerp = nullptr;
+  for (const ConformanceCase& c : conformance_cases())
+    if (c.id == "rotation-linear-slerp") slerp = &c;
+  ASSERT_NE(slerp, nullptr);
+  std::vector<CaseVerdict> verdicts = judge_planted(*slerp, slerp->targets[0], dir.path() / "planted");
+  CaseVerdict pass;
+  pass.definition = &conformance_cases().front();
+  verdicts.insert(verdicts.begin(), pass);
+  RunRecord run;
+  run.engine.name = "nlerp engine";
+  run.engine.version = "1.2";
+  write_report_card(run, verdicts, (dir.path() / "card").string());
+  const std::string md = read_text(dir.path() / "card" / "report.md");
+  EXPECT_NE(md.find("nlerp engine 1.2: conformant on 1 of 2 cases (1 fail)"), std::string::npos) << md;
+  EXPECT_LT(md.find("| rotation-linear-slerp | fail |"), md.find("| " + pass.definition->id + " | pass |")) << md;
+  EXPECT_NE(md.find("S2: rotation="), std::string::npos) << md;
+  const nlohmann::json json = nlohmann::json::parse(read_text(dir.path() / "card" / "report.json"));
+  EXPECT_EQ(json["cases"][0]["id"], "rotation-linear-slerp");
+  EXPECT_EQ(json["cases"][0]["outcome"], "fail");
+  EXPECT_GT(json["cases"][0]["error_over_bound"].get<double>(), 10.0);
+  const std::string junit = read_text(dir.path() / "card" / "junit.xml");
+  EXPECT_NE(junit.find("<failure"), std::string::npos) << junit;
+  EXPECT_NE(junit.find("tests=\"2\""), std::string::npos) << junit;
+}
+
+}  // namespace SKINREF_UNITY_ID
+}  // namespace skinref

@@ -1,0 +1,142 @@
+#include "conformance/report_card.h"
+
+#include "ci_report/ci_reports.h"
+#include "core/atomic_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+namespace skinref::conformance {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::vector<const CaseVerdict*> failures_first(const std::vector<CaseVerdict>& verdicts) {
+  std::vector<const CaseVerdict*> order;
+  for (const CaseVerdict& v : verdicts) order.push_back(&v);
+  std::stable_sort(order.begin(), order.end(), [](const CaseVerdict* a, const CaseVerdict* b) {
+    return (a->outcome != CaseOutcome::Passed) > (b->outcome != CaseOutcome::Passed);
+  });
+  return order;
+}
+
+std::string margin_text(const CaseVerdict& v) {
+  if (v.outcome == CaseOutcome::Crashed || v.outcome == CaseOutcome::BadOutput) return "-";
+  std::ostringstream text;
+  text << std::setprecision(3) << v.margin;
+  return text.str();
+}
+
+// "| a | b |" with the cell text's pipes escaped.
+std::string markdown_row(const std::vector<std::string>& cells) {
+  std::string row = "|";
+  for (std::string cell : cells) {
+    for (size_t at = cell.find('|'); at != std::string::npos; at = cell.find('|', at + 2)) cell.replace(at, 1, "\\|");
+    row += " " + cell + " |";
+  }
+  return row + "\n";
+}
+
+std::string markdown(const RunRecord& run, const std::vector<CaseVerdict>& verdicts) {
+  std::ostringstream md;
+  md << "# Conformance report: " << run.engine.name << " " << run.engine.version << "\n\n"
+     << summary_line(run, verdicts) << "\n\n"
+     << "Suite: skinref's glTF 2.0 conformance suite (skins, animation, morph targets); every value held to the "
+        "any-order float32 bounds.\n\n## By section\n\n| section | cases | pass |\n|---|---|---|\n";
+  std::vector<std::string> sections;
+  std::map<std::string, std::pair<int, int>> counts;
+  for (const CaseVerdict& v : verdicts) {
+    if (!counts.count(v.definition->section)) sections.push_back(v.definition->section);
+    auto& [cases, passed] = counts[v.definition->section];
+    ++cases;
+    passed += v.outcome == CaseOutcome::Passed;
+  }
+  for (const std::string& s : sections)
+    md << markdown_row({s, std::to_string(counts[s].first), std::to_string(counts[s].second)});
+  md << "\n## Cases, failures first\n\n| case | outcome | error/bound | departure | section | detail |\n"
+     << "|---|---|---|---|---|---|\n";
+  for (const CaseVerdict* v : failures_first(verdicts))
+    md << markdown_row({v->definition->id, case_outcome_name(v->outcome), margin_text(*v), v->departure,
+                        v->definition->section, v->detail});
+  md << "\n## Rules\n\n";
+  for (const CaseVerdict& v : verdicts)
+    md << "- **" << v.definition->id << "** (" << v.definition->section << "): " << v.definition->rule << "\n";
+  return md.str();
+}
+
+Json json_report(const RunRecord& run, const std::vector<CaseVerdict>& verdicts) {
+  Json cases = Json::array();
+  for (const CaseVerdict* v : failures_first(verdicts))
+    cases.push_back({{"id", v->definition->id}, {"title", v->definition->title}, {"section", v->definition->section},
+                     {"rule", v->definition->rule}, {"outcome", case_outcome_name(v->outcome)},
+                     {"error_over_bound", v->margin}, {"worst_time", v->worst_time}, {"departure", v->departure},
+                     {"detail", v->detail}, {"seconds", v->seconds}});
+  return {{"format", "skinref-conformance-report"},
+          {"version", 1},
+          {"engine", {{"name", run.engine.name}, {"version", run.engine.version},
+                      {"query_command", run.engine.query_command}, {"batch_command", run.engine.batch_command}}},
+          {"summary", summary_line(run, verdicts)},
+          {"cases", cases}};
+}
+
+std::vector<JunitCase> junit_cases(const std::vector<CaseVerdict>& verdicts) {
+  std::vector<JunitCase> cases;
+  for (const CaseVerdict& v : verdicts) {
+    JunitCase j;
+    j.classname = "skinref.conformance." + v.definition->section;
+    j.name = v.definition->id;
+    j.seconds = v.seconds;
+    switch (v.outcome) {
+      case CaseOutcome::Passed: j.outcome = JunitOutcome::Passed; break;
+      case CaseOutcome::Failed: j.outcome = JunitOutcome::Failed; break;
+      case CaseOutcome::Crashed:
+      case CaseOutcome::BadOutput: j.outcome = JunitOutcome::Error; break;
+    }
+    j.message = v.departure.empty() ? v.detail : v.departure + " (" + v.detail + ")";
+    j.details = v.definition->section + ": " + v.definition->rule;
+    cases.push_back(std::move(j));
+  }
+  return cases;
+}
+
+}  // namespace
+
+std::string summary_line(const RunRecord& run, const std::vector<CaseVerdict>& verdicts) {
+  std::map<CaseOutcome, size_t> count;
+  for (const CaseVerdict& v : verdicts) ++count[v.outcome];
+  std::string line = run.engine.name + (run.engine.version.empty() ? "" : " " + run.engine.version) +
+                     ": conformant on " + std::to_string(count[CaseOutcome::Passed]) + " of " +
+                     std::to_string(verdicts.size()) + " cases";
+  std::string rest;
+  for (CaseOutcome o : {CaseOutcome::Failed, CaseOutcome::Crashed, CaseOutcome::BadOutput})
+    if (count[o]) rest += (rest.empty() ? "" : ", ") + std::to_string(count[o]) + " " + case_outcome_name(o);
+  return rest.empty() ? line : line + " (" + rest + ")";
+}
+
+void write_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  const std::string md = markdown(run, verdicts);
+  const std::string json = json_report(run, verdicts).dump(2) + "\n";
+  write_file_atomically(dir + "/report.md", [&md](std::ostream& out) { out << md; });
+  write_file_atomically(dir + "/report.json", [&json](std::ostream& out) { out << json; });
+  write_junit(dir + "/junit.xml", "skinref conformance: " + run.engine.name, junit_cases(verdicts));
+}
+
+void print_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, std::ostream& out) {
+  for (const CaseVerdict* v : failures_first(verdicts)) {
+    out << "  " << std::left << std::setw(10) << case_outcome_name(v->outcome) << std::setw(40) << v->definition->id;
+    if (v->outcome != CaseOutcome::Passed)
+      out << " " << (v->departure.empty() ? "" : v->departure + "; ") << v->detail;
+    else
+      out << " error/bound " << margin_text(*v);
+    out << "\n";
+  }
+  out << summary_line(run, verdicts) << "\n";
+}
+
+}  // namespace skinref::conformance

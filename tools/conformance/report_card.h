@@ -1,0 +1,27 @@
+// The report card of one engine over the suite: "conformant on N of M cases", a summary per specification
+// section, then every case with its rule, outcome, margin and named departure, failures first.
+//
+// Contract:
+// - write_report_card() writes, under `dir`, report.md (Markdown), report.json and junit.xml (one test case per
+//   suite case: a crash or bad output is an error, a failed case a failure), each atomically.
+// - Order: failed, crashed and bad-output cases first (by section, then id), then the passes; the summary
+//   lists sections in the suite's order.
+// - The engine's name and version and the run's commands head every format.
+#pragma once
+
+#include "conformance/verdict.h"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace skinref::conformance {
+
+void write_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir);
+
+// "three.js r170: conformant on 20 of 26 cases (4 fail, 1 crash, 1 bad output)".
+std::string summary_line(const RunRecord& run, const std::vector<CaseVerdict>& verdicts);
+
+void print_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, std::ostream& out);
+
+}  // namespace skinref::conformance

@@ -1,0 +1,133 @@
+#include "conformance/verdict.h"
+
+#include "conformance/suite.h"
+#include "core/input_error.h"
+#include "io/gltf_load.h"
+#include "io/vertex_dump.h"
+#include "verify/diagnose.h"
+#include "verify/vertex_compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace skinref::conformance {
+namespace {
+
+bool all_finite(const std::vector<WorldPrimitive>& primitives) {
+  for (const WorldPrimitive& p : primitives) {
+    for (const Vec3& v : p.vertices.positions)
+      if (!v.allFinite()) return false;
+    for (const Vec3& v : p.vertices.normals)
+      if (!v.allFinite()) return false;
+    for (const Vec4& v : p.vertices.tangents)
+      if (!v.allFinite()) return false;
+  }
+  return true;
+}
+
+std::string first_failed_query(const std::vector<const QueryResult*>& results) {
+  for (const QueryResult* r : results)
+    if (!r->ok()) return "t=" + time_text(r->query.time) + ": " + r->status + " (log: " + r->query.log + ")";
+  return "";
+}
+
+// Diagnose over every dump of the case: the conventions that explain them all, as a departure name.
+void name_departure(const Scene& scene, const ConformanceCase& definition, std::vector<DiagnoseObservation> observed,
+                    CaseVerdict& verdict) {
+  DiagnoseSettings settings;
+  settings.animation = scene.animations.empty() ? -1 : 0;
+  settings.method = definition.method;
+  const Diagnosis diagnosis = diagnose(scene, observed, settings);
+  if (diagnosis.explained && !diagnosis.best().settings.empty()) {
+    std::string settings_text;
+    for (const std::string& s : diagnosis.best().settings) settings_text += (settings_text.empty() ? "" : ", ") + s;
+    const std::string cls = departure_class_of(diagnosis.best().settings, definition);
+    verdict.departure = (cls.empty() ? std::string() : cls + ": ") + settings_text;
+    return;
+  }
+  verdict.detail += "; no known departure explains the dumps";
+}
+
+void judge_dumps(const ConformanceCase& definition, const std::vector<const QueryResult*>& results,
+                 CaseVerdict& verdict) {
+  const Scene scene = load_gltf_file(results.front()->query.model);
+  std::vector<DiagnoseObservation> observed;
+  size_t over = 0;
+  for (const QueryResult* r : results) {
+    VertexDump dump;
+    try {
+      dump = read_vertices_skv(r->query.out);
+      if (!all_finite(dump.primitives)) throw InputError(r->query.out, "", "finite values (the dump holds NaN or inf)");
+      const TimeReference reference = evaluate_reference(scene, definition, r->query.time);
+      const VertexComparison c = compare_vertices(scene, reference.vertices, dump.primitives, reference.bounds);
+      over += c.over + c.unbounded + c.unnormalized;
+      if (c.max_ratio > verdict.margin) {
+        verdict.margin = c.max_ratio;
+        verdict.worst_time = r->query.time;
+        std::ostringstream detail;
+        detail << "t=" << time_text(r->query.time) << ": " << c.over << " of " << c.values
+               << " values over their bounds, worst " << c.worst.attribute << " of vertex " << c.worst.vertex
+               << ", error " << c.worst.error << " against a bound of " << c.worst.bound;
+        verdict.detail = detail.str();
+      }
+    } catch (const std::exception& e) {
+      verdict.outcome = CaseOutcome::BadOutput;
+      verdict.detail = "t=" + time_text(r->query.time) + ": " + e.what();
+      return;
+    }
+    observed.emplace_back(r->query.out, r->query.time, dump.primitives);
+  }
+  if (over == 0) {
+    verdict.outcome = CaseOutcome::Passed;
+    verdict.detail.clear();
+    return;
+  }
+  verdict.outcome = CaseOutcome::Failed;
+  name_departure(scene, definition, std::move(observed), verdict);
+}
+
+}  // namespace
+
+const char* case_outcome_name(CaseOutcome outcome) {
+  switch (outcome) {
+    case CaseOutcome::Passed: return "pass";
+    case CaseOutcome::Failed: return "fail";
+    case CaseOutcome::Crashed: return "crash";
+    case CaseOutcome::BadOutput: return "bad output";
+  }
+  return "?";
+}
+
+std::string departure_class_of(const std::vector<std::string>& settings, const ConformanceCase& in_case) {
+  for (const DepartureTarget& target : in_case.targets)
+    if (!target.conventions.empty() && target.conventions == settings) return target.departure;
+  for (const ConformanceCase& c : conformance_cases())
+    for (const DepartureTarget& target : c.targets)
+      if (!target.conventions.empty() && target.conventions == settings) return target.departure;
+  return "";
+}
+
+std::vector<CaseVerdict> judge_run(const RunRecord& run) {
+  std::vector<CaseVerdict> verdicts;
+  for (const ConformanceCase& c : conformance_cases()) {
+    std::vector<const QueryResult*> results;
+    for (const QueryResult& r : run.results)
+      if (r.query.case_id == c.id) results.push_back(&r);
+    if (results.empty()) continue;
+    CaseVerdict verdict;
+    verdict.definition = &c;
+    for (const QueryResult* r : results) verdict.seconds += r->seconds;
+    const std::string failed = first_failed_query(results);
+    if (!failed.empty()) {
+      verdict.outcome = CaseOutcome::Crashed;
+      verdict.detail = failed;
+    } else {
+      judge_dumps(c, results, verdict);
+    }
+    verdicts.push_back(std::move(verdict));
+  }
+  return verdicts;
+}
+
+}  // namespace skinref::conformance

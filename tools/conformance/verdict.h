@@ -1,0 +1,43 @@
+// The verdict on each case of a run (runner.h): what the engine's dumps say against the reference and its
+// bounds, and, when they fail, the departure that explains them, named by diagnose (verify/diagnose.h).
+//
+// Contract:
+// - A case passes when every query of it ran ("ok"), every dump reads (io/vertex_dump.h) and matches the
+//   case's primitives, and every value is within its any-order bound at every time.
+// - Crashed: a query did not end well (its status, e.g. "t=0.5: killed by signal 11 (Segmentation fault)").
+//   Bad output: a dump that does not read, holds non-finite values, or does not match the model's primitives
+//   (the reader's message). Failed: values over their bounds; `departure` then names the class and the
+//   conventions that explain every dump of the case when diagnose finds them ("S2: rotation=nlerp"), else it
+//   is empty and `detail` says that nothing known explains them.
+// - `margin` is the largest error/bound over the case's times (below 1 for a pass).
+#pragma once
+
+#include "conformance/runner.h"
+
+#include <string>
+#include <vector>
+
+namespace skinref::conformance {
+
+enum class CaseOutcome { Passed, Failed, Crashed, BadOutput };
+
+const char* case_outcome_name(CaseOutcome outcome);  // "pass", "fail", "crash", "bad output"
+
+struct CaseVerdict {
+  const ConformanceCase* definition = nullptr;
+  CaseOutcome outcome = CaseOutcome::Passed;
+  double margin = 0.0;
+  double worst_time = 0.0;
+  std::string departure;
+  std::string detail;
+  double seconds = 0.0;  // the engine's time over the case's queries
+};
+
+std::vector<CaseVerdict> judge_run(const RunRecord& run);
+
+// The departure class whose planted conventions are exactly `settings`: among the case's own targets first
+// (one convention can be two classes: rotation=lerp is S2 on keys in one hemisphere and S1 across them), then
+// among every case's; "" when none plants them.
+std::string departure_class_of(const std::vector<std::string>& settings, const ConformanceCase& in_case);
+
+}  // namespace skinref::conformance
