@@ -96,12 +96,33 @@ void quantize(Animation& animation, const SamplingConventions& conventions) {
 
 }  // namespace
 
+// cubic-weights=per-target: an engine that reads key k's element e (in-tangent, value, out-tangent) of target
+// j at 3 (N k + j) + e plays the keys that the grouped layout stores there.
+void read_cubic_weights_per_target(Animation& animation) {
+  std::vector<bool> done(animation.samplers.size(), false);
+  for (const AnimationChannel& channel : animation.channels) {
+    AnimationSampler& sampler = animation.samplers[size_t(channel.sampler)];
+    if (channel.path != ChannelPath::Weights || sampler.interpolation != Interpolation::CubicSpline ||
+        sampler.components < 2 || done[size_t(channel.sampler)])
+      continue;
+    done[size_t(channel.sampler)] = true;
+    const size_t n = size_t(sampler.components);
+    std::vector<double> read(sampler.values.size());
+    for (size_t k = 0; k < sampler.times.size(); ++k)
+      for (size_t e = 0; e < 3; ++e)
+        for (size_t j = 0; j < n; ++j) read[k * 3 * n + e * n + j] = sampler.values[k * 3 * n + 3 * j + e];
+    sampler.values = std::move(read);
+  }
+}
+
 void apply_clip_conventions(Scene& scene, const SamplingConventions& conventions) {
   const bool resampling = conventions.resample_hz > 0.0;
   const bool quantizing = conventions.translation_scale_keys != TranslationScaleKeys::F32 ||
                           conventions.rotation_keys != RotationKeys::F32;
-  if (!resampling && !quantizing) return;
+  const bool per_target = conventions.cubic_weights == CubicWeightsLayout::PerTarget;
+  if (!resampling && !quantizing && !per_target) return;
   for (Animation& animation : scene.animations) {
+    if (per_target) read_cubic_weights_per_target(animation);
     if (resampling) resample(animation, conventions.resample_hz);
     if (quantizing) quantize(animation, conventions);
   }

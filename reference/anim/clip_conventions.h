@@ -1,5 +1,5 @@
 // The sampling conventions (core/conventions.h) that change a clip's keys rather than how they are read:
-// resampling at a fixed rate and key quantization, applied to the Scene once, as an engine's import does.
+// resampling at a fixed rate, key quantization and the layout of CUBICSPLINE weights, applied to the Scene once, as an engine's import does.
 //
 // Contract: apply_clip_conventions() rewrites every animation of `scene` in place and leaves it valid
 // (finalize_scene() is run again, so the slerp tables follow the new keys):
@@ -11,7 +11,11 @@
 // - key-rotation=q15: rotation keys normalized and stored as ozz-animation does: the largest |component|
 //   dropped (made positive), the other three as round(c * 32767 * sqrt 2) in 16-bit integers, the largest
 //   rebuilt as sqrt(1 - sum of the others' squares). CUBICSPLINE tangents are left as they are.
-// Quantization applies after resampling (what an engine stores is the resampled clip).
+// - cubic-weights=per-target: every CUBICSPLINE weights sampler of N > 1 targets is permuted so that the
+//   grouped layout holds what an engine reading (in-tangent, value, out-tangent) per target would play:
+//   key k's element e of target j becomes the value stored at 3 (N k + j) + e.
+// The weights layout is read first (it is how the file is read), then resampling, then quantization (what an
+// engine stores is the resampled clip).
 #pragma once
 #include "core/conventions.h"
 #include "core/scene.h"

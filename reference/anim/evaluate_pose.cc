@@ -5,6 +5,8 @@
 #include "anim/sampling.h"
 #include "anim/time_mapping.h"
 
+#include <Eigen/SVD>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -24,6 +26,55 @@ void keep_largest_morph_weights(LocalPose& pose, int max_targets) {
   }
 }
 
+// rest-values=identity: on each node the clip animates, the properties it does not animate take the
+// identity's value instead of the node's own.
+void identity_rest_values(const Scene& scene, int animation, LocalPose& pose) {
+  if (animation < 0) return;
+  struct Animated {
+    bool node = false, translation = false, rotation = false, scale = false;
+  };
+  std::vector<Animated> animated(scene.nodes.size());
+  for (const AnimationChannel& channel : scene.animations[size_t(animation)].channels) {
+    Animated& a = animated[size_t(channel.node)];
+    switch (channel.path) {
+      case ChannelPath::Translation: a.translation = a.node = true; break;
+      case ChannelPath::Rotation: a.rotation = a.node = true; break;
+      case ChannelPath::Scale: a.scale = a.node = true; break;
+      case ChannelPath::Weights: break;  // morph weights have no identity other than their defaults
+    }
+  }
+  for (size_t n = 0; n < animated.size(); ++n) {
+    if (!animated[n].node) continue;
+    Transform& local = pose.local[n];
+    if (!animated[n].translation) local.translation = Vec3::Zero();
+    if (!animated[n].rotation) local.rotation = Quat::Identity();
+    if (!animated[n].scale) local.scale = Vec3::Ones();
+  }
+}
+
+// The TRS nearest an affine matrix: its translation, the length of each column as the scale (the first
+// negative where the determinant is), and the rotation nearest the columns so scaled (U V^T of their SVD).
+Mat4 nearest_trs(const Mat4& m) {
+  Mat3 linear = m.topLeftCorner<3, 3>();
+  Transform trs;
+  trs.translation = m.topRightCorner<3, 1>();
+  for (int c = 0; c < 3; ++c) trs.scale[c] = linear.col(c).norm();
+  if (linear.determinant() < 0.0) trs.scale[0] = -trs.scale[0];
+  for (int c = 0; c < 3; ++c) linear.col(c) /= trs.scale[c];
+  const Eigen::JacobiSVD<Mat3> svd(linear, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  trs.rotation = Quat(Mat3(svd.matrixU() * svd.matrixV().transpose())).normalized();
+  return compose_trs(trs);
+}
+
+// shear=dropped: every global transform stored as TRS, each node's built from its parent's stored one.
+void drop_global_shear(const Scene& scene, const LocalPose& local, ModelPose& model) {
+  for (int n : scene.node_order) {
+    const int parent = scene.nodes[size_t(n)].parent;
+    const Mat4 own = compose_trs(local.local[size_t(n)]);
+    model.global[size_t(n)] = nearest_trs(parent < 0 ? own : multiply_affine(model.global[size_t(parent)], own));
+  }
+}
+
 }  // namespace
 
 EvaluatedPose evaluate_pose(const Scene& scene, int animation, double time) {
@@ -37,10 +88,12 @@ EvaluatedPose evaluate_pose(const Scene& scene, int animation, double time, cons
   pose.local = rest_pose(scene);
   if (conventions.morph.defaults == MorphDefaults::Ignored)
     for (std::vector<double>& weights : pose.local.morph_weights) std::fill(weights.begin(), weights.end(), 0.0);
+  if (conventions.palette.rest_values == RestValues::Identity) identity_rest_values(scene, animation, pose.local);
   pose.clip_time = convention_sample_time(scene, animation, time, conventions.time);
   if (animation >= 0) sample_animation(scene, animation, pose.clip_time, pose.local, conventions.sampling);
   if (conventions.morph.max_targets > 0) keep_largest_morph_weights(pose.local, conventions.morph.max_targets);
   pose.model = local_to_model(scene, pose.local);
+  if (conventions.palette.shear == GlobalShear::Dropped) drop_global_shear(scene, pose.local, pose.model);
   pose.palettes.reserve(scene.skins.size());
   for (size_t s = 0; s < scene.skins.size(); ++s)
     pose.palettes.push_back(compute_palette(scene, pose.model, int(s), conventions.palette));

@@ -44,6 +44,12 @@ JointPalette compute_palette(const Scene& scene, const ModelPose& model_pose, in
                                          : multiply_affine(global, skin.inverse_bind[j]);
     palette.normal[j] = normal_matrix(palette.skinning[j].topLeftCorner<3, 3>());
   }
+  // joint-cap=N: the entries an engine with an N-matrix palette never uploads keep their initial identity.
+  if (conventions.joint_cap > 0)
+    for (size_t j = size_t(conventions.joint_cap); j < skin.joints.size(); ++j) {
+      palette.skinning[j] = Mat4::Identity();
+      palette.normal[j] = Mat3::Identity();
+    }
   return palette;
 }
 

@@ -10,6 +10,8 @@
 // the transforms of the nodes above it dropped: G'(j) = G(parent(root))^-1 * G(j). The root is
 // skin.skeleton, else the nearest common ancestor of the joints. (mesh-node, the other palette convention,
 // is per mesh node rather than per skin: skin/evaluate_vertices.h applies it.)
+// Convention joint-cap=N: entries N and beyond are the identity (skinning and normal matrix), as in an engine
+// whose palette holds N matrices and never uploads the rest.
 #pragma once
 #include "core/conventions.h"
 #include "core/pose.h"

@@ -109,6 +109,31 @@ void add_load_fields(std::vector<ConventionField>& fields) {
       "inverse bind matrices as the file gives them, or recomputed as the inverse of each joint's rest global",
       [](auto& c) -> auto& { return c.load.inverse_bind; },
       {{InverseBind::AsStored, "as-stored"}, {InverseBind::FromRestPose, "from-rest-pose"}}));
+  fields.push_back(enum_field<WeightDecoding>(
+      "weight-decoding", "load", "normalized|raw",
+      "normalized unsigned-byte/short WEIGHTS: c / 255 or c / 65535 (glTF), or the integer c itself",
+      [](auto& c) -> auto& { return c.load.weight_decoding; },
+      {{WeightDecoding::Normalized, "normalized"}, {WeightDecoding::Raw, "raw"}}));
+  fields.push_back(enum_field<NodeMatrix>(
+      "node-matrix", "load", "used|ignored|reflection-lost",
+      "a node's `matrix`: used (glTF), ignored (the identity), or decomposed with the reflection lost (|scale|)",
+      [](auto& c) -> auto& { return c.load.node_matrix; },
+      {{NodeMatrix::Used, "used"}, {NodeMatrix::Ignored, "ignored"}, {NodeMatrix::ReflectionLost, "reflection-lost"}}));
+  fields.push_back(enum_field<ChannelTarget>(
+      "channel-target", "load", "index|first-named",
+      "an animation channel's node: the one its index names (glTF), or the first node with that node's name",
+      [](auto& c) -> auto& { return c.load.channel_target; },
+      {{ChannelTarget::Index, "index"}, {ChannelTarget::FirstNamed, "first-named"}}));
+  fields.push_back(enum_field<JointIndexSpace>(
+      "joint-index", "load", "skin|node",
+      "JOINTS values as indices into skin.joints (glTF) or as node indices (a node that is not a joint of the "
+      "skin: joint 0)",
+      [](auto& c) -> auto& { return c.load.joint_index; },
+      {{JointIndexSpace::Skin, "skin"}, {JointIndexSpace::Node, "node"}}));
+  fields.push_back(enum_field<MorphNormals>(
+      "morph-normals", "load", "applied|ignored", "morph targets' NORMAL and TANGENT deltas: applied (glTF) or ignored",
+      [](auto& c) -> auto& { return c.load.morph_normals; },
+      {{MorphNormals::Applied, "applied"}, {MorphNormals::Ignored, "ignored"}}));
   fields.push_back(enum_field<QuaternionKeys>(
       "quaternion-keys", "sampling", "normalized|as-stored",
       "rotation keys normalized before use (skinref), or used as stored, the result not renormalized",
@@ -190,6 +215,31 @@ void add_sampling_fields(std::vector<ConventionField>& fields) {
       "rotation keys as float32 (glTF) or 15-bit smallest-three quaternions (ozz-animation)",
       [](auto& c) -> auto& { return c.sampling.rotation_keys; },
       {{RotationKeys::F32, "f32"}, {RotationKeys::SmallestThree15, "q15"}}));
+  fields.push_back(enum_field<CubicWeightsLayout>(
+      "cubic-weights", "sampling", "grouped|per-target",
+      "CUBICSPLINE morph weights: per key the N in-tangents, N values, N out-tangents (glTF), or read as "
+      "(in-tangent, value, out-tangent) per target",
+      [](auto& c) -> auto& { return c.sampling.cubic_weights; },
+      {{CubicWeightsLayout::Grouped, "grouped"}, {CubicWeightsLayout::PerTarget, "per-target"}}));
+}
+
+// The joint-cap field: a count or "none", not an enum.
+ConventionField joint_cap_field() {
+  return ConventionField{"joint-cap", "palette", "none|N",
+                         "palette entries from the N-th joint of a skin on stay the identity, as in an engine whose "
+                         "palette holds N matrices",
+                         [](const Conventions& c) {
+                           return c.palette.joint_cap > 0 ? std::to_string(c.palette.joint_cap) : std::string("none");
+                         },
+                         [](Conventions& c, const std::string& text) {
+                           int count = 0;
+                           if (text == "none") c.palette.joint_cap = 0;
+                           else if (parse_positive_int(text, 65536, count)) c.palette.joint_cap = count;
+                           else
+                             throw std::invalid_argument("convention joint-cap: '" + text +
+                                                         "' is not none or a count of 1 to 65536");
+                         },
+                         {"256", "128", "64"}};
 }
 
 // Hierarchy and palette step: the fields that build the joint palette.
@@ -205,6 +255,19 @@ void add_palette_fields(std::vector<ConventionField>& fields) {
       [](auto& c) -> auto& { return c.palette.mesh_node; },
       {{MeshNodeTransform::Ignored, "ignored"}, {MeshNodeTransform::Applied, "applied"},
        {MeshNodeTransform::Inverse, "inverse"}}));
+  fields.push_back(enum_field<RestValues>(
+      "rest-values", "palette", "node|identity",
+      "the translation, rotation or scale that the played clip does not animate on a node it animates: the "
+      "node's own (glTF) or the identity's",
+      [](auto& c) -> auto& { return c.palette.rest_values; },
+      {{RestValues::Node, "node"}, {RestValues::Identity, "identity"}}));
+  fields.push_back(enum_field<GlobalShear>(
+      "shear", "palette", "kept|dropped",
+      "global transforms as matrices (glTF), or stored as TRS at every node so that the shear a non-uniformly "
+      "scaled parent gives a turned child is dropped",
+      [](auto& c) -> auto& { return c.palette.shear; },
+      {{GlobalShear::Kept, "kept"}, {GlobalShear::Dropped, "dropped"}}));
+  fields.push_back(joint_cap_field());
 }
 
 // The morph-targets field: a count or "all", not an enum.

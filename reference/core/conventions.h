@@ -35,12 +35,27 @@ enum class JointSentinel {
   U16Max,   // 65535
 };
 enum class InverseBind { AsStored, FromRestPose };
+// Normalized unsigned WEIGHTS: c / max (glTF), or the integer c itself.
+enum class WeightDecoding { Normalized, Raw };
+// A node given by `matrix`: used (glTF), ignored (identity), or with the reflection lost (|scale|).
+enum class NodeMatrix { Used, Ignored, ReflectionLost };
+// A channel's target: the node it names by index (glTF), or the first node with that node's name.
+enum class ChannelTarget { Index, FirstNamed };
+// JOINTS values: indices into skin.joints (glTF), or node indices (a node that is no joint of the skin: joint 0).
+enum class JointIndexSpace { Skin, Node };
+// Morph NORMAL and TANGENT deltas: applied (glTF) or ignored.
+enum class MorphNormals { Applied, Ignored };
 struct LoadConventions {
   InfluenceLimit influences = InfluenceLimit::All;
   int influence_count = 4;          // for Largest, 1 to 16
   bool renormalize_limited = false; // Largest/FirstSet: divide the kept weights by their sum
   JointSentinel joint_sentinel = JointSentinel::None;  // accepted only with weight 0; mapped to joint 0
   InverseBind inverse_bind = InverseBind::AsStored;   // FromRestPose: IBM = inverse(G_rest(joint))
+  WeightDecoding weight_decoding = WeightDecoding::Normalized;
+  NodeMatrix node_matrix = NodeMatrix::Used;
+  ChannelTarget channel_target = ChannelTarget::Index;
+  JointIndexSpace joint_index = JointIndexSpace::Skin;
+  MorphNormals morph_normals = MorphNormals::Applied;
 };
 
 // ---- time ----
@@ -62,6 +77,7 @@ enum class StepBoundary { Key, Previous };  // STEP at exactly t_k: key k (glTF)
 enum class CubicVariant { Spec, UnscaledTangents, Linear, NoRenormalize };
 enum class TranslationScaleKeys { F32, Half };
 enum class RotationKeys { F32, SmallestThree15 };  // 15-bit smallest-three (ozz-animation's default)
+enum class CubicWeightsLayout { Grouped, PerTarget };
 struct SamplingConventions {
   QuaternionKeys quaternion_keys = QuaternionKeys::Normalized;
   RotationInterpolation rotation = RotationInterpolation::Slerp;
@@ -70,14 +86,25 @@ struct SamplingConventions {
   double resample_hz = 0.0;  // > 0: every clip resampled at this rate, then played LINEAR
   TranslationScaleKeys translation_scale_keys = TranslationScaleKeys::F32;
   RotationKeys rotation_keys = RotationKeys::F32;
+  // CUBICSPLINE weights of N targets: per key N in-tangents, N values, N out-tangents (glTF), or read as
+  // (in-tangent, value, out-tangent) per target.
+  CubicWeightsLayout cubic_weights = CubicWeightsLayout::Grouped;
 };
 
 // ---- hierarchy and palette ----
 enum class SkeletonAncestors { Kept, Dropped };  // Dropped: joints' globals start at the skeleton root
 enum class MeshNodeTransform { Ignored, Applied, Inverse };
+// The TRS properties a channel of the played clip does not animate, on a node it animates: the node's own
+// (glTF), or the identity's.
+enum class RestValues { Node, Identity };
+// Global transforms: kept as matrices (glTF), or stored as TRS at every node, the shear dropped.
+enum class GlobalShear { Kept, Dropped };
 struct PaletteConventions {
   SkeletonAncestors skeleton_ancestors = SkeletonAncestors::Kept;
   MeshNodeTransform mesh_node = MeshNodeTransform::Ignored;
+  RestValues rest_values = RestValues::Node;
+  GlobalShear shear = GlobalShear::Kept;
+  int joint_cap = 0;  // 0: every joint; N > 0: palette entries from N on stay the identity (never uploaded)
 };
 
 // ---- morph ----

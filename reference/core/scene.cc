@@ -165,6 +165,8 @@ class SceneChecker {
         const size_t influences = n * size_t(prim.influences_per_vertex);
         if (prim.joints.size() != influences || prim.weights.size() != influences)
           fail(ppath + "/attributes/JOINTS_0", "vertex count x influences per vertex joints and weights");
+        if (!prim.weight_set_max.empty() && prim.weight_set_max.size() * 4 != size_t(prim.influences_per_vertex))
+          fail(ppath + "/attributes/WEIGHTS_0", "one stored weight type per influence set");
         for (uint32_t index : prim.indices)
           if (index >= n) fail(ppath + "/indices", "vertex indices < the vertex count " + str(n));
         if (prim.topology == Topology::Triangles && prim.indices.size() % 3 != 0)

@@ -55,6 +55,9 @@ struct Primitive {
   int influences_per_vertex = 0;   // 4 x the number of JOINTS_n/WEIGHTS_n sets
   std::vector<uint32_t> joints;    // vertex_count * influences_per_vertex
   std::vector<double> weights;     // vertex_count * influences_per_vertex
+  // How each influence set's WEIGHTS were stored: 0 for float, 255 or 65535 for normalized unsigned bytes or
+  // shorts (the weights above are already c / max). Empty: float throughout (built-in and imported scenes).
+  std::vector<uint32_t> weight_set_max;
   std::vector<MorphTarget> targets;
   int material = -1;
 

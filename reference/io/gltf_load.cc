@@ -377,6 +377,8 @@ class GltfReader {
                             rules(wname, {TINYGLTF_TYPE_VEC4}, {{{kFloat, false}, {kU8, true}, {kU16, true}}, {}}),
                             apath + wname);
       check_count(w, n, apath + wname);
+      const int weight_type = m_.accessors[size_t(attrs.at(wname))].componentType;
+      prim.weight_set_max.push_back(weight_type == kU8 ? 255u : weight_type == kU16 ? 65535u : 0u);
       const double sentinel = sentinel_value(m_.accessors[size_t(attrs.at(jname))].componentType);
       for (size_t v = 0; v < n; ++v) {
         for (int c = 0; c < 4; ++c) {

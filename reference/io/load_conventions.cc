@@ -1,6 +1,7 @@
 #include "io/load_conventions.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace skinref {
@@ -32,6 +33,7 @@ void limit_influences(Primitive& prim, const LoadConventions& conventions) {
       for (size_t i = 0; i < kept; ++i) weights[v * stride + i] /= sum;
   }
   prim.influences_per_vertex = int(stride);
+  prim.weight_set_max.clear();  // the kept weights mix sets; they were decoded before (apply_load_conventions)
   prim.joints = std::move(joints);
   prim.weights = std::move(weights);
 }
@@ -52,9 +54,80 @@ void inverse_bind_from_rest_pose(Scene& scene) {
   }
 }
 
+// weight-decoding: each normalized set's weights read back to their integers c, then decoded as the engine does.
+void decode_weights(Primitive& prim, WeightDecoding decoding) {
+  const size_t k = size_t(prim.influences_per_vertex);
+  for (size_t set = 0; set < prim.weight_set_max.size(); ++set) {
+    const double max = double(prim.weight_set_max[set]);
+    if (max == 0.0) continue;
+    for (size_t v = 0; v < prim.vertex_count(); ++v)
+      for (size_t c = 0; c < 4; ++c) {
+        double& w = prim.weights[v * k + set * 4 + c];
+        const double integer = std::round(w * max);
+        switch (decoding) {
+          case WeightDecoding::Normalized: break;
+          case WeightDecoding::Raw: w = integer; break;
+        }
+      }
+  }
+}
+
+void apply_node_matrix(Scene& scene, NodeMatrix rule) {
+  for (Node& node : scene.nodes) {
+    if (!node.had_matrix) continue;
+    switch (rule) {
+      case NodeMatrix::Used: break;
+      case NodeMatrix::Ignored: node.rest = Transform{}; break;
+      case NodeMatrix::ReflectionLost: node.rest.scale = node.rest.scale.cwiseAbs(); break;
+    }
+  }
+}
+
+// channel-target=first-named: each channel moves to the first node named as its target (unnamed: unchanged).
+void target_channels_by_name(Scene& scene) {
+  for (Animation& animation : scene.animations)
+    for (AnimationChannel& channel : animation.channels) {
+      const std::string& name = scene.nodes[size_t(channel.node)].name;
+      if (name.empty()) continue;
+      for (size_t n = 0; n < scene.nodes.size(); ++n)
+        if (scene.nodes[n].name == name) {
+          channel.node = int(n);
+          break;
+        }
+    }
+}
+
+// joint-index=node: JOINTS value k picks the skin joint whose node is k (a node that is no joint: joint 0).
+void joints_as_node_indices(Scene& scene) {
+  std::vector<bool> remapped(scene.meshes.size(), false);  // a mesh two skinned nodes share, once
+  for (const Node& node : scene.nodes) {
+    if (node.skin < 0 || node.mesh < 0 || remapped[size_t(node.mesh)]) continue;
+    remapped[size_t(node.mesh)] = true;
+    const std::vector<int>& joints = scene.skins[size_t(node.skin)].joints;
+    for (Primitive& prim : scene.meshes[size_t(node.mesh)].primitives)
+      for (uint32_t& j : prim.joints) {
+        const auto at = std::find(joints.begin(), joints.end(), int(j));
+        j = at == joints.end() ? 0u : uint32_t(at - joints.begin());
+      }
+  }
+}
+
 }  // namespace
 
 void apply_load_conventions(Scene& scene, const LoadConventions& conventions) {
+  if (conventions.weight_decoding != WeightDecoding::Normalized)
+    for (Mesh& mesh : scene.meshes)
+      for (Primitive& prim : mesh.primitives) decode_weights(prim, conventions.weight_decoding);
+  if (conventions.node_matrix != NodeMatrix::Used) apply_node_matrix(scene, conventions.node_matrix);
+  if (conventions.channel_target == ChannelTarget::FirstNamed) target_channels_by_name(scene);
+  if (conventions.joint_index == JointIndexSpace::Node) joints_as_node_indices(scene);
+  if (conventions.morph_normals == MorphNormals::Ignored)
+    for (Mesh& mesh : scene.meshes)
+      for (Primitive& prim : mesh.primitives)
+        for (MorphTarget& target : prim.targets) {
+          target.normal_deltas.clear();
+          target.tangent_deltas.clear();
+        }
   if (conventions.influences != InfluenceLimit::All) {
     std::vector<bool> limited(scene.meshes.size(), false);  // a mesh two skinned nodes share, once
     for (const Node& node : scene.nodes) {

@@ -23,8 +23,9 @@ namespace {
 
 // The fields each cache level depends on: a scene depends on the load and clip conventions, a pose on those
 // and the time, sampling, morph-weight and skeleton ones; the vertices on everything.
-const std::set<std::string> kSceneFields{"influences", "joint-sentinel", "inverse-bind", "resample",
-                                         "key-translation-scale", "key-rotation"};
+const std::set<std::string> kSceneFields{"influences",    "joint-sentinel", "inverse-bind",   "weight-decoding",
+                                         "node-matrix",   "channel-target", "joint-index",    "morph-normals",
+                                         "resample",      "key-translation-scale", "key-rotation", "cubic-weights"};
 const std::set<std::string> kVertexOnlyFields{"mesh-node", "morph-order", "weights", "zero-weights", "normals",
                                               "normalize"};
 
@@ -618,6 +619,7 @@ bool recipe_applicable(const Conventions& conventions) {
   taken.sampling.resample_hz = sampling.resample_hz;
   taken.sampling.translation_scale_keys = sampling.translation_scale_keys;
   taken.sampling.rotation_keys = sampling.rotation_keys;
+  taken.sampling.cubic_weights = sampling.cubic_weights;
   taken.morph.defaults = MorphDefaults::Used;
   taken.morph.max_targets = 0;
   return same_conventions(taken, conventions);

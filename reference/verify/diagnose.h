@@ -88,8 +88,8 @@ struct DiagnoseSettings {
   // it changes nothing in the search.
   std::function<void(const std::string& candidate)> on_candidate;
 };
-// Whether a recipe's evaluation takes these conventions (load, key quantization and resampling, morph order,
-// skinning); false for the others.
+// Whether a recipe's evaluation takes these conventions (load, key quantization, resampling and the CUBICSPLINE
+// weights layout, morph order, skinning); false for the others.
 bool recipe_applicable(const Conventions& conventions);
 struct CandidateScore {
   std::vector<std::string> settings;  // "NAME=VALUE" added to the base

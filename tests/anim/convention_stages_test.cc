@@ -215,6 +215,88 @@ TEST(ConventionPaletteTest, DroppedAncestorsAreTheSceneWithoutThem) {
   }
 }
 
+// cubic-weights=per-target: two targets, two keys; the engine reads key k's (a, v, b) of target j at
+// 3 (2 k + j) + (0, 1, 2).
+TEST(ConventionClipTest, CubicWeightsReadPerTarget) {
+  Scene scene = testing::make_convention_scene();
+  AnimationSampler sampler;
+  sampler.interpolation = Interpolation::CubicSpline;
+  sampler.times = {0.0, 1.0};
+  sampler.components = 2;
+  sampler.values = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};  // grouped: a0 a1 v0 v1 b0 b1 per key
+  Animation animation;
+  animation.samplers = {sampler};
+  animation.channels = {{0, 5, ChannelPath::Weights}};
+  Scene one = scene;
+  one.meshes[0].default_weights = {0.0, 0.0};
+  for (Primitive& p : one.meshes[0].primitives) p.targets.resize(2);
+  one.animations = {animation};
+  apply_clip_conventions(one, with({"cubic-weights=per-target"}).sampling);
+  // Grouped index of (key k, element e, target j) is 6 k + 2 e + j; it now holds the value at 6 k + 3 j + e.
+  EXPECT_EQ(one.animations[0].samplers[0].values, (std::vector<double>{0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11}));
+}
+
+TEST(ConventionPoseTest, UnanimatedPropertiesTakeTheIdentity) {
+  const Scene scene = testing::make_convention_scene();
+  const Conventions identity = with({"rest-values=identity"});
+  const EvaluatedPose pose = evaluate_pose(scene, 0, 1.0, identity);
+  const EvaluatedPose gltf = evaluate_pose(scene, 0, 1.0);
+  std::vector<bool> translated(scene.nodes.size()), turned(scene.nodes.size()), scaled(scene.nodes.size()),
+      animated(scene.nodes.size());
+  for (const AnimationChannel& c : scene.animations[0].channels) {
+    animated[size_t(c.node)] = c.path != ChannelPath::Weights || animated[size_t(c.node)];
+    translated[size_t(c.node)] = translated[size_t(c.node)] || c.path == ChannelPath::Translation;
+    turned[size_t(c.node)] = turned[size_t(c.node)] || c.path == ChannelPath::Rotation;
+    scaled[size_t(c.node)] = scaled[size_t(c.node)] || c.path == ChannelPath::Scale;
+  }
+  for (size_t n = 0; n < scene.nodes.size(); ++n) {
+    const Transform& a = pose.local.local[n];
+    const Transform& b = gltf.local.local[n];
+    EXPECT_EQ(a.translation, animated[n] && !translated[n] ? Vec3::Zero() : b.translation) << n;
+    EXPECT_EQ(a.scale, animated[n] && !scaled[n] ? Vec3::Ones() : b.scale) << n;
+    EXPECT_EQ(a.rotation.coeffs(), animated[n] && !turned[n] ? Quat::Identity().coeffs() : b.rotation.coeffs()) << n;
+  }
+}
+
+TEST(ConventionPoseTest, DroppedShearLeavesOrthogonalAxesAndKeepsShearFreeTransforms) {
+  Scene scene = testing::make_convention_scene();
+  const Conventions dropped = with({"shear=dropped"});
+  for (double t : {0.6, 1.3}) {
+    const EvaluatedPose pose = evaluate_pose(scene, 0, t, dropped);
+    const EvaluatedPose gltf = evaluate_pose(scene, 0, t);
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+      const Mat3 axes = pose.model.global[n].topLeftCorner<3, 3>();
+      // Stored as TRS: the columns are orthogonal whatever the parents' scales.
+      for (int i = 0; i < 3; ++i)
+        for (int j = i + 1; j < 3; ++j)
+          EXPECT_LT(std::abs(axes.col(i).normalized().dot(axes.col(j).normalized())), 1e-12) << n;
+      // Where the glTF global has no shear, dropping it changes nothing but rounding.
+      const Mat3 g = gltf.model.global[n].topLeftCorner<3, 3>();
+      const double shear = std::abs(g.col(0).normalized().dot(g.col(1).normalized())) +
+                           std::abs(g.col(0).normalized().dot(g.col(2).normalized())) +
+                           std::abs(g.col(1).normalized().dot(g.col(2).normalized()));
+      if (shear < 1e-12) {
+        EXPECT_LT((pose.model.global[n] - gltf.model.global[n]).cwiseAbs().maxCoeff(), 1e-9) << n;
+      }
+    }
+  }
+}
+
+TEST(ConventionPaletteTest, EntriesBeyondTheJointCapAreTheIdentity) {
+  const Scene scene = testing::make_convention_scene();
+  const JointPalette capped = evaluate_pose(scene, 0, 1.0, with({"joint-cap=2"})).palettes[0];
+  const JointPalette full = evaluate_pose(scene, 0, 1.0).palettes[0];
+  ASSERT_GT(full.skinning.size(), 2u);
+  for (size_t j = 0; j < full.skinning.size(); ++j) {
+    if (j < 2) {
+      EXPECT_EQ(capped.skinning[j], full.skinning[j]) << j;
+    } else {
+      EXPECT_EQ(capped.skinning[j], Mat4::Identity()) << j;
+      EXPECT_EQ(capped.normal[j], Mat3::Identity()) << j;
+    }
+  }
+}
+
 TEST(ConventionPoseTest, MorphDefaultsAndTheLargestTargets) {
   const Scene scene = testing::make_convention_scene();
   const std::vector<double>& defaults = scene.meshes[0].default_weights;

@@ -122,5 +122,69 @@ TEST(LoadConventionsTest, AJointSentinelIsAcceptedWithWeightZeroOnly) {
   }
 }
 
+// The conformance suite's load-stage departures, each on a small scene against what the engine would read.
+TEST(LoadConventionsTest, RawWeightsAreTheStoredIntegers) {
+  Scene scene = eight_influences();
+  Primitive& prim = scene.meshes[0].primitives[0];
+  prim.weights = {128.0 / 255, 127.0 / 255, 0, 0, 0.5, 0.25, 0.25, 0};
+  prim.weight_set_max = {255, 0};  // the first set stored as normalized bytes, the second as floats
+  apply_load_conventions(scene, load_with("weight-decoding=raw"));
+  EXPECT_EQ(scene.meshes[0].primitives[0].weights, (std::vector<double>{128, 127, 0, 0, 0.5, 0.25, 0.25, 0}));
+}
+
+TEST(LoadConventionsTest, NodeMatricesIgnoredOrWithoutTheirReflection) {
+  Scene scene = eight_influences();
+  scene.nodes[1].had_matrix = true;
+  scene.nodes[1].rest.translation = Vec3(1, 2, 3);
+  scene.nodes[1].rest.scale = Vec3(-2, 1, 1);  // a reflection, carried on x
+  scene.nodes[2].rest.scale = Vec3(-1, 1, 1);  // TRS in the file: never touched
+  Scene ignored = scene, lost = scene;
+  apply_load_conventions(ignored, load_with("node-matrix=ignored"));
+  EXPECT_EQ(ignored.nodes[1].rest.translation, Vec3::Zero());
+  EXPECT_EQ(ignored.nodes[1].rest.scale, Vec3::Ones());
+  EXPECT_EQ(ignored.nodes[2].rest.scale, Vec3(-1, 1, 1));
+  apply_load_conventions(lost, load_with("node-matrix=reflection-lost"));
+  EXPECT_EQ(lost.nodes[1].rest.translation, Vec3(1, 2, 3));
+  EXPECT_EQ(lost.nodes[1].rest.scale, Vec3(2, 1, 1));
+  EXPECT_EQ(lost.nodes[2].rest.scale, Vec3(-1, 1, 1));
+}
+
+TEST(LoadConventionsTest, ChannelsFindTheFirstNodeOfTheirTargetsName) {
+  Scene scene = eight_influences();
+  scene.nodes[5].name = scene.nodes[2].name;  // "n2" twice
+  Animation animation;
+  AnimationSampler sampler;
+  sampler.times = {0.0};
+  sampler.values = {1, 2, 3};
+  sampler.components = 3;
+  animation.samplers = {sampler};
+  animation.channels = {{0, 5, ChannelPath::Translation}, {0, 3, ChannelPath::Translation}};
+  scene.animations = {animation};
+  finalize_scene(scene);
+  apply_load_conventions(scene, load_with("channel-target=first-named"));
+  EXPECT_EQ(scene.animations[0].channels[0].node, 2);
+  EXPECT_EQ(scene.animations[0].channels[1].node, 3);
+}
+
+TEST(LoadConventionsTest, JointsReadAsNodeIndices) {
+  Scene scene = eight_influences();
+  scene.skins[0].joints = {7, 6, 5, 4, 3, 2, 1, 0};  // skin joint i is node 7 - i
+  scene.meshes[0].primitives[0].joints = {0, 1, 2, 3, 4, 5, 6, 7};
+  apply_load_conventions(scene, load_with("joint-index=node"));
+  // JOINTS value k is node k, which is skin joint 7 - k.
+  EXPECT_EQ(scene.meshes[0].primitives[0].joints, (std::vector<uint32_t>{7, 6, 5, 4, 3, 2, 1, 0}));
+}
+
+TEST(LoadConventionsTest, MorphNormalDeltasIgnored) {
+  Scene scene = eight_influences();
+  MorphTarget target;
+  target.position_deltas = {Vec3(1, 0, 0)};
+  target.normal_deltas = {Vec3(0, 1, 0)};
+  scene.meshes[0].primitives[0].targets = {target};
+  apply_load_conventions(scene, load_with("morph-normals=ignored"));
+  EXPECT_EQ(scene.meshes[0].primitives[0].targets[0].position_deltas.size(), 1u);
+  EXPECT_TRUE(scene.meshes[0].primitives[0].targets[0].normal_deltas.empty());
+}
+
 }  // namespace
 }  // namespace skinref

@@ -36,6 +36,21 @@ inline std::vector<WorldPrimitive> planted_engine_dump(const Scene& source, int 
   return rounded_to_float32(evaluate_vertices(scene, pose, options, conventions));
 }
 
+// Whether `assignments` change the reference's vertices on `scene` at any of `times`: the conventions the
+// convention scene was not built for (node matrices, stored integer weights, shared names, large skins,
+// CUBICSPLINE weights, morph normals) act only on the conformance cases that target them (conformance/).
+inline bool acts_on(const Scene& scene, const std::vector<std::string>& assignments, const std::vector<double>& times) {
+  for (double time : times) {
+    const std::vector<WorldPrimitive> planted = planted_engine_dump(scene, 0, time, assignments);
+    const std::vector<WorldPrimitive> reference = planted_engine_dump(scene, 0, time, {});
+    for (size_t p = 0; p < planted.size(); ++p)
+      if (planted[p].vertices.positions != reference[p].vertices.positions ||
+          planted[p].vertices.normals != reference[p].vertices.normals)
+        return true;
+  }
+  return false;
+}
+
 // How diagnose did on one planted case.
 enum class Verdict {
   Exact,              // named exactly the planted conventions

@@ -67,6 +67,7 @@ TEST(DiagnoseTest, AnyOrderBoundsStillNameEveryConvention) {
   unsigned seed = 1;
   for (const std::vector<std::string>& candidate : diagnose_candidates()) {
     const std::vector<double> times = testing::convention_case_times(candidate, seed++).front();
+    if (!test::acts_on(scene, candidate, times)) continue;  // planted on the conformance cases instead
     SCOPED_TRACE(case_name(candidate) + " at t = " + times_text(times));
     const Diagnosis d = diagnose_planted(scene, candidate, times, BoundsModel::AnyOrder);
     const Verdict verdict = classify(d, candidate);
@@ -81,14 +82,25 @@ TEST(DiagnoseTest, AnyOrderBoundsStillNameEveryConvention) {
 }
 
 // Each single convention diagnose knows, planted alone, at three times where it acts: diagnose names exactly
-// it. The table of verdicts is printed for the record.
+// it. The table of verdicts is printed for the record. The conventions that need what this scene lacks (a node
+// matrix, integer weights, shared names, 260 joints, CUBICSPLINE weights, morph normals) are planted on the
+// conformance cases built for them instead (ConformanceRunner.EveryPlantedDepartureFailsItsCaseAndIsNamed);
+// they are listed here.
 TEST(DiagnoseTest, EverySingleConventionIsNamedExactly) {
   const Scene scene = testing::make_convention_scene();
   std::map<std::string, std::string> table;
   size_t exact = 0, tied = 0, cases = 0;
   unsigned seed = 1;
+  std::string elsewhere;
   for (const std::vector<std::string>& candidate : diagnose_candidates()) {
-    for (const std::vector<double>& times : testing::convention_case_times(candidate, seed++)) {
+    const std::vector<std::vector<double>> case_times = testing::convention_case_times(candidate, seed++);
+    std::vector<double> all_times;
+    for (const std::vector<double>& times : case_times) all_times.insert(all_times.end(), times.begin(), times.end());
+    if (!test::acts_on(scene, candidate, all_times)) {
+      elsewhere += " " + case_name(candidate);
+      continue;
+    }
+    for (const std::vector<double>& times : case_times) {
       SCOPED_TRACE(case_name(candidate) + " at t = " + times_text(times));
       const Diagnosis d = diagnose_planted(scene, candidate, times);
       const Verdict verdict = classify(d, candidate);
@@ -103,6 +115,7 @@ TEST(DiagnoseTest, EverySingleConventionIsNamedExactly) {
     }
   }
   for (const auto& [name, verdicts] : table) std::printf("  %-40s %s\n", name.c_str(), verdicts.c_str());
+  std::printf("  planted on the conformance cases instead:%s\n", elsewhere.c_str());
   std::printf("  %zu cases: %zu exact, %zu tied with an equivalent\n", cases, exact, tied);
 }
 

@@ -9,6 +9,7 @@
 namespace skinref::conformance {
 
 void add_skin_cases(std::vector<ConformanceCase>& cases);       // 3.7.3 Skins, 3.5 node hierarchy
+void add_hierarchy_cases(std::vector<ConformanceCase>& cases);  // 3.5.3 Transformations, animated hierarchies
 void add_influence_cases(std::vector<ConformanceCase>& cases);  // 3.7.3.3 Skinned Mesh Attributes
 void add_morph_cases(std::vector<ConformanceCase>& cases);      // 3.7.2.2 Morph Targets
 void add_animation_cases(std::vector<ConformanceCase>& cases);  // 3.11 Animations, Appendix C

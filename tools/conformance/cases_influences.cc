@@ -98,13 +98,13 @@ const char* const kNormalizedSum =
 
 ConformanceCase stored_as(const std::string& id, const std::string& title, const std::string& rule,
                           const std::vector<double>& weights, const AccessorLayout& joints,
-                          const AccessorLayout& stored_weights, const std::string& departure) {
+                          const AccessorLayout& stored_weights, std::vector<DepartureTarget> targets) {
   ConformanceCase c;
   c.id = id;
   c.title = title;
   c.section = "3.7.3.3 Skinned Mesh Attributes";
   c.rule = rule;
-  c.targets = {{departure, {}}};
+  c.targets = std::move(targets);
   c.times = {0.0, 0.5, 1.0};
   c.build = [weights, joints, stored_weights](GltfBuilder& b) {
     build_shared_ribbon(b, 3, weights, joints, stored_weights);
@@ -125,16 +125,18 @@ void add_influence_cases(std::vector<ConformanceCase>& cases) {
   cases.push_back(stored_as("weights-normalized-unsigned-byte",
                             "WEIGHTS_0 as normalized unsigned bytes, decoded as c / 255", kNormalizedSum,
                             {128.0 / 255, 64.0 / 255, 63.0 / 255, 0}, kU16Joints,
-                            AccessorLayout{ComponentType::U8, true}, "L1"));
+                            AccessorLayout{ComponentType::U8, true},
+                            {{"L1", {"weight-decoding=raw"}}}));
   cases.push_back(stored_as("weights-normalized-unsigned-short",
                             "WEIGHTS_0 as normalized unsigned shorts, decoded as c / 65535", kNormalizedSum,
                             {32768.0 / 65535, 16384.0 / 65535, 16383.0 / 65535, 0}, kU16Joints,
-                            AccessorLayout{ComponentType::U16, true}, "L1"));
+                            AccessorLayout{ComponentType::U16, true},
+                            {{"L1", {"weight-decoding=raw"}}}));
   cases.push_back(stored_as("joints-unsigned-byte", "JOINTS_0 as unsigned bytes",
                             "The number of joints that influence one vertex is limited to 4 per set, so the "
                             "referenced accessors MUST have VEC4 type and following component types: JOINTS_n: "
                             "unsigned byte or unsigned short",
-                            {0.5, 0.25, 0.25, 0}, AccessorLayout{ComponentType::U8}, kFloatWeights, "L2"));
+                            {0.5, 0.25, 0.25, 0}, AccessorLayout{ComponentType::U8}, kFloatWeights, {{"L2", {}}}));
 }
 
 }  // namespace skinref::conformance

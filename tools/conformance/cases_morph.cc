@@ -138,7 +138,7 @@ ConformanceCase cubic_weights() {
   c.section = "3.11 Animations";
   c.rule = "When used with CUBICSPLINE interpolation, tangents (a_k, b_k) and values (v_k) are grouped within "
            "keyframes: a_1,a_2,...a_n,v_1,v_2,...v_n,b_1,b_2,...b_n";
-  c.targets = {{"S4", {"cubic=unscaled-tangents"}}, {"S5", {"cubic=linear"}}, {"S7", {}}};
+  c.targets = {{"S4", {"cubic=unscaled-tangents"}}, {"S5", {"cubic=linear"}}, {"S7", {"cubic-weights=per-target"}}};
   c.times = {0.0, 0.125, 0.25, 0.5, 1.0, 1.5, 2.0};
   c.build = [](GltfBuilder& b) {
     const MorphRig m = build_morphed_ribbon(b, 3, {});
@@ -151,11 +151,35 @@ ConformanceCase cubic_weights() {
   return c;
 }
 
+ConformanceCase normal_deltas() {
+  ConformanceCase c;
+  c.id = "morph-normal-deltas";
+  c.title = "A target that tilts the normals by 45 degrees as it moves the ribbon";
+  c.section = "3.7.2.2 Morph Targets";
+  c.rule = "Displacements for POSITION, NORMAL, and TANGENT attributes MUST be applied before any transformation "
+           "matrices affecting the mesh vertices such as skinning or node transforms.";
+  c.targets = {{"G3", {"morph-normals=ignored"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 1, {});
+    // The normal deltas turn (0, 0, 1) into (1, 0, 1) / |.|: the morphed normal is tilted 45 degrees about y
+    // at weight 1 (glTF adds the deltas; the renormalized sum is the tilted unit vector).
+    nlohmann::ordered_json& primitive = b.json()["meshes"][size_t(m.mesh)]["primitives"][0];
+    const size_t vertex_count = b.json()["accessors"][size_t(primitive["attributes"]["POSITION"])]["count"];
+    std::vector<double> deltas;
+    for (size_t v = 0; v < vertex_count; ++v) deltas.insert(deltas.end(), {f32(std::sqrt(0.5)), 0.0, f32(std::sqrt(0.5) - 1.0)});
+    primitive["targets"][0]["NORMAL"] = b.add_accessor("target 0 normals", "VEC3", deltas);
+    add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "LINEAR", {0.0, 1.0}, {0.0, 1.0}}});
+  };
+  return c;
+}
+
 }  // namespace
 
 void add_morph_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() :
-       {mesh_default_weights, node_weights_override, nine_targets, morph_then_skin, cubic_weights})
+       {mesh_default_weights, node_weights_override, nine_targets, morph_then_skin, cubic_weights,
+        normal_deltas})
     cases.push_back(make());
 }
 

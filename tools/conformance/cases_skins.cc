@@ -99,11 +99,11 @@ ConformanceCase skeleton_under_transformed_node() {
 ConformanceCase joints_child_first() {
   ConformanceCase c;
   c.id = "joints-listed-child-first";
-  c.title = "skin.joints and the nodes array list each child before its parent";
+  c.title = "Nodes listed child first, and skin.joints in neither hierarchy nor node order";
   c.section = "3.7.3.1 Skins: Overview";
   c.rule = "The order of joints is defined by the skin.joints array and it MUST match the order of "
            "inverseBindMatrices accessor elements (when the latter is present).";
-  c.targets = {{"P3", {}}};
+  c.targets = {{"P3", {"joint-index=node"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
     // Nodes 0, 1, 2 are the chain's joints 2, 1, 0: leaf first.
@@ -112,13 +112,15 @@ ConformanceCase joints_child_first() {
     const int root = b.add_node(trs_node("joint0", Vec3::Zero()));
     b.json()["nodes"][size_t(middle)]["children"] = {leaf};
     b.json()["nodes"][size_t(root)]["children"] = {middle};
-    // The ribbon's JOINTS index skin.joints = [leaf, middle, root]: chain joint k is skin joint 2 - k.
+    // skin.joints = [middle, root, leaf]: chain joint 0 (the root) is skin joint 1, chain joint 1 skin joint
+    // 0, chain joint 2 skin joint 2; no skin index equals its node's index but the leaf's.
+    const double skin_index_of_chain[3] = {1, 0, 2};
     Ribbon ribbon = make_ribbon(3, kSegment, 4, 0.5, true);
     for (size_t i = 0; i < ribbon.joints.size(); ++i)
-      if (i % 4 < 2) ribbon.joints[i] = 2.0 - ribbon.joints[i];
+      if (i % 4 < 2) ribbon.joints[i] = skin_index_of_chain[size_t(ribbon.joints[i])];
     const int mesh = add_ribbon_mesh(b, "ribbon", ribbon);
-    std::vector<Mat4> globals = chain_rest_globals(3, kSegment, Mat4::Identity());
-    const int skin = add_skin(b, "chain", {leaf, middle, root}, {globals[2], globals[1], globals[0]});
+    const std::vector<Mat4> globals = chain_rest_globals(3, kSegment, Mat4::Identity());
+    const int skin = add_skin(b, "chain", {middle, root, leaf}, {globals[1], globals[0], globals[2]});
     const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
     b.set_scene_roots({root, node});
     add_animation(b, "swing", {swing(root, 0, 40), swing(middle, 0, 50)});

@@ -1,0 +1,199 @@
+// The cases of glTF 2.0 section 3.5.3 (Transformations) and of the animated hierarchy: node matrices with a
+// reflection and a non-uniform scale, un-animated properties of animated nodes, the shear a non-uniformly
+// scaled parent gives a turned child, channels whose targets share a name, and a skin of more joints than
+// engines' palettes commonly hold.
+#include "conformance/case_kit.h"
+#include "conformance/cases.h"
+
+#include <cmath>
+
+namespace skinref::conformance {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kSegment = 4.0;
+const Vec3 kZ(0, 0, 1);
+
+double degrees(double d) { return d * kPi / 180.0; }
+
+std::vector<double> concat(const std::vector<std::vector<double>>& parts) {
+  std::vector<double> all;
+  for (const std::vector<double>& part : parts) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+ChannelSpec swing(int node, double from, double to) {
+  return {node, "rotation", "LINEAR", {0.0, 1.0},
+          concat({axis_angle_xyzw(kZ, degrees(from)), axis_angle_xyzw(kZ, degrees(to))})};
+}
+
+Mat4 trs_matrix(const Vec3& t, const std::vector<double>& q_xyzw, const Vec3& s) {
+  Transform trs;
+  trs.translation = t;
+  trs.rotation = quat_from_xyzw(q_xyzw[0], q_xyzw[1], q_xyzw[2], q_xyzw[3]);
+  trs.scale = s;
+  return compose_trs(trs);
+}
+
+// A matrix's 16 column-major values, each rounded to float32.
+nlohmann::ordered_json matrix_json(const Mat4& m) {
+  std::vector<double> values;
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) values.push_back(m(r, c));
+  return f32_array(values);
+}
+
+// A skinned ribbon over `joints` (node indices, root first, the chain along +x in bind space) whose rest
+// globals are `globals`; returns the ribbon's node.
+int add_ribbon_skin(GltfBuilder& b, const std::vector<int>& joints, const std::vector<Mat4>& globals) {
+  const Ribbon ribbon = make_ribbon(int(joints.size()), kSegment, 4, 0.5, true);
+  const int mesh = b.add_mesh({{"name", "ribbon"}, {"primitives", {skinned_ribbon_primitive(b, "ribbon", ribbon)}}});
+  const int ibm = b.add_accessor("inverse bind matrices", "MAT4", inverse_bind_values(globals));
+  const int skin = b.add_skin({{"name", "chain"}, {"inverseBindMatrices", ibm}, {"joints", joints}});
+  return b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+}
+
+ConformanceCase node_matrices() {
+  ConformanceCase c;
+  c.id = "node-matrix-mirror-and-scale";
+  c.title = "Joints' parents given by matrix: a mirror turned 30 degrees, and a scale of 2 along x";
+  c.section = "3.5.3 Transformations";
+  c.rule = "Any node MAY define a local space transform either by supplying a matrix property, or any of "
+           "translation, rotation, and scale properties (also known as TRS properties).";
+  c.targets = {{"L6", {"node-matrix=ignored"}}, {"L6", {"node-matrix=reflection-lost"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const std::vector<double> turn30 = axis_angle_xyzw(kZ, degrees(30));
+    const Mat4 mirror = trs_matrix(Vec3(1, 2, 0), turn30, Vec3(-1, 1, 1));
+    const int rig = b.add_node({{"name", "mirror"}, {"matrix", matrix_json(mirror)}});
+    const Chain chain = add_chain(b, "joint", 3, kSegment);
+    // Joint 1 keeps its translation but is given by a matrix with a scale of 2 along its own x (not animated).
+    const Mat4 stretch = trs_matrix(Vec3(kSegment, 0, 0), axis_angle_xyzw(kZ, degrees(20)), Vec3(2, 1, 1));
+    nlohmann::ordered_json& joint1 = b.json()["nodes"][size_t(chain.joints[1])];
+    joint1.erase("translation");
+    joint1["matrix"] = matrix_json(stretch);
+    b.json()["nodes"][size_t(rig)]["children"] = {chain.joints[0]};
+    const Mat4 g0 = mirror;
+    const Mat4 g1 = g0 * stretch;
+    Mat4 step = Mat4::Identity();
+    step(0, 3) = kSegment;
+    const int ribbon = add_ribbon_skin(b, chain.joints, {g0, g1, g1 * step});
+    b.set_scene_roots({rig, ribbon});
+    add_animation(b, "swing", {swing(chain.joints[0], 0, 50), swing(chain.joints[2], 0, -60)});
+  };
+  return c;
+}
+
+ConformanceCase rest_values() {
+  ConformanceCase c;
+  c.id = "unanimated-properties-keep-rest";
+  c.title = "Animated joints whose other properties are not animated keep their own rest values";
+  c.section = "3.11 Animations";
+  c.rule = "Non-animated properties MUST keep their values during animation.";
+  c.targets = {{"M2", {"rest-values=identity"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const std::vector<double> turn30 = axis_angle_xyzw(kZ, degrees(30));
+    const std::vector<double> turn20 = axis_angle_xyzw(kZ, degrees(20));
+    const Chain chain = add_chain(b, "joint", 3, kSegment, Vec3(2, 1, 0));
+    // Joint 0: translation (2, 1, 0) at rest, only its rotation animated; joint 1: turned 20 degrees at rest,
+    // only its translation animated.
+    b.json()["nodes"][size_t(chain.joints[1])]["rotation"] = f32_array(turn20);
+    const Mat4 g0 = trs_matrix(Vec3(2, 1, 0), {0, 0, 0, 1}, Vec3::Ones());
+    const Mat4 g1 = g0 * trs_matrix(Vec3(kSegment, 0, 0), turn20, Vec3::Ones());
+    const Mat4 g2 = g1 * trs_matrix(Vec3(kSegment, 0, 0), {0, 0, 0, 1}, Vec3::Ones());
+    const int ribbon = add_ribbon_skin(b, chain.joints, {g0, g1, g2});
+    b.set_scene_roots({chain.joints[0], ribbon});
+    add_animation(b, "partial", {{chain.joints[0], "rotation", "LINEAR", {0.0, 1.0},
+                                  concat({axis_angle_xyzw(kZ, 0.0), turn30})},
+                                 {chain.joints[1], "translation", "LINEAR", {0.0, 1.0},
+                                  {kSegment, 0, 0, kSegment + 1.5, 0.5, 0}}});
+  };
+  return c;
+}
+
+ConformanceCase shear() {
+  ConformanceCase c;
+  c.id = "shear-from-non-uniform-parent";
+  c.title = "A parent scaled 3 times along x with a child turned 45 degrees: the child's global transform shears";
+  c.section = "3.5.3 Transformations";
+  c.rule = "The global transformation matrix of a node is the product of the global transformation matrix of its "
+           "parent node and its own local transformation matrix.";
+  c.targets = {{"M3", {"shear=dropped"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const Chain chain = add_chain(b, "joint", 3, kSegment);
+    const int ribbon = add_ribbon_skin(b, chain.joints, chain_rest_globals(3, kSegment, Mat4::Identity()));
+    b.set_scene_roots({chain.joints[0], ribbon});
+    add_animation(b, "shear", {{chain.joints[0], "scale", "LINEAR", {0.0, 1.0}, {1, 1, 1, 3, 1, 1}},
+                               swing(chain.joints[1], 45, 45), swing(chain.joints[2], 0, 30)});
+  };
+  return c;
+}
+
+ConformanceCase same_names() {
+  ConformanceCase c;
+  c.id = "channel-targets-share-a-name";
+  c.title = "Two chains whose joints have the same names, each with its own tracks";
+  c.section = "3.11 Animations";
+  c.rule = "The target property is an object that identifies which node to animate using its node property, and "
+           "which property of the node to animate using path.";
+  c.targets = {{"L7", {"channel-target=first-named"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const Chain first = add_chain(b, "joint", 3, kSegment);
+    const Chain second = add_chain(b, "joint", 3, kSegment, Vec3(0, 5, 0));
+    const int ribbon_a = add_ribbon_skin(b, first.joints, chain_rest_globals(3, kSegment, Mat4::Identity()));
+    Mat4 up = Mat4::Identity();
+    up(1, 3) = 5.0;
+    const int ribbon_b = add_ribbon_skin(b, second.joints, chain_rest_globals(3, kSegment, up));
+    b.set_scene_roots({first.joints[0], second.joints[0], ribbon_a, ribbon_b});
+    add_animation(b, "two", {swing(first.joints[0], 0, 40), swing(second.joints[1], 0, -70)});
+  };
+  return c;
+}
+
+// Joints 0 .. count-1 all children of the root joint, joint k at (k * 0.1, 0, 0); the ribbon's station k is
+// bound to joint k alone, and the root turns: a vertex follows only where its joint's palette entry is right.
+ConformanceCase many_joints() {
+  ConformanceCase c;
+  c.id = "skin-of-260-joints";
+  c.title = "A skin of 260 joints, vertices on every one, beyond the 256, 128 and 64 matrices of common palettes";
+  c.section = "3.7.3.1 Skins: Overview";
+  c.rule = "Each skin is defined by a REQUIRED joints property that lists the indices of nodes used as joints to "
+           "pose the skin and an OPTIONAL inverseBindMatrices property";
+  c.targets = {{"P2", {"joint-cap=256"}}, {"P2", {"joint-cap=128"}}, {"P2", {"joint-cap=64"}}};
+  c.times = {0.0, 1.0};
+  c.build = [](GltfBuilder& b) {
+    constexpr int kJoints = 260;
+    constexpr double kSpacing = 0.125;
+    const int root = b.add_node(trs_node("root", Vec3::Zero()));
+    std::vector<int> joints = {root};
+    std::vector<Mat4> globals = {Mat4::Identity()};
+    for (int k = 1; k < kJoints; ++k) {
+      joints.push_back(b.add_node(trs_node("joint" + std::to_string(k), Vec3(k * kSpacing, 0, 0))));
+      Mat4 g = Mat4::Identity();
+      g(0, 3) = k * kSpacing;
+      globals.push_back(g);
+    }
+    b.json()["nodes"][size_t(root)]["children"] = std::vector<int>(joints.begin() + 1, joints.end());
+    Ribbon ribbon = make_ribbon(kJoints - 1, kSpacing, 1, 0.25, false);
+    for (size_t v = 0; v < ribbon.vertex_count(); ++v) ribbon.joints[4 * v] = double(v / 2);
+    const int mesh = b.add_mesh({{"name", "ribbon"}, {"primitives", {skinned_ribbon_primitive(b, "ribbon", ribbon)}}});
+    const int ibm = b.add_accessor("inverse bind matrices", "MAT4", inverse_bind_values(globals));
+    const int skin = b.add_skin({{"name", "fan"}, {"inverseBindMatrices", ibm}, {"joints", joints}});
+    const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+    b.set_scene_roots({root, node});
+    add_animation(b, "turn", {swing(root, 0, 90)});
+  };
+  return c;
+}
+
+}  // namespace
+
+void add_hierarchy_cases(std::vector<ConformanceCase>& cases) {
+  for (ConformanceCase (*make)() : {node_matrices, rest_values, shear, same_names, many_joints})
+    cases.push_back(make());
+}
+
+}  // namespace skinref::conformance
