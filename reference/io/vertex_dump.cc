@@ -575,27 +575,30 @@ void read_skv_primitive(std::string_view bytes, uint32_t i, uint32_t precision_b
   }
   primitive.skinned = (attributes & kAttributeSkinned) != 0;
   const size_t n = static_cast<size_t>(vertex_count);
-  auto next = [&]() {
+  // An engine's NaN or infinity is refused here, naming the first: compared, it would only read as "over its
+  // bound" far from where it came from.
+  auto next = [&](const char* attribute, size_t vertex, int component) {
     const double value = get_value(bytes, offset, precision);
+    if (!std::isfinite(value))
+      throw fail(offset, "finite values; primitive " + std::to_string(i) + " has " +
+                             (std::isnan(value) ? "NaN" : "an infinity") + " in its " + attribute + " of vertex " +
+                             std::to_string(vertex) + ", component " + std::to_string(component));
     offset += precision_bytes;
     return value;
   };
   SkinnedVertices& vertices = primitive.vertices;
   vertices.positions.resize(n);
-  for (Vec3& p : vertices.positions) {
-    for (int c = 0; c < 3; ++c) p[c] = next();
-  }
+  for (size_t v = 0; v < n; ++v)
+    for (int c = 0; c < 3; ++c) vertices.positions[v][c] = next("position", v, c);
   if (has_normals) {
     vertices.normals.resize(n);
-    for (Vec3& normal : vertices.normals) {
-      for (int c = 0; c < 3; ++c) normal[c] = next();
-    }
+    for (size_t v = 0; v < n; ++v)
+      for (int c = 0; c < 3; ++c) vertices.normals[v][c] = next("normal", v, c);
   }
   if (has_tangents) {
     vertices.tangents.resize(n);
-    for (Vec4& t : vertices.tangents) {
-      for (int c = 0; c < 4; ++c) t[c] = next();
-    }
+    for (size_t v = 0; v < n; ++v)
+      for (int c = 0; c < 4; ++c) vertices.tangents[v][c] = next("tangent", v, c);
   }
 }
 

@@ -78,7 +78,8 @@ void write_vertices_json(const VertexDump& dump, std::ostream& out);
 void write_vertices_skv(const VertexDump& dump, std::ostream& out);
 void write_vertices_ply(const Scene& scene, const VertexDump& dump, std::ostream& out);
 
-// Reads a .skv file back (f32 data widened to double); throws InputError on any malformed header or size. A
+// Reads a .skv file back (f32 data widened to double); throws InputError on any malformed header or size, and
+// on the first NaN or infinite value (naming its byte offset, primitive, attribute, vertex and component). A
 // merged buffer (a record with "ranges", over exactly one .skv primitive) is split into its primitives; a range
 // outside the buffer is refused.
 VertexDump read_vertices_skv(const std::string& path);

@@ -14,8 +14,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace skinref {
@@ -123,6 +125,9 @@ void add_residuals(const std::vector<WorldPrimitive>& reference, const std::vect
   }
 }
 
+double largest_position_change(const std::vector<std::vector<WorldPrimitive>>& a,
+                               const std::vector<std::vector<WorldPrimitive>>& b);
+
 class Diagnoser {
  public:
   Diagnoser(const Scene& scene, const std::vector<DiagnoseObservation>& observations, const DiagnoseSettings& settings,
@@ -199,6 +204,38 @@ class Diagnoser {
     const RecipeStages stages{pose_bounds.ik_nodes};
     return bisect_stages(scene, pose, test_pose, test_pose ? &printed_pose_bounds : nullptr, reference,
                          observation.vertices, bounds, settings_.recipe ? &stages : nullptr);
+  }
+
+  // The time of the clip (keys and an even grid) at which the specification fits the observation best, when
+  // nothing is over there: the engine played another time than the one given.
+  std::optional<double> time_that_fits(const DiagnoseObservation& observation, const Conventions& conventions) {
+    if (settings_.recipe || settings_.animation < 0) return std::nullopt;
+    const Scene& scene = scene_for(conventions);
+    const Animation& clip = scene.animations[size_t(settings_.animation)];
+    std::vector<double> times;
+    for (const AnimationSampler& sampler : clip.samplers) times.insert(times.end(), sampler.times.begin(), sampler.times.end());
+    for (int i = 0; i <= kTimeSearchSteps; ++i) times.push_back(clip.end_time * i / kTimeSearchSteps);
+    SkinningOptions options;
+    options.method = settings_.method;
+    options = skinning_options_under(options, conventions.skinning);
+    std::optional<double> best;
+    double best_residual = std::numeric_limits<double>::infinity();
+    for (double t : times) {
+      const double time = double(float(t));
+      if (time == double(float(observation.time))) continue;
+      const EvaluatedPose pose = evaluate_pose(scene, settings_.animation, time, conventions);
+      const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, options, conventions);
+      const PoseErrorBounds pose_bounds = pose_bounds_for(scene, conventions, time).pose;
+      const VertexComparison c = compare_vertices(
+          scene, reference, observation.vertices,
+          vertex_error_bounds(settings_.bounds, scene, pose, options, &pose_bounds));
+      const double residual = largest_position_change({observation.vertices}, {reference});
+      if (c.over + c.unbounded + c.unnormalized == 0 && residual < best_residual) {
+        best = time;
+        best_residual = residual;
+      }
+    }
+    return best;
   }
 
   // The pose's bounds at `time`: the recipe's, or the clip's at the time its conventions map `time` to.
@@ -581,6 +618,9 @@ class Search {
       if (!observations_[chosen].pose) chosen = 0;
       diagnosis_.first_stage = diagnoser_.first_divergence(observations_[chosen], settings_.base);
       diagnosis_.first_stage_label = observations_[chosen].label;
+      for (const DiagnoseObservation& observation : observations_)
+        if (const std::optional<double> fits = diagnoser_.time_that_fits(observation, settings_.base))
+          diagnosis_.time_mismatches.push_back({observation.label, observation.time, *fits});
     }
     if (extent_ <= 0.0) return;
     for (const std::string& setting : best.settings) {

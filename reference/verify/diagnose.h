@@ -36,6 +36,9 @@
 // - Not explained: the first stage over its bound is found by bisect_stages() against the specification, with
 //   the engine's pose dump where an observation has one (sampling, local to model, palette), else on the
 //   vertices alone.
+// - Another time: when nothing explains the dumps (clips only), each observation is compared with the
+//   specification at the clip's key times and at kTimeSearchSteps + 1 times evenly over it; the time that fits
+//   best, if nothing is over there, is reported (time_mismatches): "matches t = X, not the T given".
 // - Recipes: with settings.recipe the references are the recipe's poses and bounds, and only the conventions a
 //   recipe's evaluation takes are candidates (recipe_applicable()).
 // - Deterministic: the same inputs give the same verdict, candidate order included.
@@ -56,6 +59,7 @@
 #include <vector>
 namespace skinref {
 inline constexpr double kCloserFit = 10.0;
+inline constexpr int kTimeSearchSteps = 240;
 inline constexpr double kNoiseFloor = 1e-6;
 
 struct DiagnoseObservation {
@@ -111,6 +115,13 @@ struct SettingEffect {
   double effect = 0.0;         // largest position change of the reference, / extent
   double normal_effect = 0.0;  // largest change of a normal (a unit vector; about the angle in radians)
 };
+// A dump that the specification explains with nothing over at another time than the one given: the engine
+// played `fits`, not `given` (a clock, frame or unit mix-up), which no convention names.
+struct TimeMismatch {
+  std::string label;
+  double given = 0.0;
+  double fits = 0.0;
+};
 struct Diagnosis {
   CandidateScore base;                 // the specification (with settings.base)
   std::vector<CandidateScore> ranked;  // every candidate with an effect, best first
@@ -129,6 +140,9 @@ struct Diagnosis {
   // skinning), else from the vertices (skinning), and the observation it comes from.
   StageDivergence first_stage;
   std::string first_stage_label;
+  // When nothing explains the dumps: each observation that fits another time of the clip (its keys and a grid
+  // of kTimeSearchSteps over it) with nothing over.
+  std::vector<TimeMismatch> time_mismatches;
   const CandidateScore& best() const { return ranked.empty() ? base : ranked.front(); }
 };
 // The single conventions diagnose tries, each as its "NAME=VALUE" assignments (a looping playback's

@@ -60,6 +60,9 @@ void print_diagnosis(const Diagnosis& d, std::ostream& out) {
         << ", bound " << number(f.bound) << "\n";
     if (!d.ranked.empty())
       out << "  closest: " << settings_text(best.settings) << ": " << counts_text(best) << "\n";
+    for (const TimeMismatch& m : d.time_mismatches)
+      out << "  " << m.label << " matches t = " << number(m.fits) << ", not the t = " << number(m.given)
+          << " given: the engine played another time (within the float32 bounds there)\n";
   }
   for (const SettingEffect& effect : d.effects)
     out << "  " << effect.setting << ": moves positions by up to " << number(effect.effect)
@@ -108,10 +111,15 @@ nlohmann::ordered_json diagnosis_json(const Diagnosis& d) {
     effects.push_back({{"setting", e.setting}, {"effect_extent", e.effect}, {"normal_effect", e.normal_effect}});
   json["effects"] = effects;
   json["candidates_tried"] = d.candidates_tried;
-  if (!d.explained && !d.matches_specification)
+  if (!d.explained && !d.matches_specification) {
     json["first_stage"] = {{"stage", pipeline_stage_name(d.first_stage.stage)}, {"dump", d.first_stage_label},
                            {"values_over", d.first_stage.values_over}, {"location", d.first_stage.location},
                            {"error", d.first_stage.error}, {"bound", d.first_stage.bound}};
+    nlohmann::ordered_json mismatches = nlohmann::ordered_json::array();
+    for (const TimeMismatch& m : d.time_mismatches)
+      mismatches.push_back({{"dump", m.label}, {"given", m.given}, {"fits", m.fits}});
+    json["time_mismatches"] = mismatches;
+  }
   return json;
 }
 

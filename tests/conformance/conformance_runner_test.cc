@@ -11,6 +11,7 @@
 #include "io/gltf_load.h"
 #include "io/vertex_dump.h"
 #include "skin/evaluate_vertices.h"
+#include "support/cli_runner.h"
 #include "support/float32_engine.h"
 #include "support/temp_dir.h"
 #include "verify/convention_pipeline.h"
@@ -20,6 +21,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <sstream>
 
@@ -214,6 +216,50 @@ TEST(ConformanceRunner, ReportCardPutsFailuresFirstInEveryFormat) {
   const std::string junit = read_text(dir.path() / "card" / "junit.xml");
   EXPECT_NE(junit.find("<failure"), std::string::npos) << junit;
   EXPECT_NE(junit.find("tests=\"2\""), std::string::npos) << junit;
+}
+
+// Inputs that lie (issue 39): a dump holding NaN is refused naming it; a dump that records another model is
+// refused; a dump of another time is told apart from a skinning error, by diagnose and by the runner.
+TEST(ConformanceRunner, InputsThatLieAreToldApart) {
+  test::TempDir dir;
+  const std::string slerp = std::string(SKINREF_CONFORMANCE_DIR) + "/cases/rotation-linear-slerp/rotation-linear-slerp.gltf";
+  const std::string bend = std::string(SKINREF_CONFORMANCE_DIR) + "/cases/step-translation-rotation/step-translation-rotation.gltf";
+  // A dump of 0.75 s, its record stripped as an engine's would be (no time, no model).
+  const Scene scene = load_gltf_file(slerp);
+  VertexDump dump;
+  dump.precision = DumpPrecision::F32;
+  dump.primitives = evaluate_vertices(scene, evaluate_pose(scene, 0, 0.75), SkinningOptions{});
+  const std::string late = dir.file("late.skv");
+  write_vertex_dump(scene, dump, late);
+  const test::CliRun wrong_time = test::run_cli(dir, {"diagnose", slerp, late, "--time", "0.5"});
+  EXPECT_NE(wrong_time.out.find("matches t = 0.75, not the t = 0.5 given"), std::string::npos) << wrong_time.out;
+
+  // NaN in a position: exit 2, naming where.
+  dump.primitives[0].vertices.positions[3].y() = std::numeric_limits<double>::quiet_NaN();
+  const std::string nan = dir.file("nan.skv");
+  write_vertex_dump(scene, dump, nan);
+  const test::CliRun refused = test::run_cli(dir, {"diagnose", slerp, nan, "--time", "0.75"});
+  EXPECT_EQ(refused.exit_code, test::exit_codes::kExitBadInput);
+  EXPECT_NE(refused.err.find("NaN in its position of vertex 3, component 1"), std::string::npos) << refused.err;
+
+  // A dump that records another model (skinref skin records its name): refused.
+  const std::string other = dir.file("other.skv");
+  ASSERT_EQ(test::run_cli(dir, {"skin", bend, "--time", "0.5", "--out", other}).exit_code, 0);
+  const test::CliRun another_model = test::run_cli(dir, {"diagnose", slerp, other, "--time", "0.5"});
+  EXPECT_EQ(another_model.exit_code, test::exit_codes::kExitBadInput);
+  EXPECT_NE(another_model.err.find("step-translation-rotation"), std::string::npos) << another_model.err;
+
+  // The runner: an engine whose clock runs at half speed plays t / 2 for every t.
+  EngineSpec engine{"half clock", "", "", "", 60.0, 2};
+  engine.query_command = std::string(SKINREF_CLI) +
+                         " skin {model} --time $(python3 -c 'import sys; print(float(sys.argv[1]) / 2)' {time})"
+                         " --precision f32 --out {out}";
+  const std::vector<CaseVerdict> verdicts = judge_run(
+      run_engine(engine, suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), "rotation-linear-slerp"),
+                 dir.path().string(), false));
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0].outcome, CaseOutcome::Failed);
+  EXPECT_NE(verdicts[0].departure.find("another time"), std::string::npos) << verdicts[0].departure << verdicts[0].detail;
 }
 
 }  // namespace SKINREF_UNITY_ID

@@ -783,10 +783,17 @@ TEST_F(CliTest, CompareVertexDumpsBadInputExitsTwo) {
   fs::remove(work("engine.skv"));
   // A record stands in for the options: the dump names its model, animation and time.
   expect_ok({"compare", twist, twist});
-  // Dumps of different models: the first difference is named (the skinned mesh hangs under node 2 in
-  // builtin:twist, after its two joints, and under node 3 in builtin:bend, after its three).
+  // Dumps of different models: one that records another model is refused by that name; without a record, the
+  // first difference is named (the skinned mesh hangs under node 2 in builtin:twist, after its two joints, and
+  // under node 3 in builtin:bend, after its three).
   expect_bad_input({"compare", twist, bend, "--model", "builtin:twist"},
-                   {"bend.skv", "primitive 0: node 2 in the reference, 3 in the test"}, inputs);
+                   {"bend.skv", "a dump of builtin:twist, but it records the model builtin:bend"}, inputs);
+  expect_ok({"skin", "builtin:bend", "--out", work("bend-unrecorded.skv")});
+  strip_record(work("bend-unrecorded.skv"));
+  expect_bad_input({"compare", twist, work("bend-unrecorded.skv"), "--model", "builtin:twist"},
+                   {"bend-unrecorded.skv", "primitive 0: node 2 in the reference, 3 in the test"},
+                   {"bend-unrecorded.skv", "bend.skv", "twist.skv"});
+  fs::remove(work("bend-unrecorded.skv"));
   // Dumps that match each other but not the model.
   expect_bad_input({"compare", twist, twist, "--model", "builtin:bend"}, {"twist.skv", "the model"}, inputs);
   expect_bad_input({"compare", twist, work("missing.skv"), "--model", "builtin:twist"}, {"missing.skv"}, inputs);

@@ -25,8 +25,9 @@ struct RunFacts {
 };
 void merge_record(RunFacts& facts, const DumpRecord& record, const std::string& dump_path, const std::string& command);
 
-// A dump that records its model file's content hash was made from `model` as it is now: otherwise an
-// InputError (exit 2) naming both, since its bounds and vertices would belong to another version of the file.
+// A dump that records its model file's content hash was made from `model` as it is now, and one that records
+// only the model's name names `model`'s file: otherwise an InputError (exit 2) naming both, since its vertices
+// would belong to another model, or another version of the file.
 void check_model_hash(const std::string& model, const DumpRecord& record, const std::string& dump_path);
 
 // A record's joint_names name joints of `scene` (a node that some skin uses as a joint), each once: otherwise an

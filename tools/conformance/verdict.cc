@@ -46,6 +46,10 @@ void name_departure(const Scene& scene, const ConformanceCase& definition, std::
     verdict.departure = (cls.empty() ? std::string() : cls + ": ") + settings_text;
     return;
   }
+  for (const TimeMismatch& m : diagnosis.time_mismatches) {
+    verdict.departure = "another time: the dump of t = " + time_text(m.given) + " matches t = " + time_text(m.fits);
+    return;
+  }
   verdict.detail += "; no known departure explains the dumps";
 }
 
@@ -59,6 +63,10 @@ void judge_dumps(const ConformanceCase& definition, const std::vector<const Quer
     try {
       dump = read_vertices_skv(r->query.out);
       if (!all_finite(dump.primitives)) throw InputError(r->query.out, "", "finite values (the dump holds NaN or inf)");
+      const std::string hash = model_content_hash(r->query.model);
+      if (!dump.record.model_hash.empty() && dump.record.model_hash != hash)
+        throw InputError(r->query.out, "/record/model_hash",
+                         "a dump of the case's model (" + hash + "), but it records " + dump.record.model_hash);
       const TimeReference reference = evaluate_reference(scene, definition, r->query.time);
       const VertexComparison c = compare_vertices(scene, reference.vertices, dump.primitives, reference.bounds);
       over += c.over + c.unbounded + c.unnormalized;

@@ -7,8 +7,10 @@
 // - Crashed: a query did not end well (its status, e.g. "t=0.5: killed by signal 11 (Segmentation fault)").
 //   Bad output: a dump that does not read, holds non-finite values, or does not match the model's primitives
 //   (the reader's message). Failed: values over their bounds; `departure` then names the class and the
-//   conventions that explain every dump of the case when diagnose finds them ("S2: rotation=nlerp"), else it
-//   is empty and `detail` says that nothing known explains them.
+//   conventions that explain every dump of the case when diagnose finds them ("S2: rotation=nlerp"), or says
+//   that a dump is of another time of the clip ("another time: the dump of t = 0.5 matches t = 0.75"), else
+//   it is empty and `detail` says that nothing known explains them. A dump whose record holds the content
+//   hash of another model is bad output.
 // - `margin` is the largest error/bound over the case's times (below 1 for a pass).
 #pragma once
 
