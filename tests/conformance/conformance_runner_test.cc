@@ -11,6 +11,8 @@
 #include "io/gltf_load.h"
 #include "io/vertex_dump.h"
 #include "skin/evaluate_vertices.h"
+#include "io/image_io.h"
+#include "support/chromium.h"
 #include "support/cli_runner.h"
 #include "support/float32_engine.h"
 #include "support/temp_dir.h"
@@ -22,6 +24,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <regex>
+#include <set>
 #include <fstream>
 #include <sstream>
 
@@ -216,6 +220,55 @@ TEST(ConformanceRunner, ReportCardPutsFailuresFirstInEveryFormat) {
   const std::string junit = read_text(dir.path() / "card" / "junit.xml");
   EXPECT_NE(junit.find("<failure"), std::string::npos) << junit;
   EXPECT_NE(junit.find("tests=\"2\""), std::string::npos) << junit;
+}
+
+// The HTML report card in headless Chromium: the failing case first with its picture (reference, engine,
+// difference) loaded, its departure named, its rule linked; the screenshot is a page, not a blank.
+TEST(ConformanceRunner, HtmlReportCardInHeadlessChromium) {
+  const std::string chromium = test::find_chromium();
+  ASSERT_FALSE(chromium.empty()) << test::kChromiumMissing;
+  test::TempDir dir, browser("browser");
+  const ConformanceCase* slerp = nullptr;
+  for (const ConformanceCase& c : conformance_cases())
+    if (c.id == "rotation-linear-slerp") slerp = &c;
+  ASSERT_NE(slerp, nullptr);
+  std::vector<CaseVerdict> verdicts = judge_planted(*slerp, slerp->targets[0], dir.path() / "planted");
+  CaseVerdict pass;
+  pass.definition = &conformance_cases().front();
+  verdicts.push_back(pass);
+  RunRecord run;
+  run.engine.name = "nlerp engine";
+  const fs::path card = dir.path() / "card";
+  write_report_card(run, verdicts, card.string());
+  const std::string page = (card / "report.html").string();
+  ASSERT_EQ(test::run_headless_chromium(chromium, browser, page, "--dump-dom", browser.file("dom.html")), 0)
+      << read_text(browser.file("chromium.log"));
+  const std::string dom = read_text(browser.file("dom.html"));
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(dom, match, std::regex("data-images-loaded=\"([0-9]+)/([0-9]+)\"")))
+      << dom.substr(0, 2000);
+  EXPECT_EQ(match[2].str(), "1");
+  EXPECT_EQ(match[1].str(), match[2].str()) << "the picture did not load";
+  const size_t failing = dom.find("<tr class=\"fail\" id=\"rotation-linear-slerp\">");
+  const size_t passing = dom.find("<tr class=\"pass\" id=\"" + pass.definition->id + "\">");
+  ASSERT_NE(failing, std::string::npos) << dom.substr(0, 3000);
+  ASSERT_NE(passing, std::string::npos) << dom.substr(0, 3000);
+  EXPECT_LT(failing, passing);
+  EXPECT_NE(dom.find("S2: rotation=", failing), std::string::npos);
+  EXPECT_NE(dom.find("href=\"#rule-rotation-linear-slerp\""), std::string::npos);
+  EXPECT_NE(dom.find("glTF-2.0.html#interpolation-slerp"), std::string::npos);
+  // The picture: three panels of 256 pixels, the two renders differ (nlerp turns the ribbon less).
+  const RgbaImage figure = read_png((card / "images" / "rotation-linear-slerp.png").string());
+  EXPECT_GE(figure.width, 3 * 256);
+  const std::string shot = browser.file("page.png");
+  ASSERT_EQ(test::run_headless_chromium(chromium, browser, page, "--screenshot=" + test::shell_quoted(shot),
+                                        browser.file("screenshot.log")), 0);
+  const RgbaImage screenshot = read_png(shot);
+  std::set<uint32_t> colours;
+  for (size_t p = 0; p + 3 < screenshot.pixels.size(); p += 4)
+    colours.insert(uint32_t(screenshot.pixels[p]) << 16 | uint32_t(screenshot.pixels[p + 1]) << 8 |
+                   screenshot.pixels[p + 2]);
+  EXPECT_GT(colours.size(), 50u) << "the screenshot is nearly blank";
 }
 
 // Inputs that lie (issue 39): a dump holding NaN is refused naming it; a dump that records another model is

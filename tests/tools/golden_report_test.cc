@@ -3,6 +3,7 @@
 // and the page's own load-time count of loaded images (golden_report.h: <body data-images-loaded="N/M">)
 // must show every image loaded. Without Chromium the test fails and says how to get it.
 #include "io/image_io.h"
+#include "support/chromium.h"
 #include "support/cli_runner.h"
 #include "support/temp_dir.h"
 
@@ -25,22 +26,7 @@ using test::write_bytes;
 
 using namespace test::exit_codes;
 
-// The chromium executable on PATH, or "" when there is none.
-std::string find_chromium() {
-  const char* path = std::getenv("PATH");
-  std::string paths = path != nullptr ? path : "";
-  size_t start = 0;
-  while (start <= paths.size()) {
-    const size_t end = std::min(paths.find(':', start), paths.size());
-    const fs::path candidate = fs::path(paths.substr(start, end - start)) / "chromium";
-    if (!paths.substr(start, end - start).empty() && fs::is_regular_file(candidate) &&
-        ::access(candidate.c_str(), X_OK) == 0) {
-      return candidate.string();
-    }
-    start = end + 1;
-  }
-  return "";
-}
+using test::find_chromium;
 
 TEST(GoldenReportTest, TheReportOpensInHeadlessChromiumWithEveryImageLoaded) {
   const std::string chromium = find_chromium();

@@ -57,6 +57,26 @@ bool xml_char(uint32_t c) {
          (c >= 0x10000 && c <= 0x10FFFF);
 }
 
+}  // namespace
+
+std::string html_escaped(const std::string& text) {
+  std::string escaped;
+  escaped.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': escaped += "&amp;"; break;
+      case '<': escaped += "&lt;"; break;
+      case '>': escaped += "&gt;"; break;
+      case '"': escaped += "&quot;"; break;
+      case '\'': escaped += "&#39;"; break;
+      default: escaped += c;
+    }
+  }
+  return escaped;
+}
+
+namespace {
+
 std::string xml_escaped(const std::string& text) {
   std::string out;
   out.reserve(text.size());

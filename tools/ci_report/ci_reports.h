@@ -41,6 +41,10 @@ struct JunitCase {
   std::string details;  // several lines
 };
 
+// `text` for HTML text and attribute values: & < > " ' as entities (the HTML reports of golden and
+// conformance).
+std::string html_escaped(const std::string& text);
+
 void write_junit(const std::string& path, const std::string& suite, const std::vector<JunitCase>& cases,
                  const std::string& system_out = "");
 

@@ -116,7 +116,7 @@ int judge_and_report(const conformance::RunRecord& run, const std::string& out_d
   const std::vector<conformance::CaseVerdict> verdicts = conformance::judge_run(run);
   conformance::write_report_card(run, verdicts, out_dir);
   conformance::print_report_card(run, verdicts, std::cout);
-  std::cout << "conformance: report card in " << out_dir << "/report.md (and report.json, junit.xml)\n";
+  std::cout << "conformance: report card in " << out_dir << "/report.html (and report.md, report.json, junit.xml)\n";
   for (const conformance::CaseVerdict& v : verdicts)
     if (v.outcome != conformance::CaseOutcome::Passed) return kExitComparisonFailed;
   return kExitOk;

@@ -125,6 +125,7 @@ void write_report_card(const RunRecord& run, const std::vector<CaseVerdict>& ver
   write_file_atomically(dir + "/report.md", [&md](std::ostream& out) { out << md; });
   write_file_atomically(dir + "/report.json", [&json](std::ostream& out) { out << json; });
   write_junit(dir + "/junit.xml", "skinref conformance: " + run.engine.name, junit_cases(verdicts));
+  write_report_html(run, verdicts, dir);
 }
 
 void print_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, std::ostream& out) {

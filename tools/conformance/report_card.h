@@ -2,8 +2,13 @@
 // section, then every case with its rule, outcome, margin and named departure, failures first.
 //
 // Contract:
-// - write_report_card() writes, under `dir`, report.md (Markdown), report.json and junit.xml (one test case per
-//   suite case: a crash or bad output is an error, a failed case a failure), each atomically.
+// - write_report_card() writes, under `dir`, report.html, report.md (Markdown), report.json and junit.xml (one
+//   test case per suite case: a crash or bad output is an error, a failed case a failure), each atomically.
+// - The HTML (write_report_html()) shows each failed case's reference and engine at its worst time rendered
+//   side by side (one camera framing both) with their difference as a heat map (verify/image_compare.h), in
+//   images/ID.png; each case links to its rule, quoted on the page, and the rule to the specification's
+//   section. A picture that cannot be drawn (an engine's dump that does not match the model) is replaced by
+//   the reason.
 // - Order: failed, crashed and bad-output cases first (by section, then id), then the passes; the summary
 //   lists sections in the suite's order.
 // - The engine's name and version and the run's commands head every format.
@@ -18,6 +23,7 @@
 namespace skinref::conformance {
 
 void write_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir);
+void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir);
 
 // "three.js r170: conformant on 20 of 26 cases (4 fail, 1 crash, 1 bad output)".
 std::string summary_line(const RunRecord& run, const std::vector<CaseVerdict>& verdicts);

@@ -70,9 +70,10 @@ void judge_dumps(const ConformanceCase& definition, const std::vector<const Quer
       const TimeReference reference = evaluate_reference(scene, definition, r->query.time);
       const VertexComparison c = compare_vertices(scene, reference.vertices, dump.primitives, reference.bounds);
       over += c.over + c.unbounded + c.unnormalized;
-      if (c.max_ratio > verdict.margin) {
+      if (c.max_ratio > verdict.margin || verdict.worst_dump.empty()) {
         verdict.margin = c.max_ratio;
         verdict.worst_time = r->query.time;
+        verdict.worst_dump = r->query.out;
         std::ostringstream detail;
         detail << "t=" << time_text(r->query.time) << ": " << c.over << " of " << c.values
                << " values over their bounds, worst " << c.worst.attribute << " of vertex " << c.worst.vertex
@@ -125,6 +126,7 @@ std::vector<CaseVerdict> judge_run(const RunRecord& run) {
     if (results.empty()) continue;
     CaseVerdict verdict;
     verdict.definition = &c;
+    verdict.model = results.front()->query.model;
     for (const QueryResult* r : results) verdict.seconds += r->seconds;
     const std::string failed = first_failed_query(results);
     if (!failed.empty()) {

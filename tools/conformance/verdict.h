@@ -33,6 +33,8 @@ struct CaseVerdict {
   std::string departure;
   std::string detail;
   double seconds = 0.0;  // the engine's time over the case's queries
+  std::string model;       // the case's .gltf
+  std::string worst_dump;  // the engine's dump at worst_time
 };
 
 std::vector<CaseVerdict> judge_run(const RunRecord& run);

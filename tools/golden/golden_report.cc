@@ -1,6 +1,7 @@
 // The golden check's HTML report (see golden_report.h).
 #include "golden/golden_report.h"
 
+#include "ci_report/ci_reports.h"
 #include "core/atomic_file.h"
 
 #include <algorithm>
@@ -10,22 +11,6 @@
 
 namespace skinref::golden {
 namespace {
-
-std::string escape_html(const std::string& text) {
-  std::string escaped;
-  escaped.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
-      case '"': escaped += "&quot;"; break;
-      case '\'': escaped += "&#39;"; break;
-      default: escaped += c;
-    }
-  }
-  return escaped;
-}
 
 // A relative path as an href / src: each byte outside [A-Za-z0-9._~/-] percent-encoded.
 std::string escape_url(const std::string& path) {
@@ -52,11 +37,11 @@ bool failed(GoldenStatus status) {
 void write_image_cell(std::ostream& out, const std::string& path, const std::string& label) {
   out << "<td class=\"img\">";
   if (path.empty()) {
-    out << "<span class=\"none\">no " << escape_html(label) << "</span>";
+    out << "<span class=\"none\">no " << html_escaped(label) << "</span>";
   } else {
     const std::string url = escape_url(path);
-    out << "<a href=\"" << url << "\"><img src=\"" << url << "\" alt=\"" << escape_html(label) << "\" title=\""
-        << escape_html(label) << "\"></a>";
+    out << "<a href=\"" << url << "\"><img src=\"" << url << "\" alt=\"" << html_escaped(label) << "\" title=\""
+        << html_escaped(label) << "\"></a>";
   }
   out << "</td>";
 }
@@ -111,9 +96,9 @@ void write_golden_report(const std::string& dir, const GoldenReport& report) {
   const std::string path = (std::filesystem::path(dir) / "index.html").string();
   write_file_atomically(path, [&](std::ostream& out) {
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        << "<title>skinref golden check: " << escape_html(report.backend) << "</title>\n"
+        << "<title>skinref golden check: " << html_escaped(report.backend) << "</title>\n"
         << "<style>" << kStyle << "</style>\n<script>" << kScript << "</script>\n</head>\n<body>\n";
-    out << "<h1>skinref golden check: " << escape_html(report.backend) << "</h1>\n<p>";
+    out << "<h1>skinref golden check: " << html_escaped(report.backend) << "</h1>\n<p>";
     bool first = true;
     for (const char* status : {"fail", "missing", "error", "pass", "skipped"}) {
       const auto found = counts.find(status);
@@ -121,8 +106,8 @@ void write_golden_report(const std::string& dir, const GoldenReport& report) {
       out << (first ? "" : ", ") << found->second << " " << status;
       first = false;
     }
-    out << " of " << report.rows.size() << " outputs. Goldens: <code>" << escape_html(report.golden_dir)
-        << "</code>. Command: <code>" << escape_html(report.command) << "</code></p>\n";
+    out << " of " << report.rows.size() << " outputs. Goldens: <code>" << html_escaped(report.golden_dir)
+        << "</code>. Command: <code>" << html_escaped(report.command) << "</code></p>\n";
     out << "<p class=\"small\">Difference images: dark grey where the pixel is within the threshold, magenta where "
            "only one image covers the pixel, else a log ramp of the largest channel difference d: blue (1), "
            "cyan (4), green (16), yellow (64), red (256). Stages: time-mapping, sampling, local-to-model, palette, morph, skinning "
@@ -131,22 +116,22 @@ void write_golden_report(const std::string& dir, const GoldenReport& report) {
            "<th>vertices</th><th>first diverging stage</th><th>golden</th><th>actual</th><th>difference</th></tr>\n";
     for (const GoldenReportRow* row : rows) {
       const std::string status = golden_status_name(row->status);
-      out << "<tr class=\"" << status << "\" id=\"" << escape_html(row->case_name + "-" + row->output) << "\">";
-      out << "<td><b>" << escape_html(row->case_name) << "</b><div class=\"small\">" << escape_html(row->model)
-          << "</div><div class=\"small\">" << escape_html(row->description) << "</div></td>";
-      out << "<td>" << escape_html(row->output) << "</td><td>" << escape_html(row->backend) << "</td>";
+      out << "<tr class=\"" << status << "\" id=\"" << html_escaped(row->case_name + "-" + row->output) << "\">";
+      out << "<td><b>" << html_escaped(row->case_name) << "</b><div class=\"small\">" << html_escaped(row->model)
+          << "</div><div class=\"small\">" << html_escaped(row->description) << "</div></td>";
+      out << "<td>" << html_escaped(row->output) << "</td><td>" << html_escaped(row->backend) << "</td>";
       out << "<td class=\"status\">" << status;
-      if (!row->message.empty()) out << "<div class=\"small\">" << escape_html(row->message) << "</div>";
+      if (!row->message.empty()) out << "<div class=\"small\">" << html_escaped(row->message) << "</div>";
       out << "</td>";
-      out << "<td>" << (row->image_metrics.empty() ? "<span class=\"none\">-</span>" : escape_html(row->image_metrics))
+      out << "<td>" << (row->image_metrics.empty() ? "<span class=\"none\">-</span>" : html_escaped(row->image_metrics))
           << "</td>";
-      out << "<td>" << (row->vertex_metrics.empty() ? "<span class=\"none\">-</span>" : escape_html(row->vertex_metrics))
+      out << "<td>" << (row->vertex_metrics.empty() ? "<span class=\"none\">-</span>" : html_escaped(row->vertex_metrics))
           << "</td>";
       out << "<td>";
       if (row->stage.empty()) {
         out << "<span class=\"none\">-</span>";
       } else {
-        out << "<b>" << escape_html(row->stage) << "</b><div class=\"small\">" << escape_html(row->location) << "</div>";
+        out << "<b>" << html_escaped(row->stage) << "</b><div class=\"small\">" << html_escaped(row->location) << "</div>";
       }
       out << "</td>";
       write_image_cell(out, row->golden_image, "golden");

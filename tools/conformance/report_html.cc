@@ -1,0 +1,181 @@
+// The report card as HTML (report_card.h): the summary, the sections, then every case, failures first, each
+// failing case with the reference and the engine at its worst time side by side and their difference as a
+// heat map, and every case linked to its rule, which links to the specification.
+#include "conformance/report_card.h"
+
+#include "anim/evaluate_pose.h"
+#include "ci_report/ci_reports.h"
+#include "core/atomic_file.h"
+#include "io/gltf_load.h"
+#include "io/image_io.h"
+#include "io/vertex_dump.h"
+#include "raster/camera.h"
+#include "raster/render.h"
+#include "skin/evaluate_vertices.h"
+#include "verify/image_compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+namespace skinref::conformance {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The size of each of the three pictures of a failing case.
+constexpr int kFigurePixels = 256;
+
+// The published specification's anchor for a case's section (the sections the cases cite).
+std::string specification_link(const std::string& section) {
+  static const std::vector<std::pair<std::string, std::string>> kAnchors{
+      {"3.5.3", "transformations"},        {"3.7.2.2", "morph-targets"},   {"3.7.3.1", "skins-overview"},
+      {"3.7.3.2", "joint-hierarchy"},       {"3.7.3.3", "skinned-mesh-attributes"}, {"3.7.4", "instantiation"},
+      {"3.11", "animations"},               {"C.1", "appendix-c-interpolation"}, {"C.4", "interpolation-slerp"},
+      {"C.5", "interpolation-cubic"},       {"5.28", "reference-skin"}};
+  for (const auto& [prefix, anchor] : kAnchors)
+    if (section.rfind(prefix, 0) == 0) return "https://registry.khronos.org/glTF/specs/2.0/glTF-2.0.html#" + anchor;
+  return "https://registry.khronos.org/glTF/specs/2.0/glTF-2.0.html";
+}
+
+// A camera that frames every position of both sets, from skinref's usual direction.
+RenderCamera framing_camera(const std::vector<WorldPrimitive>& a, const std::vector<WorldPrimitive>& b) {
+  Vec3 low = Vec3::Constant(std::numeric_limits<double>::infinity()), high = -low;
+  for (const std::vector<WorldPrimitive>* set : {&a, &b})
+    for (const WorldPrimitive& p : *set)
+      for (const Vec3& v : p.vertices.positions) {
+        low = low.cwiseMin(v);
+        high = high.cwiseMax(v);
+      }
+  const Vec3 centre = 0.5 * (low + high);
+  const double radius = std::max(0.5 * (high - low).norm(), 1e-3);
+  constexpr double kFovDegrees = 40.0;
+  const double distance = 1.2 * radius / std::tan(0.5 * kFovDegrees * 3.14159265358979323846 / 180.0);
+  return look_at_camera(centre + distance * kAutoCameraDirection, centre, kFovDegrees, 1.0);
+}
+
+// images/ID.png: the reference, the engine and their difference at the worst time; "" when it cannot be drawn
+// (then the page says why).
+std::string write_figure(const CaseVerdict& v, const std::string& dir, std::string& why_not) {
+  try {
+    const Scene scene = load_gltf_file(v.model);
+    const EvaluatedPose pose = evaluate_pose(scene, scene.animations.empty() ? -1 : 0, v.worst_time);
+    SkinningOptions options;
+    options.method = v.definition->method;
+    const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, options);
+    const VertexDump engine = read_vertices_skv(v.worst_dump);
+    const RenderCamera camera = framing_camera(reference, engine.primitives);
+    RenderOptions render;
+    render.width = render.height = kFigurePixels;
+    const RgbaImage ref_image = render_scene(scene, pose, reference, camera, render).image;
+    const RgbaImage engine_image = render_scene(scene, pose, engine.primitives, camera, render).image;
+    const RgbaImage figures[] = {ref_image, engine_image, difference_heat_map(ref_image, engine_image)};
+    const std::string relative = "images/" + v.definition->id + ".png";
+    fs::create_directories(fs::path(dir) / "images");
+    write_png(side_by_side(figures), (fs::path(dir) / relative).string());
+    return relative;
+  } catch (const std::exception& e) {
+    why_not = e.what();
+    return "";
+  }
+}
+
+constexpr const char* kStyle = R"(
+body { font-family: sans-serif; font-size: 13px; margin: 1em; color: #222; max-width: 1100px; }
+h1 { font-size: 18px; } h2 { font-size: 15px; margin-top: 1.5em; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; text-align: left; }
+th { background: #eee; }
+tr.pass td.outcome { background: #d8f0d8; }
+tr.fail td.outcome, tr.crash td.outcome, tr.bad-output td.outcome { background: #f6d0d0; font-weight: bold; }
+.figure img { display: block; margin: 4px 0; }
+.small { color: #555; font-size: 12px; }
+blockquote { margin: 2px 0 8px 1em; color: #333; }
+)";
+
+// Counts the images that loaded, for a headless browser (the tests read the attribute).
+constexpr const char* kScript = R"(
+window.addEventListener('load', function () {
+  var images = document.getElementsByTagName('img');
+  var loaded = 0;
+  for (var i = 0; i < images.length; ++i) if (images[i].complete && images[i].naturalWidth > 0) ++loaded;
+  document.body.setAttribute('data-images-loaded', loaded + '/' + images.length);
+});
+)";
+
+std::string outcome_class(CaseOutcome outcome) {
+  std::string name = case_outcome_name(outcome);
+  std::replace(name.begin(), name.end(), ' ', '-');
+  return name;
+}
+
+void write_sections(const std::vector<CaseVerdict>& verdicts, std::ostream& out) {
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<int, int>> counts;
+  for (const CaseVerdict& v : verdicts) {
+    if (!counts.count(v.definition->section)) order.push_back(v.definition->section);
+    counts[v.definition->section].first += 1;
+    counts[v.definition->section].second += v.outcome == CaseOutcome::Passed;
+  }
+  out << "<h2>By section</h2>\n<table><tr><th>section</th><th>cases</th><th>pass</th></tr>\n";
+  for (const std::string& s : order)
+    out << "<tr><td><a href=\"" << specification_link(s) << "\">" << html_escaped(s) << "</a></td><td>"
+        << counts[s].first << "</td><td>" << counts[s].second << "</td></tr>\n";
+  out << "</table>\n";
+}
+
+void write_case_row(const CaseVerdict& v, const std::string& figure, const std::string& why_not, std::ostream& out) {
+  const std::string& id = v.definition->id;
+  out << "<tr class=\"" << outcome_class(v.outcome) << "\" id=\"" << id << "\"><td><a href=\"#rule-" << id << "\">"
+      << id << "</a><div class=\"small\">" << html_escaped(v.definition->title) << "</div></td><td class=\"outcome\">"
+      << case_outcome_name(v.outcome) << "</td><td>";
+  if (v.outcome == CaseOutcome::Passed || v.outcome == CaseOutcome::Failed)
+    out << std::setprecision(3) << v.margin;
+  out << "</td><td>" << html_escaped(v.departure) << "<div class=\"small\">" << html_escaped(v.detail) << "</div>";
+  if (!figure.empty())
+    out << "<div class=\"figure\"><img src=\"" << figure << "\" alt=\"reference | engine | difference at t = "
+        << v.worst_time << "\"><span class=\"small\">reference | engine | difference, t = " << v.worst_time
+        << " s</span></div>";
+  else if (!why_not.empty())
+    out << "<div class=\"small\">no picture: " << html_escaped(why_not) << "</div>";
+  out << "</td></tr>\n";
+}
+
+}  // namespace
+
+void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir) {
+  std::vector<const CaseVerdict*> order;
+  for (const CaseVerdict& v : verdicts) order.push_back(&v);
+  std::stable_sort(order.begin(), order.end(), [](const CaseVerdict* a, const CaseVerdict* b) {
+    return (a->outcome != CaseOutcome::Passed) > (b->outcome != CaseOutcome::Passed);
+  });
+  std::ostringstream out;
+  out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>skinref conformance: "
+      << html_escaped(run.engine.name) << "</title>\n<style>" << kStyle << "</style>\n<script>" << kScript
+      << "</script></head>\n<body>\n<h1>" << html_escaped(summary_line(run, verdicts)) << "</h1>\n"
+      << "<p class=\"small\">skinref's glTF 2.0 conformance suite: skins, animation and morph targets, every value "
+         "held to the bounds of a correct float32 engine. Engine command: <code>"
+      << html_escaped(run.engine.query_command.empty() ? run.engine.batch_command : run.engine.query_command)
+      << "</code></p>\n";
+  write_sections(verdicts, out);
+  out << "<h2>Cases, failures first</h2>\n<table><tr><th>case</th><th>outcome</th><th>error/bound</th>"
+         "<th>departure</th></tr>\n";
+  for (const CaseVerdict* v : order) {
+    std::string why_not;
+    const std::string figure = v->outcome == CaseOutcome::Failed ? write_figure(*v, dir, why_not) : "";
+    write_case_row(*v, figure, why_not, out);
+  }
+  out << "</table>\n<h2>Rules</h2>\n";
+  for (const CaseVerdict& v : verdicts)
+    out << "<p id=\"rule-" << v.definition->id << "\"><b>" << v.definition->id << "</b>: <a href=\""
+        << specification_link(v.definition->section) << "\">" << html_escaped(v.definition->section)
+        << "</a><blockquote>" << html_escaped(v.definition->rule) << "</blockquote></p>\n";
+  out << "</body></html>\n";
+  const std::string page = out.str();
+  write_file_atomically((fs::path(dir) / "report.html").string(), [&page](std::ostream& o) { o << page; });
+}
+
+}  // namespace skinref::conformance
