@@ -1,5 +1,6 @@
 // The sampling conventions (core/conventions.h) that change a clip's keys rather than how they are read:
-// resampling at a fixed rate, key quantization and the layout of CUBICSPLINE weights, applied to the Scene once, as an engine's import does.
+// resampling at a fixed rate, key quantization and the layout of CUBICSPLINE weights, applied to the Scene
+// once, as an engine's import does.
 //
 // Contract: apply_clip_conventions() rewrites every animation of `scene` in place and leaves it valid
 // (finalize_scene() is run again, so the slerp tables follow the new keys):

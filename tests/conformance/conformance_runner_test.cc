@@ -32,6 +32,9 @@
 #ifndef SKINREF_CLI
 #error "SKINREF_CLI must name the skinref program (set by CMakeLists.txt)"
 #endif
+#ifndef SKINREF_SOURCE_DIR
+#error "SKINREF_SOURCE_DIR must name the source tree (set by CMakeLists.txt)"
+#endif
 #ifndef SKINREF_CONFORMANCE_DIR
 #error "SKINREF_CONFORMANCE_DIR must name the committed suite (set by CMakeLists.txt)"
 #endif
@@ -170,17 +173,14 @@ TEST(ConformanceRunner, CrashesHangsAndGarbageFailTheirCasesOnly) {
 
 TEST(ConformanceRunner, BatchProtocolAndResume) {
   test::TempDir dir;
-  // A batch engine in Python: it reads the query list and answers each query through skinref, counting the
-  // queries it answered in a file.
-  const fs::path script = dir.path() / "batch.py";
-  std::ofstream(script) << "import json, subprocess, sys\n"
-                           "queries = json.load(open(sys.argv[1]))['queries']\n"
-                           "open(sys.argv[2], 'a').write('x' * len(queries))\n"
-                           "for q in queries:\n"
-                           "    subprocess.run(['" SKINREF_CLI "', 'skin', q['model'], '--time', repr(q['time']),\n"
-                           "                    '--precision', 'f32', '--out', q['out']], check=True)\n";
+  // The example batch adapter (examples/conformance/batch_adapter.py, skinref's cpu backend behind it), counting
+  // the queries it answered in a file.
   const std::string counter = (dir.path() / "answered").string();
-  EngineSpec engine{"batch", "", "", "python3 " + script.string() + " {queries} " + counter, 60.0, 1};
+  EngineSpec engine{"batch", "", "",
+                    "SKINREF=" + test::shell_quoted(SKINREF_CLI) + " python3 " +
+                        test::shell_quoted(std::string(SKINREF_SOURCE_DIR) + "/examples/conformance/batch_adapter.py") +
+                        " {queries} " + test::shell_quoted(counter),
+                    60.0, 1};
   const std::vector<Query> queries = suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), "influences-*");
   const RunRecord first = run_engine(engine, queries, dir.path().string(), false);
   for (const CaseVerdict& v : judge_run(first)) EXPECT_EQ(v.outcome, CaseOutcome::Passed) << v.detail;
@@ -275,8 +275,11 @@ TEST(ConformanceRunner, HtmlReportCardInHeadlessChromium) {
 // refused; a dump of another time is told apart from a skinning error, by diagnose and by the runner.
 TEST(ConformanceRunner, InputsThatLieAreToldApart) {
   test::TempDir dir;
-  const std::string slerp = std::string(SKINREF_CONFORMANCE_DIR) + "/cases/rotation-linear-slerp/rotation-linear-slerp.gltf";
-  const std::string bend = std::string(SKINREF_CONFORMANCE_DIR) + "/cases/step-translation-rotation/step-translation-rotation.gltf";
+  const auto model = [](const std::string& id) {
+    return std::string(SKINREF_CONFORMANCE_DIR) + "/cases/" + id + "/" + id + ".gltf";
+  };
+  const std::string slerp = model("rotation-linear-slerp");
+  const std::string bend = model("step-translation-rotation");
   // A dump of 0.75 s, its record stripped as an engine's would be (no time, no model).
   const Scene scene = load_gltf_file(slerp);
   VertexDump dump;
@@ -312,7 +315,8 @@ TEST(ConformanceRunner, InputsThatLieAreToldApart) {
                  dir.path().string(), false));
   ASSERT_EQ(verdicts.size(), 1u);
   EXPECT_EQ(verdicts[0].outcome, CaseOutcome::Failed);
-  EXPECT_NE(verdicts[0].departure.find("another time"), std::string::npos) << verdicts[0].departure << verdicts[0].detail;
+  EXPECT_NE(verdicts[0].departure.find("another time"), std::string::npos)
+      << verdicts[0].departure << verdicts[0].detail;
 }
 
 }  // namespace SKINREF_UNITY_ID

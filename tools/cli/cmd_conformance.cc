@@ -144,7 +144,8 @@ int run_conformance_run(std::span<const std::string> args) {
     engine.jobs = int(parse_integer(*jobs, "--jobs", 1, 256));
   if (const std::optional<std::string> timeout = parsed.value("--timeout")) {
     engine.timeout_seconds = parse_finite_double(*timeout, "--timeout");
-    if (engine.timeout_seconds <= 0) throw UsageError("conformance run: --timeout must be a positive number of seconds");
+    if (engine.timeout_seconds <= 0)
+      throw UsageError("conformance run: --timeout must be a positive number of seconds");
   }
   const std::string out_dir = require_value(parsed, "--out", "conformance run");
   const std::string suite_dir = parsed.value("--suite").value_or(SKINREF_CONFORMANCE_DIR);

@@ -5,6 +5,25 @@
 
 namespace skinref::conformance {
 
+std::vector<double> concat(const std::vector<std::vector<double>>& parts) {
+  std::vector<double> all;
+  for (const std::vector<double>& part : parts) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+Mat4 trs_matrix(const Vec3& translation, const std::vector<double>& rotation_xyzw, const Vec3& scale) {
+  Transform trs;
+  trs.translation = translation;
+  trs.rotation = quat_from_xyzw(rotation_xyzw[0], rotation_xyzw[1], rotation_xyzw[2], rotation_xyzw[3]);
+  trs.scale = scale;
+  return compose_trs(trs);
+}
+
+ChannelSpec swing(int node, double from, double to) {
+  return {node, "rotation", "LINEAR", {0.0, 1.0},
+          concat({axis_angle_xyzw(kAxisZ, degrees(from)), axis_angle_xyzw(kAxisZ, degrees(to))})};
+}
+
 std::vector<double> axis_angle_xyzw(const Vec3& axis, double angle) {
   const Vec3 unit = axis.normalized();
   const double s = std::sin(0.5 * angle);
@@ -89,7 +108,8 @@ nlohmann::ordered_json skinned_primitive(GltfBuilder& builder, const std::string
   attributes["NORMAL"] = builder.add_accessor(name + " normals", "VEC3", ribbon.normals);
   for (size_t s = 0; s < sets.size(); ++s) {
     const std::string n = std::to_string(s);
-    attributes["JOINTS_" + n] = builder.add_accessor(name + " joints " + n, "VEC4", sets[s].joints, sets[s].joint_layout);
+    attributes["JOINTS_" + n] =
+        builder.add_accessor(name + " joints " + n, "VEC4", sets[s].joints, sets[s].joint_layout);
     attributes["WEIGHTS_" + n] =
         builder.add_accessor(name + " weights " + n, "VEC4", sets[s].weights, sets[s].weight_layout);
   }
@@ -121,7 +141,8 @@ SkinnedChain add_skinned_chain(GltfBuilder& builder, int joints, double segment,
   SkinnedChain rig;
   rig.chain = add_chain(builder, "joint", joints, segment);
   const Ribbon ribbon = make_ribbon(joints, segment, stations_per_segment, 0.5, blend);
-  const int mesh = builder.add_mesh({{"name", "ribbon"}, {"primitives", {skinned_ribbon_primitive(builder, "ribbon", ribbon)}}});
+  const int mesh =
+      builder.add_mesh({{"name", "ribbon"}, {"primitives", {skinned_ribbon_primitive(builder, "ribbon", ribbon)}}});
   const std::vector<double> ibm = inverse_bind_values(chain_rest_globals(joints, segment, Mat4::Identity()));
   const int ibm_accessor = builder.add_accessor("inverse bind matrices", "MAT4", ibm);
   rig.skin = builder.add_skin({{"name", "chain"}, {"inverseBindMatrices", ibm_accessor}, {"joints", rig.chain.joints}});

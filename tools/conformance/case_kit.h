@@ -21,6 +21,16 @@
 
 namespace skinref::conformance {
 
+inline constexpr double kPi = 3.14159265358979323846;
+inline const Vec3 kAxisZ = Vec3(0, 0, 1);
+inline double degrees(double d) { return d * kPi / 180.0; }
+
+// The parts end to end (keys of several quaternions, a case's sampler outputs).
+std::vector<double> concat(const std::vector<std::vector<double>>& parts);
+
+// T * R * S of a translation, an (x, y, z, w) rotation and a scale, as the loader will compose them.
+Mat4 trs_matrix(const Vec3& translation, const std::vector<double>& rotation_xyzw, const Vec3& scale);
+
 // (x, y, z, w) of the rotation by `angle` radians about `axis` (normalized here), each rounded to float32.
 std::vector<double> axis_angle_xyzw(const Vec3& axis, double angle);
 
@@ -78,6 +88,9 @@ struct ChannelSpec {
   std::vector<double> times;
   std::vector<double> values;  // CUBICSPLINE: in-tangent, value, out-tangent per key
 };
+
+// A LINEAR turn of `node` about z from `from` to `to` degrees over [0, 1] s.
+ChannelSpec swing(int node, double from, double to);
 
 // One animation of these channels, one sampler each, in order.
 int add_animation(GltfBuilder& builder, const std::string& name, const std::vector<ChannelSpec>& channels);

@@ -9,17 +9,7 @@
 namespace skinref::conformance {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kSegment = 4.0;
-const Vec3 kZ(0, 0, 1);
-
-double degrees(double d) { return d * kPi / 180.0; }
-
-std::vector<double> concat(const std::vector<std::vector<double>>& parts) {
-  std::vector<double> all;
-  for (const std::vector<double>& part : parts) all.insert(all.end(), part.begin(), part.end());
-  return all;
-}
 
 ConformanceCase rotation_slerp() {
   ConformanceCase c;
@@ -35,8 +25,8 @@ ConformanceCase rotation_slerp() {
   c.build = [](GltfBuilder& b) {
     const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
     add_animation(b, "swing", {{rig.chain.joints[0], "rotation", "LINEAR", {0.0, 1.0, 2.0},
-                                concat({axis_angle_xyzw(kZ, 0.0), axis_angle_xyzw(kZ, degrees(150)),
-                                        axis_angle_xyzw(kZ, degrees(60))})}});
+                                concat({axis_angle_xyzw(kAxisZ, 0.0), axis_angle_xyzw(kAxisZ, degrees(150)),
+                                        axis_angle_xyzw(kAxisZ, degrees(60))})}});
   };
   return c;
 }
@@ -54,10 +44,10 @@ ConformanceCase rotation_hemisphere() {
   c.build = [](GltfBuilder& b) {
     const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
     // The second key is -q(100 degrees): the same rotation, stored in the other hemisphere.
-    std::vector<double> second = axis_angle_xyzw(kZ, degrees(100));
+    std::vector<double> second = axis_angle_xyzw(kAxisZ, degrees(100));
     for (double& v : second) v = -v;
     add_animation(b, "turn", {{rig.chain.joints[1], "rotation", "LINEAR", {0.0, 1.0},
-                               concat({axis_angle_xyzw(kZ, degrees(10)), second})}});
+                               concat({axis_angle_xyzw(kAxisZ, degrees(10)), second})}});
   };
   return c;
 }
@@ -76,8 +66,8 @@ ConformanceCase step_keys() {
     add_animation(b, "steps",
                   {{rig.chain.joints[0], "translation", "STEP", {0.0, 0.5, 1.0}, {0, 0, 0, 0, 3, 0, 2, -2, 0}},
                    {rig.chain.joints[1], "rotation", "STEP", {0.0, 0.5, 1.0},
-                    concat({axis_angle_xyzw(kZ, 0.0), axis_angle_xyzw(kZ, degrees(70)),
-                            axis_angle_xyzw(kZ, degrees(-40))})}});
+                    concat({axis_angle_xyzw(kAxisZ, 0.0), axis_angle_xyzw(kAxisZ, degrees(70)),
+                            axis_angle_xyzw(kAxisZ, degrees(-40))})}});
   };
   return c;
 }
@@ -86,9 +76,9 @@ ConformanceCase step_keys() {
 // zero, and the key spacing is 0.5 s then 1.5 s, so that t_d scales them by different amounts.
 std::vector<double> cubic_rotation_values() {
   const std::vector<double> zero = {0, 0, 0, 0};
-  return concat({zero, axis_angle_xyzw(kZ, 0.0), {0, 0, 1.5, 0},                       //
-                 {0, 0, 0.4, -0.3}, axis_angle_xyzw(kZ, degrees(80)), {0, 0, -0.6, 0.2},  //
-                 {0, 0, 0.5, 0}, axis_angle_xyzw(kZ, degrees(20)), zero});
+  return concat({zero, axis_angle_xyzw(kAxisZ, 0.0), {0, 0, 1.5, 0},                       //
+                 {0, 0, 0.4, -0.3}, axis_angle_xyzw(kAxisZ, degrees(80)), {0, 0, -0.6, 0.2},  //
+                 {0, 0, 0.5, 0}, axis_angle_xyzw(kAxisZ, degrees(20)), zero});
 }
 
 ConformanceCase cubic_rotation() {
@@ -146,7 +136,7 @@ ConformanceCase clip_starts_late() {
   c.build = [](GltfBuilder& b) {
     const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
     add_animation(b, "late", {{rig.chain.joints[0], "rotation", "LINEAR", {1.0, 2.0},
-                               concat({axis_angle_xyzw(kZ, degrees(20)), axis_angle_xyzw(kZ, degrees(110))})}});
+                               concat({axis_angle_xyzw(kAxisZ, degrees(20)), axis_angle_xyzw(kAxisZ, degrees(110))})}});
   };
   return c;
 }
@@ -166,9 +156,9 @@ ConformanceCase channels_end_apart() {
     const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
     add_animation(b, "uneven",
                   {{rig.chain.joints[0], "rotation", "LINEAR", {0.0, 1.0},
-                    concat({axis_angle_xyzw(kZ, 0.0), axis_angle_xyzw(kZ, degrees(60))})},
+                    concat({axis_angle_xyzw(kAxisZ, 0.0), axis_angle_xyzw(kAxisZ, degrees(60))})},
                    {rig.chain.joints[1], "rotation", "LINEAR", {0.25, 2.0},
-                    concat({axis_angle_xyzw(kZ, degrees(-10)), axis_angle_xyzw(kZ, degrees(-100))})},
+                    concat({axis_angle_xyzw(kAxisZ, degrees(-10)), axis_angle_xyzw(kAxisZ, degrees(-100))})},
                    {rig.chain.joints[2], "translation", "LINEAR", {0.7}, {kSegment, 1.5, 0}}});
   };
   return c;

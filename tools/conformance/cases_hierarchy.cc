@@ -10,30 +10,7 @@
 namespace skinref::conformance {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kSegment = 4.0;
-const Vec3 kZ(0, 0, 1);
-
-double degrees(double d) { return d * kPi / 180.0; }
-
-std::vector<double> concat(const std::vector<std::vector<double>>& parts) {
-  std::vector<double> all;
-  for (const std::vector<double>& part : parts) all.insert(all.end(), part.begin(), part.end());
-  return all;
-}
-
-ChannelSpec swing(int node, double from, double to) {
-  return {node, "rotation", "LINEAR", {0.0, 1.0},
-          concat({axis_angle_xyzw(kZ, degrees(from)), axis_angle_xyzw(kZ, degrees(to))})};
-}
-
-Mat4 trs_matrix(const Vec3& t, const std::vector<double>& q_xyzw, const Vec3& s) {
-  Transform trs;
-  trs.translation = t;
-  trs.rotation = quat_from_xyzw(q_xyzw[0], q_xyzw[1], q_xyzw[2], q_xyzw[3]);
-  trs.scale = s;
-  return compose_trs(trs);
-}
 
 // A matrix's 16 column-major values, each rounded to float32.
 nlohmann::ordered_json matrix_json(const Mat4& m) {
@@ -63,12 +40,12 @@ ConformanceCase node_matrices() {
   c.targets = {{"L6", {"node-matrix=ignored"}}, {"L6", {"node-matrix=reflection-lost"}}};
   c.times = {0.0, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
-    const std::vector<double> turn30 = axis_angle_xyzw(kZ, degrees(30));
+    const std::vector<double> turn30 = axis_angle_xyzw(kAxisZ, degrees(30));
     const Mat4 mirror = trs_matrix(Vec3(1, 2, 0), turn30, Vec3(-1, 1, 1));
     const int rig = b.add_node({{"name", "mirror"}, {"matrix", matrix_json(mirror)}});
     const Chain chain = add_chain(b, "joint", 3, kSegment);
     // Joint 1 keeps its translation but is given by a matrix with a scale of 2 along its own x (not animated).
-    const Mat4 stretch = trs_matrix(Vec3(kSegment, 0, 0), axis_angle_xyzw(kZ, degrees(20)), Vec3(2, 1, 1));
+    const Mat4 stretch = trs_matrix(Vec3(kSegment, 0, 0), axis_angle_xyzw(kAxisZ, degrees(20)), Vec3(2, 1, 1));
     nlohmann::ordered_json& joint1 = b.json()["nodes"][size_t(chain.joints[1])];
     joint1.erase("translation");
     joint1["matrix"] = matrix_json(stretch);
@@ -93,8 +70,8 @@ ConformanceCase rest_values() {
   c.targets = {{"M2", {"rest-values=identity"}}};
   c.times = {0.0, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
-    const std::vector<double> turn30 = axis_angle_xyzw(kZ, degrees(30));
-    const std::vector<double> turn20 = axis_angle_xyzw(kZ, degrees(20));
+    const std::vector<double> turn30 = axis_angle_xyzw(kAxisZ, degrees(30));
+    const std::vector<double> turn20 = axis_angle_xyzw(kAxisZ, degrees(20));
     const Chain chain = add_chain(b, "joint", 3, kSegment, Vec3(2, 1, 0));
     // Joint 0: translation (2, 1, 0) at rest, only its rotation animated; joint 1: turned 20 degrees at rest,
     // only its translation animated.
@@ -105,7 +82,7 @@ ConformanceCase rest_values() {
     const int ribbon = add_ribbon_skin(b, chain.joints, {g0, g1, g2});
     b.set_scene_roots({chain.joints[0], ribbon});
     add_animation(b, "partial", {{chain.joints[0], "rotation", "LINEAR", {0.0, 1.0},
-                                  concat({axis_angle_xyzw(kZ, 0.0), turn30})},
+                                  concat({axis_angle_xyzw(kAxisZ, 0.0), turn30})},
                                  {chain.joints[1], "translation", "LINEAR", {0.0, 1.0},
                                   {kSegment, 0, 0, kSegment + 1.5, 0.5, 0}}});
   };

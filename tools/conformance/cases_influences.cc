@@ -10,15 +10,7 @@
 namespace skinref::conformance {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kSegment = 2.0;
-const Vec3 kZ(0, 0, 1);
-
-std::vector<double> concat(const std::vector<std::vector<double>>& parts) {
-  std::vector<double> all;
-  for (const std::vector<double>& part : parts) all.insert(all.end(), part.begin(), part.end());
-  return all;
-}
 
 // Each joint k turns about z by +-(15 + 5k) degrees over one second, alternating in sign.
 std::vector<ChannelSpec> alternating_swings(const Chain& chain) {
@@ -26,7 +18,7 @@ std::vector<ChannelSpec> alternating_swings(const Chain& chain) {
   for (size_t k = 0; k < chain.joints.size(); ++k) {
     const double angle = (k % 2 == 0 ? 1.0 : -1.0) * (15.0 + 5.0 * double(k)) * kPi / 180.0;
     channels.push_back({chain.joints[k], "rotation", "LINEAR", {0.0, 1.0},
-                        concat({axis_angle_xyzw(kZ, 0.0), axis_angle_xyzw(kZ, angle)})});
+                        concat({axis_angle_xyzw(kAxisZ, 0.0), axis_angle_xyzw(kAxisZ, angle)})});
   }
   return channels;
 }

@@ -10,15 +10,7 @@
 namespace skinref::conformance {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kSegment = 4.0;
-const Vec3 kZ(0, 0, 1);
-
-std::vector<double> concat(const std::vector<std::vector<double>>& parts) {
-  std::vector<double> all;
-  for (const std::vector<double>& part : parts) all.insert(all.end(), part.begin(), part.end());
-  return all;
-}
 
 // Target t of `count` moves vertex v by a displacement that depends on both, of up to 3 m, so that any two
 // targets move the ribbon differently and every target moves every vertex.
@@ -60,7 +52,7 @@ MorphRig build_morphed_ribbon(GltfBuilder& b, int count, const std::vector<doubl
 
 ChannelSpec root_swing(const MorphRig& m) {
   return {m.rig.chain.joints[0], "rotation", "LINEAR", {0.0, 1.0},
-          concat({axis_angle_xyzw(kZ, 0.0), axis_angle_xyzw(kZ, kPi / 2)})};
+          concat({axis_angle_xyzw(kAxisZ, 0.0), axis_angle_xyzw(kAxisZ, kPi / 2)})};
 }
 
 ConformanceCase mesh_default_weights() {
@@ -167,7 +159,8 @@ ConformanceCase normal_deltas() {
     nlohmann::ordered_json& primitive = b.json()["meshes"][size_t(m.mesh)]["primitives"][0];
     const size_t vertex_count = b.json()["accessors"][size_t(primitive["attributes"]["POSITION"])]["count"];
     std::vector<double> deltas;
-    for (size_t v = 0; v < vertex_count; ++v) deltas.insert(deltas.end(), {f32(std::sqrt(0.5)), 0.0, f32(std::sqrt(0.5) - 1.0)});
+    for (size_t v = 0; v < vertex_count; ++v)
+      deltas.insert(deltas.end(), {f32(std::sqrt(0.5)), 0.0, f32(std::sqrt(0.5) - 1.0)});
     primitive["targets"][0]["NORMAL"] = b.add_accessor("target 0 normals", "VEC3", deltas);
     add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "LINEAR", {0.0, 1.0}, {0.0, 1.0}}});
   };

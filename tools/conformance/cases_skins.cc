@@ -9,33 +9,9 @@
 namespace skinref::conformance {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kSegment = 4.0;
-const Vec3 kZ(0, 0, 1);
-
-double degrees(double d) { return d * kPi / 180.0; }
-
-std::vector<double> concat(const std::vector<std::vector<double>>& parts) {
-  std::vector<double> all;
-  for (const std::vector<double>& part : parts) all.insert(all.end(), part.begin(), part.end());
-  return all;
-}
-
-// A swing of joint `node` about z from `from` to `to` degrees over one second.
-ChannelSpec swing(int node, double from, double to) {
-  return {node, "rotation", "LINEAR", {0.0, 1.0},
-          concat({axis_angle_xyzw(kZ, degrees(from)), axis_angle_xyzw(kZ, degrees(to))})};
-}
 
 const std::vector<double> kSwingTimes = {0.0, 0.5, 1.0};
-
-Mat4 trs_matrix(const Vec3& t, const std::vector<double>& q_xyzw, const Vec3& s) {
-  Transform trs;
-  trs.translation = t;
-  trs.rotation = quat_from_xyzw(q_xyzw[0], q_xyzw[1], q_xyzw[2], q_xyzw[3]);
-  trs.scale = s;
-  return compose_trs(trs);
-}
 
 int add_ribbon_mesh(GltfBuilder& b, const std::string& name, const Ribbon& ribbon) {
   return b.add_mesh({{"name", name}, {"primitives", {skinned_ribbon_primitive(b, name, ribbon)}}});
@@ -62,7 +38,7 @@ ConformanceCase no_inverse_bind_matrices() {
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
     const Chain chain = add_chain(b, "joint", 3, kSegment, Vec3(2, 1, 0));
-    b.json()["nodes"][size_t(chain.joints[0])]["rotation"] = f32_array(axis_angle_xyzw(kZ, degrees(30)));
+    b.json()["nodes"][size_t(chain.joints[0])]["rotation"] = f32_array(axis_angle_xyzw(kAxisZ, degrees(30)));
     const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSegment, 4, 0.5, true));
     const int skin = add_skin(b, "chain", chain.joints, {});
     const int ribbon = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
@@ -82,7 +58,7 @@ ConformanceCase skeleton_under_transformed_node() {
   c.targets = {{"M1", {"skeleton-ancestors=dropped"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
-    const std::vector<double> turn = axis_angle_xyzw(kZ, degrees(90));
+    const std::vector<double> turn = axis_angle_xyzw(kAxisZ, degrees(90));
     const int rig = b.add_node(trs_node("rig", Vec3(0, 3, 0), turn));
     const Chain chain = add_chain(b, "joint", 3, kSegment);
     b.json()["nodes"][size_t(rig)]["children"] = {chain.joints[0]};
@@ -143,7 +119,7 @@ ConformanceCase mesh_node_transform() {
     ribbon["translation"] = f32_array({0, 5, 0});
     ribbon["rotation"] = f32_array(axis_angle_xyzw(Vec3(0, 1, 0), degrees(60)));
     ribbon["scale"] = f32_array({2, 2, 2});
-    const int holder = b.add_node(trs_node("holder", Vec3(-3, 0, 1), axis_angle_xyzw(kZ, degrees(45))));
+    const int holder = b.add_node(trs_node("holder", Vec3(-3, 0, 1), axis_angle_xyzw(kAxisZ, degrees(45))));
     b.json()["nodes"][size_t(holder)]["children"] = {rig.mesh_node};
     b.set_scene_roots({rig.chain.joints[0], holder});
     add_animation(b, "swing", {swing(rig.chain.joints[1], 0, 60)});

@@ -32,7 +32,9 @@ inline constexpr double kAimedSensitivity = 100.0;
 
 struct DepartureTarget {
   DepartureTarget(std::string departure_, std::vector<std::string> conventions_, std::string reason = "")
-      : departure(std::move(departure_)), conventions(std::move(conventions_)), below_minimum_reason(std::move(reason)) {}
+      : departure(std::move(departure_)),
+        conventions(std::move(conventions_)),
+        below_minimum_reason(std::move(reason)) {}
   std::string departure;                 // the class, e.g. "S2"
   std::vector<std::string> conventions;  // how skinref plants it, e.g. {"rotation=nlerp"}; empty: not yet
   // Why the planted departure fails the case by less than kMinimumSensitivity (it must still exceed the

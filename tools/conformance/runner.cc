@@ -118,7 +118,8 @@ void run_queries_in_batch(const EngineSpec& engine, std::vector<QueryResult>& re
     if (done[i]) continue;
     const Query& q = results[i].query;
     fs::remove(q.out);
-    list.push_back({{"case", q.case_id}, {"model", q.model}, {"animation", q.animation}, {"time", q.time}, {"out", q.out}});
+    list.push_back(
+        {{"case", q.case_id}, {"model", q.model}, {"animation", q.animation}, {"time", q.time}, {"out", q.out}});
     ++pending;
   }
   if (pending == 0) return;
