@@ -60,9 +60,13 @@ Mat4 nearest_trs(const Mat4& m) {
   trs.translation = m.topRightCorner<3, 1>();
   for (int c = 0; c < 3; ++c) trs.scale[c] = linear.col(c).norm();
   if (linear.determinant() < 0.0) trs.scale[0] = -trs.scale[0];
-  for (int c = 0; c < 3; ++c) linear.col(c) /= trs.scale[c];
+  for (int c = 0; c < 3; ++c)
+    if (trs.scale[c] != 0.0) linear.col(c) /= trs.scale[c];  // a zero scale (glTF allows it) keeps its column 0
   const Eigen::JacobiSVD<Mat3> svd(linear, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  trs.rotation = Quat(Mat3(svd.matrixU() * svd.matrixV().transpose())).normalized();
+  Mat3 u = svd.matrixU();
+  // A column of 0 leaves the nearest orthogonal matrix free to be a reflection: keep it a rotation.
+  if ((u * svd.matrixV().transpose()).determinant() < 0.0) u.col(2) = -u.col(2);
+  trs.rotation = Quat(Mat3(u * svd.matrixV().transpose())).normalized();
   return compose_trs(trs);
 }
 

@@ -282,6 +282,16 @@ TEST(ConventionPoseTest, DroppedShearLeavesOrthogonalAxesAndKeepsShearFreeTransf
   }
 }
 
+// glTF allows a scale of 0: storing such a global as TRS stays finite (a column of length 0 is not divided by).
+TEST(ConventionPoseTest, DroppedShearKeepsAZeroScaleFinite) {
+  Scene scene = testing::make_convention_scene();
+  for (Node& node : scene.nodes) node.rest.scale.x() = 0.0;
+  for (double t : {0.0, 1.0, 2.0}) {
+    const EvaluatedPose pose = evaluate_pose(scene, 0, t, with({"shear=dropped"}));
+    for (size_t n = 0; n < pose.model.global.size(); ++n) EXPECT_TRUE(pose.model.global[n].allFinite()) << n;
+  }
+}
+
 TEST(ConventionPaletteTest, EntriesBeyondTheJointCapAreTheIdentity) {
   const Scene scene = testing::make_convention_scene();
   const JointPalette capped = evaluate_pose(scene, 0, 1.0, with({"joint-cap=2"})).palettes[0];
