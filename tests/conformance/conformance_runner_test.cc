@@ -201,15 +201,25 @@ TEST(ConformanceRunner, BatchProtocolAndResume) {
   EXPECT_EQ(reread.engine.batch_command, engine.batch_command);
 }
 
-TEST(ConformanceRunner, ReportCardPutsFailuresFirstInEveryFormat) {
-  test::TempDir dir;
-  const ConformanceCase* slerp = nullptr;
+// The verdict of an nlerp engine on rotation-linear-slerp (its first target), and a passed case beside it, for
+// the report card's tests.
+std::vector<CaseVerdict> nlerp_fails_slerp_case(const fs::path& dir) {
   for (const ConformanceCase& c : conformance_cases())
-    if (c.id == "rotation-linear-slerp") slerp = &c;
-  ASSERT_NE(slerp, nullptr);
-  std::vector<CaseVerdict> verdicts = judge_planted(*slerp, slerp->targets[0], dir.path() / "planted");
+    if (c.id == "rotation-linear-slerp") return judge_planted(c, c.targets[0], dir);
+  return {};
+}
+
+CaseVerdict a_passed_case() {
   CaseVerdict pass;
   pass.definition = &conformance_cases().front();
+  return pass;
+}
+
+TEST(ConformanceRunner, ReportCardPutsFailuresFirstInEveryFormat) {
+  test::TempDir dir;
+  std::vector<CaseVerdict> verdicts = nlerp_fails_slerp_case(dir.path() / "planted");
+  ASSERT_EQ(verdicts.size(), 1u);
+  const CaseVerdict pass = a_passed_case();
   verdicts.insert(verdicts.begin(), pass);
   RunRecord run;
   run.engine.name = "nlerp engine";
@@ -234,13 +244,9 @@ TEST(ConformanceRunner, HtmlReportCardInHeadlessChromium) {
   const std::string chromium = test::find_chromium();
   ASSERT_FALSE(chromium.empty()) << test::kChromiumMissing;
   test::TempDir dir, browser("browser");
-  const ConformanceCase* slerp = nullptr;
-  for (const ConformanceCase& c : conformance_cases())
-    if (c.id == "rotation-linear-slerp") slerp = &c;
-  ASSERT_NE(slerp, nullptr);
-  std::vector<CaseVerdict> verdicts = judge_planted(*slerp, slerp->targets[0], dir.path() / "planted");
-  CaseVerdict pass;
-  pass.definition = &conformance_cases().front();
+  std::vector<CaseVerdict> verdicts = nlerp_fails_slerp_case(dir.path() / "planted");
+  ASSERT_EQ(verdicts.size(), 1u);
+  const CaseVerdict pass = a_passed_case();
   verdicts.push_back(pass);
   RunRecord run;
   run.engine.name = "nlerp engine";
