@@ -121,6 +121,21 @@ nlohmann::ordered_json skinned_ribbon_primitive(GltfBuilder& builder, const std:
   return skinned_primitive(builder, name, ribbon, {InfluenceSet{ribbon.joints, ribbon.weights}});
 }
 
+int add_ribbon_mesh(GltfBuilder& builder, const std::string& name, const Ribbon& ribbon) {
+  return builder.add_mesh({{"name", name}, {"primitives", {skinned_ribbon_primitive(builder, name, ribbon)}}});
+}
+
+int add_skin(GltfBuilder& builder, const std::string& name, const std::vector<int>& joints,
+             const std::vector<Mat4>& rest_globals, int skeleton) {
+  nlohmann::ordered_json skin = {{"name", name}};
+  if (!rest_globals.empty())
+    skin["inverseBindMatrices"] =
+        builder.add_accessor(name + " inverse bind matrices", "MAT4", inverse_bind_values(rest_globals));
+  skin["joints"] = joints;
+  if (skeleton >= 0) skin["skeleton"] = skeleton;
+  return builder.add_skin(skin);
+}
+
 int add_animation(GltfBuilder& builder, const std::string& name, const std::vector<ChannelSpec>& channels) {
   nlohmann::ordered_json samplers = nlohmann::ordered_json::array();
   nlohmann::ordered_json targets = nlohmann::ordered_json::array();
@@ -141,11 +156,8 @@ SkinnedChain add_skinned_chain(GltfBuilder& builder, int joints, double segment,
   SkinnedChain rig;
   rig.chain = add_chain(builder, "joint", joints, segment);
   const Ribbon ribbon = make_ribbon(joints, segment, stations_per_segment, 0.5, blend);
-  const int mesh =
-      builder.add_mesh({{"name", "ribbon"}, {"primitives", {skinned_ribbon_primitive(builder, "ribbon", ribbon)}}});
-  const std::vector<double> ibm = inverse_bind_values(chain_rest_globals(joints, segment, Mat4::Identity()));
-  const int ibm_accessor = builder.add_accessor("inverse bind matrices", "MAT4", ibm);
-  rig.skin = builder.add_skin({{"name", "chain"}, {"inverseBindMatrices", ibm_accessor}, {"joints", rig.chain.joints}});
+  const int mesh = add_ribbon_mesh(builder, "ribbon", ribbon);
+  rig.skin = add_skin(builder, "chain", rig.chain.joints, chain_rest_globals(joints, segment, Mat4::Identity()));
   rig.mesh_node = builder.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", rig.skin}});
   builder.set_scene_roots({rig.chain.joints[0], rig.mesh_node});
   return rig;

@@ -81,6 +81,14 @@ nlohmann::ordered_json skinned_primitive(GltfBuilder& builder, const std::string
 // The same with the ribbon's own single set (float weights, unsigned-short joints).
 nlohmann::ordered_json skinned_ribbon_primitive(GltfBuilder& builder, const std::string& name, const Ribbon& ribbon);
 
+// A mesh of one primitive, the ribbon with its own influence set (skinned_ribbon_primitive()).
+int add_ribbon_mesh(GltfBuilder& builder, const std::string& name, const Ribbon& ribbon);
+
+// A skin over `joints` with the inverse bind matrices of `rest_globals` (none when empty: the identities of
+// glTF's default), and `skeleton` when it is >= 0.
+int add_skin(GltfBuilder& builder, const std::string& name, const std::vector<int>& joints,
+             const std::vector<Mat4>& rest_globals, int skeleton = -1);
+
 struct ChannelSpec {
   int node = -1;
   std::string path;           // "translation", "rotation", "scale", "weights"

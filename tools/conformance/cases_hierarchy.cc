@@ -23,10 +23,8 @@ nlohmann::ordered_json matrix_json(const Mat4& m) {
 // A skinned ribbon over `joints` (node indices, root first, the chain along +x in bind space) whose rest
 // globals are `globals`; returns the ribbon's node.
 int add_ribbon_skin(GltfBuilder& b, const std::vector<int>& joints, const std::vector<Mat4>& globals) {
-  const Ribbon ribbon = make_ribbon(int(joints.size()), kSegment, 4, 0.5, true);
-  const int mesh = b.add_mesh({{"name", "ribbon"}, {"primitives", {skinned_ribbon_primitive(b, "ribbon", ribbon)}}});
-  const int ibm = b.add_accessor("inverse bind matrices", "MAT4", inverse_bind_values(globals));
-  const int skin = b.add_skin({{"name", "chain"}, {"inverseBindMatrices", ibm}, {"joints", joints}});
+  const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(int(joints.size()), kSegment, 4, 0.5, true));
+  const int skin = add_skin(b, "chain", joints, globals);
   return b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
 }
 
@@ -156,9 +154,8 @@ ConformanceCase many_joints() {
     b.json()["nodes"][size_t(root)]["children"] = std::vector<int>(joints.begin() + 1, joints.end());
     Ribbon ribbon = make_ribbon(kJoints - 1, kSpacing, 1, 0.25, false);
     for (size_t v = 0; v < ribbon.vertex_count(); ++v) ribbon.joints[4 * v] = double(v / 2);
-    const int mesh = b.add_mesh({{"name", "ribbon"}, {"primitives", {skinned_ribbon_primitive(b, "ribbon", ribbon)}}});
-    const int ibm = b.add_accessor("inverse bind matrices", "MAT4", inverse_bind_values(globals));
-    const int skin = b.add_skin({{"name", "fan"}, {"inverseBindMatrices", ibm}, {"joints", joints}});
+    const int mesh = add_ribbon_mesh(b, "ribbon", ribbon);
+    const int skin = add_skin(b, "fan", joints, globals);
     const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
     b.set_scene_roots({root, node});
     add_animation(b, "turn", {swing(root, 0, 90)});

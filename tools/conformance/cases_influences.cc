@@ -49,9 +49,7 @@ void build_shared_ribbon(GltfBuilder& b, int joint_count, const std::vector<doub
     set.weight_layout = weight_layout;
   }
   const int mesh = b.add_mesh({{"name", "ribbon"}, {"primitives", {skinned_primitive(b, "ribbon", ribbon, sets)}}});
-  const int ibm = b.add_accessor("inverse bind matrices", "MAT4",
-                                 inverse_bind_values(chain_rest_globals(joint_count, kSegment, Mat4::Identity())));
-  const int skin = b.add_skin({{"name", "chain"}, {"inverseBindMatrices", ibm}, {"joints", chain.joints}});
+  const int skin = add_skin(b, "chain", chain.joints, chain_rest_globals(joint_count, kSegment, Mat4::Identity()));
   const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
   b.set_scene_roots({chain.joints[0], node});
   add_animation(b, "swings", alternating_swings(chain));

@@ -42,9 +42,7 @@ MorphRig build_morphed_ribbon(GltfBuilder& b, int count, const std::vector<doubl
   nlohmann::ordered_json mesh = {{"name", "ribbon"}, {"primitives", {primitive}}};
   if (!mesh_weights.empty()) mesh["weights"] = f32_array(mesh_weights);
   m.mesh = b.add_mesh(mesh);
-  const int ibm = b.add_accessor("inverse bind matrices", "MAT4",
-                                 inverse_bind_values(chain_rest_globals(3, kSegment, Mat4::Identity())));
-  m.rig.skin = b.add_skin({{"name", "chain"}, {"inverseBindMatrices", ibm}, {"joints", m.rig.chain.joints}});
+  m.rig.skin = add_skin(b, "chain", m.rig.chain.joints, chain_rest_globals(3, kSegment, Mat4::Identity()));
   m.rig.mesh_node = b.add_node({{"name", "ribbon"}, {"mesh", m.mesh}, {"skin", m.rig.skin}});
   b.set_scene_roots({m.rig.chain.joints[0], m.rig.mesh_node});
   return m;

@@ -13,21 +13,6 @@ constexpr double kSegment = 4.0;
 
 const std::vector<double> kSwingTimes = {0.0, 0.5, 1.0};
 
-int add_ribbon_mesh(GltfBuilder& b, const std::string& name, const Ribbon& ribbon) {
-  return b.add_mesh({{"name", name}, {"primitives", {skinned_ribbon_primitive(b, name, ribbon)}}});
-}
-
-int add_skin(GltfBuilder& b, const std::string& name, const std::vector<int>& joints,
-             const std::vector<Mat4>& rest_globals, int skeleton = -1) {
-  nlohmann::ordered_json skin = {{"name", name}};
-  if (!rest_globals.empty())
-    skin["inverseBindMatrices"] = b.add_accessor(name + " inverse bind matrices", "MAT4",
-                                                 inverse_bind_values(rest_globals));
-  skin["joints"] = joints;
-  if (skeleton >= 0) skin["skeleton"] = skeleton;
-  return b.add_skin(skin);
-}
-
 ConformanceCase no_inverse_bind_matrices() {
   ConformanceCase c;
   c.id = "skin-without-inverse-bind-matrices";
