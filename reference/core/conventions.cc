@@ -86,6 +86,30 @@ std::string number_text(double value) {
   return text;
 }
 
+// Read step: the fields the loader applies while it reads the file's accessors (io/gltf_load.h).
+void add_reading_fields(std::vector<ConventionField>& fields) {
+  fields.push_back(enum_field<JointSentinel>(
+      "joint-sentinel", "load", "none|-1|255|65535",
+      "a JOINTS value that means \"no joint\", accepted only with weight 0 (-1: the accessor type's all-ones value)",
+      [](auto& c) -> auto& { return c.load.joint_sentinel; },
+      {{JointSentinel::None, "none"}, {JointSentinel::AllOnes, "-1"}, {JointSentinel::U8Max, "255"},
+       {JointSentinel::U16Max, "65535"}}));
+  fields.back().candidates = {};  // a loading rule, not an effect: diagnose tries it only when loading fails
+  fields.push_back(enum_field<AccessorAddressing>(
+      "accessor-addressing", "load", "specified|packed|view-start",
+      "where an accessor's element i starts: bufferView.byteOffset + byteOffset + i * byteStride (glTF), read "
+      "tightly packed (byteStride ignored), or from the bufferView's start (the accessor's byteOffset ignored)",
+      [](auto& c) -> auto& { return c.load.accessor_addressing; },
+      {{AccessorAddressing::Specified, "specified"}, {AccessorAddressing::Packed, "packed"},
+       {AccessorAddressing::ViewStart, "view-start"}}));
+  fields.push_back(enum_field<SparseAccessors>(
+      "sparse", "load", "applied|ignored",
+      "sparse accessors: the sparse values substituted into the base (glTF), or the base alone (zeros without a "
+      "bufferView)",
+      [](auto& c) -> auto& { return c.load.sparse; },
+      {{SparseAccessors::Applied, "applied"}, {SparseAccessors::Ignored, "ignored"}}));
+}
+
 // Load step: the fields read while loading the file (and the quaternion keys' rule, listed with them).
 void add_load_fields(std::vector<ConventionField>& fields) {
   ConventionField influences{"influences", "load", "all|first-set|topK[-renormalized]|first-set-renormalized",
@@ -97,13 +121,6 @@ void add_load_fields(std::vector<ConventionField>& fields) {
                               "top2-renormalized", "top1", "top1-renormalized", "top3", "top3-renormalized", "top8",
                               "top8-renormalized", "top6", "top6-renormalized"}};
   fields.push_back(std::move(influences));
-  fields.push_back(enum_field<JointSentinel>(
-      "joint-sentinel", "load", "none|-1|255|65535",
-      "a JOINTS value that means \"no joint\", accepted only with weight 0 (-1: the accessor type's all-ones value)",
-      [](auto& c) -> auto& { return c.load.joint_sentinel; },
-      {{JointSentinel::None, "none"}, {JointSentinel::AllOnes, "-1"}, {JointSentinel::U8Max, "255"},
-       {JointSentinel::U16Max, "65535"}}));
-  fields.back().candidates = {};  // a loading rule, not an effect: diagnose tries it only when loading fails
   fields.push_back(enum_field<InverseBind>(
       "inverse-bind", "load", "as-stored|from-rest-pose",
       "inverse bind matrices as the file gives them, or recomputed as the inverse of each joint's rest global",
@@ -332,6 +349,7 @@ void add_skinning_fields(std::vector<ConventionField>& fields) {
 // Every field, in the order they are listed (grouped by pipeline stage).
 std::vector<ConventionField> make_fields() {
   std::vector<ConventionField> fields;
+  add_reading_fields(fields);
   add_load_fields(fields);
   add_time_fields(fields);
   add_sampling_fields(fields);
@@ -387,6 +405,11 @@ std::string describe_conventions(const Conventions& conventions) {
   const std::vector<std::string> differences = convention_differences(conventions);
   for (size_t i = 0; i < differences.size(); ++i) text += (i == 0 ? " with " : ", ") + differences[i];
   return text;
+}
+
+bool same_accessor_reading(const LoadConventions& a, const LoadConventions& b) {
+  return a.joint_sentinel == b.joint_sentinel && a.accessor_addressing == b.accessor_addressing &&
+         a.sparse == b.sparse;
 }
 
 bool same_conventions(const Conventions& a, const Conventions& b) {

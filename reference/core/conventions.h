@@ -45,6 +45,13 @@ enum class ChannelTarget { Index, FirstNamed };
 enum class JointIndexSpace { Skin, Node };
 // Morph NORMAL and TANGENT deltas: applied (glTF) or ignored.
 enum class MorphNormals { Applied, Ignored };
+// Where an accessor's element i starts: bufferView.byteOffset + accessor.byteOffset + i * stride (glTF), with
+// the bufferView's byteStride ignored (elements read tightly packed), or with the accessor's byteOffset ignored
+// (read from the start of its bufferView).
+enum class AccessorAddressing { Specified, Packed, ViewStart };
+// Sparse accessors: the base with the sparse values substituted (glTF), or the base alone (zeros where the
+// accessor has no bufferView).
+enum class SparseAccessors { Applied, Ignored };
 struct LoadConventions {
   InfluenceLimit influences = InfluenceLimit::All;
   int influence_count = 4;          // for Largest, 1 to 16
@@ -56,7 +63,14 @@ struct LoadConventions {
   ChannelTarget channel_target = ChannelTarget::Index;
   JointIndexSpace joint_index = JointIndexSpace::Skin;
   MorphNormals morph_normals = MorphNormals::Applied;
+  // Applied by the loader while it reads the file's accessors (io/gltf_load.h), like joint_sentinel: a Scene
+  // cannot be re-read under them, so they take the file again (same_accessor_reading()).
+  AccessorAddressing accessor_addressing = AccessorAddressing::Specified;
+  SparseAccessors sparse = SparseAccessors::Applied;
 };
+// Whether two load conventions read the file's accessors alike (joint_sentinel, accessor_addressing, sparse):
+// if not, a Scene loaded under one cannot stand for the other, and the file must be loaded again.
+bool same_accessor_reading(const LoadConventions& a, const LoadConventions& b);
 
 // ---- time ----
 enum class PlaybackLoop { Clamp, Loop };             // glTF defines none; skinref clamps to the clip

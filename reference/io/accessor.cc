@@ -171,8 +171,8 @@ struct ElementLayout {
 // Dense step: checks the accessor's byte range in its bufferView (and the view's byteStride), then reads
 // every element into `values`.
 void read_dense_values(const tinygltf::Model& model, const tinygltf::Accessor& acc, int index,
-                       const ElementLayout& layout, const std::string& file, const std::string& path,
-                       std::vector<double>& values) {
+                       const ElementLayout& layout, const AccessorReading& reading, const std::string& file,
+                       const std::string& path, std::vector<double>& values) {
   const int comps = layout.comps, csize = layout.csize;
   const uint64_t element_size = layout.element_size, count = layout.count;
   uint64_t view_length = 0;
@@ -202,7 +202,10 @@ void read_dense_values(const tinygltf::Model& model, const tinygltf::Accessor& a
                          std::to_string(acc.count) + " (byteOffset " + std::to_string(acc.byteOffset) +
                          ", stride " + std::to_string(stride) + ")");
   values.resize(acc.count * size_t(comps));
-  const unsigned char* base = view + acc.byteOffset;
+  // The departures read less far than the file's own layout, which was checked above: packed elements end
+  // before strided ones, and the view's start comes before the accessor's offset.
+  if (reading.stride_ignored) stride = element_size;
+  const unsigned char* base = view + (reading.offset_ignored ? 0 : acc.byteOffset);
   for (uint64_t i = 0; i < count; ++i) {
     const unsigned char* element = base + i * stride;
     for (int c = 0; c < comps; ++c)
@@ -276,7 +279,7 @@ void check_finite(const std::vector<double>& values, int comps, const std::strin
 }  // namespace
 
 AccessorData read_accessor(const tinygltf::Model& model, int index, const AccessorRules& rules,
-                           const std::string& file, const std::string& referrer) {
+                           const std::string& file, const std::string& referrer, const AccessorReading& reading) {
   if (index < 0 || size_t(index) >= model.accessors.size())
     throw InputError(file, referrer,
                      "an accessor index < " + std::to_string(model.accessors.size()) + ", got " +
@@ -298,7 +301,7 @@ AccessorData read_accessor(const tinygltf::Model& model, int index, const Access
 
   const ElementLayout layout{comps, csize, element_size, count};
   if (acc.bufferView >= 0 || !acc.sparse.isSparse) {
-    read_dense_values(model, acc, index, layout, file, path, out.values);
+    read_dense_values(model, acc, index, layout, reading, file, path, out.values);
   } else {
     // No bufferView: zeros, then the sparse values. No buffer bounds such an accessor, so cap its size
     // at what a 32-bit index can address rather than allocate whatever the file asks for.
@@ -307,7 +310,11 @@ AccessorData read_accessor(const tinygltf::Model& model, int index, const Access
     out.values.assign(acc.count * size_t(comps), 0.0);
   }
 
-  if (acc.sparse.isSparse) apply_sparse_values(model, acc, layout, file, path, out.values);
+  if (acc.sparse.isSparse && !reading.sparse_ignored) apply_sparse_values(model, acc, layout, file, path, out.values);
+  if (acc.sparse.isSparse && reading.sparse_ignored) {
+    std::vector<double> checked_only = out.values;  // the file is still checked as glTF 2.0 requires
+    apply_sparse_values(model, acc, layout, file, path, checked_only);
+  }
 
   if (acc.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT) check_finite(out.values, comps, file, path);
   return out;

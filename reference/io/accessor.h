@@ -10,6 +10,9 @@
 // - Values come out as doubles, `components` per element, flattened; normalized integers are converted
 //   with the glTF 2.0 formulas (i8: max(c / 127, -1), u8: c / 255, i16: max(c / 32767, -1), u16: c / 65535);
 //   other integers keep their value. An accessor without bufferView reads as zeros (then sparse applies).
+// - `reading` plants an engine's departures (core/conventions.h): byteStride ignored (elements read tightly
+//   packed), the accessor's byteOffset ignored, sparse substitution skipped (the base alone, zeros without a
+//   bufferView). The file is still checked as glTF 2.0 requires; what is read stays within the bufferView.
 // - Errors are InputError with the JSON path of the offending value (see gltf_load.h).
 #pragma once
 
@@ -38,9 +41,17 @@ struct AccessorData {
   std::vector<double> values;  // count * components
 };
 
+// How an engine reads accessors: as glTF 2.0 says (the default), or with one of the departures above.
+struct AccessorReading {
+  bool stride_ignored = false;
+  bool offset_ignored = false;
+  bool sparse_ignored = false;
+};
+
 // `referrer` is the JSON path of the property holding the accessor index (for an out-of-range index).
 AccessorData read_accessor(const tinygltf::Model& model, int accessor_index, const AccessorRules& rules,
-                           const std::string& file, const std::string& referrer);
+                           const std::string& file, const std::string& referrer,
+                           const AccessorReading& reading = {});
 
 std::string component_type_name(int component_type);
 std::string accessor_type_name(int type);

@@ -24,6 +24,7 @@ namespace skinref {
 namespace {
 
 using gltf_detail::AccessorData;
+using gltf_detail::AccessorReading;
 using gltf_detail::AccessorRules;
 using gltf_detail::ComponentRule;
 using gltf_detail::read_accessor;
@@ -52,8 +53,13 @@ const std::vector<ComponentRule> kNormalizedInts = {{kI8, true}, {kU8, true}, {k
 
 class GltfReader {
  public:
-  GltfReader(const tinygltf::Model& model, std::string file, JointSentinel sentinel)
-      : m_(model), file_(std::move(file)), sentinel_(sentinel) {}
+  GltfReader(const tinygltf::Model& model, std::string file, const LoadConventions& reading)
+      : m_(model),
+        file_(std::move(file)),
+        sentinel_(reading.joint_sentinel),
+        reading_{reading.accessor_addressing == AccessorAddressing::Packed,
+                 reading.accessor_addressing == AccessorAddressing::ViewStart,
+                 reading.sparse == SparseAccessors::Ignored} {}
 
   Scene read() {
     check_extensions();
@@ -100,7 +106,7 @@ class GltfReader {
   }
 
   AccessorData read(int accessor, const AccessorRules& r, const std::string& referrer) const {
-    return read_accessor(m_, accessor, r, file_, referrer);
+    return read_accessor(m_, accessor, r, file_, referrer, reading_);
   }
 
   void check_extensions() {
@@ -658,6 +664,7 @@ class GltfReader {
   const tinygltf::Model& m_;
   std::string file_;
   JointSentinel sentinel_ = JointSentinel::None;
+  AccessorReading reading_;
   Scene scene_;
   bool quantization_ = false;
 };
@@ -913,7 +920,7 @@ void check_gltf_limits(const std::string& bytes, const std::string& display_name
 }
 
 Scene load_gltf_memory(const std::string& bytes, const std::string& display_name, const std::string& base_dir,
-                       JointSentinel joint_sentinel) {
+                       const LoadConventions& reading) {
   if (bytes.size() > std::numeric_limits<unsigned int>::max())
     throw InputError(display_name, "", "a glTF file smaller than 4 GiB");
   const bool glb = is_glb(bytes);
@@ -935,17 +942,17 @@ Scene load_gltf_memory(const std::string& bytes, const std::string& display_name
     while (!msg.empty() && msg.back() == ' ') msg.pop_back();
     throw InputError(display_name, "", msg);
   }
-  return GltfReader(model, display_name, joint_sentinel).read();
+  return GltfReader(model, display_name, reading).read();
 }
 
-Scene load_gltf_file(const std::string& path, JointSentinel joint_sentinel) {
+Scene load_gltf_file(const std::string& path, const LoadConventions& reading) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "a readable glTF (.gltf or .glb) file");
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw InputError(path, "", "a readable glTF (.gltf or .glb) file");
   std::string base_dir = std::filesystem::path(path).parent_path().string();
   if (base_dir.empty()) base_dir = ".";
-  return load_gltf_memory(bytes, path, base_dir, joint_sentinel);
+  return load_gltf_memory(bytes, path, base_dir, reading);
 }
 
 }  // namespace skinref

@@ -8,8 +8,12 @@
 // - Supported required extensions: KHR_mesh_quantization. Any other extension in extensionsRequired is
 //   refused by name.
 // - The active scene is `scene` if given, else scenes[0], else every parentless node.
-// - `joint_sentinel` (core/conventions.h, default none): a JOINTS value an engine writes for "no joint" is
-//   accepted where its weight is exactly 0 and becomes joint 0; with a non-zero weight it is still refused.
+// - `reading`: the load conventions the loader itself applies (core/conventions.h; the default is glTF 2.0's),
+//   the others being apply_load_conventions()'s (io/load_conventions.h):
+//   - joint_sentinel: a JOINTS value an engine writes for "no joint" is accepted where its weight is exactly 0
+//     and becomes joint 0; with a non-zero weight it is still refused;
+//   - accessor_addressing and sparse: every accessor is read as an engine with that departure reads it
+//     (io/accessor.h), after the file has been checked as glTF 2.0 requires.
 #pragma once
 
 #include "core/conventions.h"
@@ -28,11 +32,11 @@ inline constexpr double kMatrixShear = 1e-4;
 namespace skinref {
 
 // Loads a .gltf or .glb file (chosen by its content: the GLB magic, else JSON).
-Scene load_gltf_file(const std::string& path, JointSentinel joint_sentinel = JointSentinel::None);
+Scene load_gltf_file(const std::string& path, const LoadConventions& reading = {});
 
 // Loads from memory; `display_name` is used in errors, `base_dir` resolves external URIs.
 Scene load_gltf_memory(const std::string& bytes, const std::string& display_name, const std::string& base_dir,
-                       JointSentinel joint_sentinel = JointSentinel::None);
+                       const LoadConventions& reading = {});
 
 // The stated limits (core/limits.h) on what a glTF's JSON declares (entries of its arrays, buffer byteLengths,
 // accessor counts, influence sets, JSON nesting, the memory planned), checked on the raw text before tinygltf

@@ -7,7 +7,7 @@
 
 namespace skinref {
 
-Scene load_model(const std::string& spec, JointSentinel joint_sentinel, const ImportOptions& import) {
+Scene load_model(const std::string& spec, const LoadConventions& reading, const ImportOptions& import) {
   const std::string prefix = "builtin:";
   const bool builtin = spec.rfind(prefix, 0) == 0;
   if (!builtin && is_assimp_path(spec)) return load_assimp_file(spec, import);
@@ -15,7 +15,7 @@ Scene load_model(const std::string& spec, JointSentinel joint_sentinel, const Im
     throw InputError(spec, "", "a file in another format than glTF for the --import-* options (glTF is metres, +Y up, "
                                "and its influences are limited with --convention influences=topK-renormalized)");
   if (builtin) return make_builtin_scene(spec.substr(prefix.size()));
-  return load_gltf_file(spec, joint_sentinel);
+  return load_gltf_file(spec, reading);
 }
 
 }  // namespace skinref

@@ -4,9 +4,10 @@
 //
 // Contract:
 // - `builtin:NAME`: the built-in scene (io/builtin_scenes.h); `import` must be the default.
-// - A path ending in .gltf or .glb (case-insensitively): load_gltf_file() with `joint_sentinel`; `import` must be
-//   the default (glTF is metres and +Y up, and its influences are limited with a convention instead).
-// - Any other path: load_assimp_file() with `import`; the joint sentinel applies to glTF's JOINTS only.
+// - A path ending in .gltf or .glb (case-insensitively): load_gltf_file() with `reading` (the load conventions
+//   the glTF loader applies while reading accessors); `import` must be the default (glTF is metres and +Y up,
+//   and its influences are limited with a convention instead).
+// - Any other path: load_assimp_file() with `import`; `reading` applies to glTF files only.
 // - Every problem throws InputError naming the file; no partially loaded Scene is returned.
 #pragma once
 
@@ -18,7 +19,6 @@
 
 namespace skinref {
 
-Scene load_model(const std::string& spec, JointSentinel joint_sentinel = JointSentinel::None,
-                 const ImportOptions& import = {});
+Scene load_model(const std::string& spec, const LoadConventions& reading = {}, const ImportOptions& import = {});
 
 }  // namespace skinref

@@ -12,7 +12,7 @@ void apply_scene_conventions(Scene& scene, const Conventions& conventions) {
 }
 
 Scene load_model_under(const std::string& spec, const Conventions& conventions, const ImportOptions& import) {
-  Scene scene = load_model(spec, conventions.load.joint_sentinel, import);
+  Scene scene = load_model(spec, conventions.load, import);
   apply_scene_conventions(scene, conventions);
   return scene;
 }

@@ -1,6 +1,7 @@
 #include "verify/diagnose.h"
 
 #include "anim/evaluate_pose.h"
+#include "core/input_error.h"
 #include "verify/recipe_bounds.h"
 #include "anim/time_mapping.h"
 #include "skin/evaluate_vertices.h"
@@ -25,7 +26,8 @@ namespace {
 
 // The fields each cache level depends on: a scene depends on the load and clip conventions, a pose on those
 // and the time, sampling, morph-weight and skeleton ones; the vertices on everything.
-const std::set<std::string> kSceneFields{"influences",    "joint-sentinel", "inverse-bind",   "weight-decoding",
+const std::set<std::string> kSceneFields{"accessor-addressing", "sparse",
+                                         "influences",    "joint-sentinel", "inverse-bind",   "weight-decoding",
                                          "node-matrix",   "channel-target", "joint-index",    "morph-normals",
                                          "resample",      "key-translation-scale", "key-rotation", "cubic-weights"};
 const std::set<std::string> kVertexOnlyFields{"mesh-node", "morph-order", "weights", "zero-weights", "normals",
@@ -251,11 +253,22 @@ class Diagnoser {
     const std::string key = key_of(conventions, true, false);
     auto found = scenes_.find(key);
     if (found == scenes_.end()) {
-      auto scene = std::make_unique<Scene>(source_);
+      auto scene = std::make_unique<Scene>(reread(conventions.load));
       apply_scene_conventions(*scene, conventions);
       found = scenes_.emplace(key, std::move(scene)).first;
     }
     return *found->second;
+  }
+
+  // The model as the loader reads it under `reading`: the source itself unless the file must be read again
+  // (DiagnoseSettings::reload); the source where it cannot be.
+  Scene reread(const LoadConventions& reading) const {
+    if (same_accessor_reading(reading, settings_.base.load) || !settings_.reload) return source_;
+    try {
+      return settings_.reload(reading);
+    } catch (const InputError&) {
+      return source_;
+    }
   }
 
   const EvaluatedPose& pose_for(const std::string& key, const Scene& scene, const Conventions& conventions,

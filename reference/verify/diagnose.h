@@ -88,6 +88,11 @@ struct DiagnoseSettings {
   // evaluation does not take (time mapping, the sampling rules but key quantization and resampling, palette,
   // morph weight selection) are not candidates then: recipe_applicable().
   std::optional<Recipe> recipe;
+  // Loads the model again as the loader reads it under other load conventions (joint sentinel, accessor
+  // addressing, sparse: same_accessor_reading(), core/conventions.h), the other conventions not applied. The
+  // candidates that read the file differently need it; without it, or where the file cannot be read that way
+  // (the loader's InputError), they have no effect.
+  std::function<Scene(const LoadConventions& reading)> reload;
   // Called after each candidate's evaluation with its conventions ("NAME=VALUE, ..."), for a progress display;
   // it changes nothing in the search.
   std::function<void(const std::string& candidate)> on_candidate;

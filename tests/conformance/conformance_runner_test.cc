@@ -114,8 +114,8 @@ std::vector<CaseVerdict> judge_planted(const ConformanceCase& c, const Departure
   RunRecord run;
   run.engine.name = "planted " + target.departure;
   for (const Query& q : suite_queries(SKINREF_CONFORMANCE_DIR, dir.string(), c.id)) {
-    Scene scene = load_gltf_file(q.model);
-    apply_scene_conventions(scene, conventions);
+    // The file read as the engine reads it (the loader's own conventions), then the others applied.
+    const Scene scene = load_model_under(q.model, conventions);
     SkinningOptions options;
     options.method = c.method;
     VertexDump dump;

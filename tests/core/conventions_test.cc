@@ -72,7 +72,7 @@ TEST(ConventionsTest, ParsedValuesLandInTheirFields) {
   set_convention(c, "normals=blend-normal-matrices");
   // Described in pipeline order, whatever the order they were set in.
   EXPECT_EQ(describe_conventions(c),
-            "glTF 2.0 with influences=first-set, joint-sentinel=-1, rotation=nlerp, resample=30, morph-targets=4, "
+            "glTF 2.0 with joint-sentinel=-1, influences=first-set, rotation=nlerp, resample=30, morph-targets=4, "
             "normals=blend-normal-matrices, normalize=no");
 }
 

@@ -91,7 +91,9 @@ TEST(LoadConventionsTest, AJointSentinelIsAcceptedWithWeightZeroOnly) {
   auto load = [&](test::GltfBuilder& model, JointSentinel sentinel) {
     const std::string path = dir.file("sentinel.gltf");
     test::write_bytes(path, model.to_gltf_string());
-    return load_gltf_file(path, sentinel);
+    LoadConventions reading;
+    reading.joint_sentinel = sentinel;
+    return load_gltf_file(path, reading);
   };
   // Vertex 0 has weights (1, 0, 0, 0): its third joint becomes 0xFFFF, "no joint", with weight 0.
   test::GltfBuilder model = test::make_skinned_model();
@@ -184,6 +186,64 @@ TEST(LoadConventionsTest, MorphNormalDeltasIgnored) {
   apply_load_conventions(scene, load_with("morph-normals=ignored"));
   EXPECT_EQ(scene.meshes[0].primitives[0].targets[0].position_deltas.size(), 1u);
   EXPECT_TRUE(scene.meshes[0].primitives[0].targets[0].normal_deltas.empty());
+}
+
+// ---- the loader's own reading: accessor-addressing and sparse (io/accessor.h) --------------------------------------
+
+const std::vector<Vec3>& positions_of(const Scene& scene) { return scene.meshes[0].primitives[0].positions; }
+
+Scene load_read_as(const test::GltfBuilder& model, AccessorAddressing addressing, SparseAccessors sparse) {
+  LoadConventions reading;
+  reading.accessor_addressing = addressing;
+  reading.sparse = sparse;
+  return load_gltf_memory(model.to_gltf_string(), "reading.gltf", "", reading);
+}
+
+// The strip's six positions (gltf_builder.h), x = v % 2, y = v / 2.
+Vec3 strip_position(size_t v) { return Vec3(double(v % 2), double(v / 2), 0.0); }
+
+TEST(LoadConventionsTest, SparseIgnoredKeepsTheBaseAndTheFileIsStillChecked) {
+  test::GltfBuilder model = test::make_skinned_model();
+  model.make_sparse(test::SkinnedModel::kPositions, {1, 3}, {0.5f, 0.5f, 0, 0.5f, 1.5f, 0});
+  const Scene applied = load_read_as(model, AccessorAddressing::Specified, SparseAccessors::Applied);
+  const Scene ignored = load_read_as(model, AccessorAddressing::Specified, SparseAccessors::Ignored);
+  for (size_t v = 0; v < 6; ++v) {
+    EXPECT_EQ(positions_of(ignored)[v], strip_position(v)) << v;
+    const Vec3 substituted = v == 1 ? Vec3(0.5, 0.5, 0) : v == 3 ? Vec3(0.5, 1.5, 0) : strip_position(v);
+    EXPECT_EQ(positions_of(applied)[v], substituted) << v;
+  }
+  // Sparse indices out of order are refused under either reading: the file is not glTF.
+  test::GltfBuilder disordered = test::make_skinned_model();
+  disordered.make_sparse(test::SkinnedModel::kPositions, {3, 1}, {0.5f, 0.5f, 0, 0.5f, 1.5f, 0});
+  EXPECT_THROW(load_read_as(disordered, AccessorAddressing::Specified, SparseAccessors::Ignored), InputError);
+}
+
+// POSITION re-stored with a stride of 16 bytes (each element followed by the float 7) and 16 bytes into its
+// view (four floats 9 before it): packed reading takes element v from float 3v of the strided data, view-start
+// reading from float 4v of the whole view.
+TEST(LoadConventionsTest, PackedAndViewStartReadingsTakeTheBytesAnEngineWithTheDefectTakes) {
+  test::GltfBuilder model = test::make_skinned_model();
+  std::vector<float> view = {9, 9, 9, 9};
+  for (size_t v = 0; v < 6; ++v) {
+    const Vec3 p = strip_position(v);
+    view.insert(view.end(), {float(p.x()), float(p.y()), float(p.z()), 7.0f});
+  }
+  const size_t offset = model.append_floats(view);
+  const int strided = model.add_buffer_view(offset, view.size() * 4, 16);
+  const int accessor = model.add_accessor(strided, 16, 5126, 6, "VEC3");
+  model.json["accessors"][accessor]["min"] = {0, 0, 0};
+  model.json["accessors"][accessor]["max"] = {1, 2, 0};
+  model.json["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = accessor;
+
+  const Scene specified = load_read_as(model, AccessorAddressing::Specified, SparseAccessors::Applied);
+  const Scene packed = load_read_as(model, AccessorAddressing::Packed, SparseAccessors::Applied);
+  const Scene view_start = load_read_as(model, AccessorAddressing::ViewStart, SparseAccessors::Applied);
+  for (size_t v = 0; v < 6; ++v) {
+    EXPECT_EQ(positions_of(specified)[v], strip_position(v)) << v;
+    const size_t p = 4 + 3 * v, s = 4 * v;  // first float read: after the offset, packed; at the view's start, strided
+    EXPECT_EQ(positions_of(packed)[v], Vec3(view[p], view[p + 1], view[p + 2])) << v;
+    EXPECT_EQ(positions_of(view_start)[v], Vec3(view[s], view[s + 1], view[s + 2])) << v;
+  }
 }
 
 }  // namespace

@@ -10,7 +10,9 @@
 
 #include "core/atomic_file.h"
 #include "core/input_error.h"
+#include "io/assimp_import.h"
 #include "io/gltf_load.h"
+#include "io/load_model.h"
 #include "io/pose_dump.h"
 #include "io/vertex_dump.h"
 #include "skin/method.h"
@@ -151,6 +153,9 @@ DiagnoseSetup set_up_diagnosis(const ParsedArgs& parsed, const DiagnoseOptions& 
   settings.base = options.known.conventions;
   settings.bounds = parse_bounds(parsed, recorded.dumps.front().record.writer);
   setup.scene = load_for_diagnosis(options.model, settings.base, setup.sentinel_note);
+  // Only glTF's own accessors can be read otherwise (accessor addressing, sparse).
+  if (options.model.rfind("builtin:", 0) != 0 && !is_assimp_path(options.model))
+    settings.reload = [model = options.model](const LoadConventions& reading) { return load_model(model, reading); };
   for (size_t i = 0; i < recorded.dumps.size(); ++i)
     check_joint_names(setup.scene, recorded.dumps[i].record, options.dump_paths[i]);
   // A recipe's run: --recipe, or the dumps' records.

@@ -29,7 +29,7 @@ int run_export(std::span<const std::string> args) {
   static const std::vector<std::string> kExtensions{".gltf", ".glb"};
   require_extension(out_path, kExtensions, "--out");
 
-  const Scene scene = load_model(parsed.positionals[0], JointSentinel::None, parse_import_options(parsed));
+  const Scene scene = load_model(parsed.positionals[0], {}, parse_import_options(parsed));
   export_gltf(scene, out_path);
   std::cout << "wrote " << out_path << "\n";
   return kExitOk;

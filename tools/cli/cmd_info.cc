@@ -292,7 +292,7 @@ int run_info(std::span<const std::string> args) {
     return kExitOk;
   }
   require_positionals(parsed, 1, "MODEL", "info");
-  const Scene scene = load_model(parsed.positionals[0], JointSentinel::None, parse_import_options(parsed));
+  const Scene scene = load_model(parsed.positionals[0], {}, parse_import_options(parsed));
   if (parsed.has_flag("--json")) {
     std::cout << info_json(scene).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   } else {

@@ -366,7 +366,7 @@ int run_render(std::span<const std::string> args) {
   // Before the model loads, so that an unknown --device is reported at once.
   const std::unique_ptr<Backend> backend = make_backend(request.backend);
 
-  const Scene scene = load_model(request.model, JointSentinel::None, parse_import_options(parsed));
+  const Scene scene = load_model(request.model, {}, parse_import_options(parsed));
   if (request.view.view == RenderView::Weights)
     request.render.weights_joint = resolve_weights_joint(scene, request.view.joint);
   const SelectedPose selected = backend_pose(*backend, scene, request.selection);

@@ -8,6 +8,7 @@
 
 namespace skinref::conformance {
 
+void add_accessor_cases(std::vector<ConformanceCase>& cases);   // 3.6.2 Accessors: sparse, byteOffset, byteStride
 void add_skin_cases(std::vector<ConformanceCase>& cases);       // 3.7.3 Skins, 3.5 node hierarchy
 void add_hierarchy_cases(std::vector<ConformanceCase>& cases);  // 3.5.3 Transformations, animated hierarchies
 void add_influence_cases(std::vector<ConformanceCase>& cases);  // 3.7.3.3 Skinned Mesh Attributes

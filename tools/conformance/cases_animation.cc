@@ -72,6 +72,23 @@ ConformanceCase step_keys() {
   return c;
 }
 
+ConformanceCase step_scale() {
+  ConformanceCase c;
+  c.id = "step-scale";
+  c.title = "STEP scale keys, non-uniform: each holds until the next, and applies at its own time";
+  c.section = "C.1 Overview";
+  c.rule = "When the current (requested) timestamp exists in the animation data, its associated property value "
+           "MUST be used as-is, without interpolation.";
+  c.targets = {{"S3", {"step-boundary=previous"}}};
+  c.times = {0.0, 0.25, 0.5, 0.75, 1.0, 1.5};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    add_animation(b, "steps", {{rig.chain.joints[1], "scale", "STEP", {0.0, 0.5, 1.0},
+                                {1, 1, 1, 2, 0.5, 1, 0.5, 1.5, 2}}});
+  };
+  return c;
+}
+
 // Tangents of a CUBICSPLINE rotation: in-tangent, value, out-tangent per key. The tangents are large and not
 // zero, and the key spacing is 0.5 s then 1.5 s, so that t_d scales them by different amounts.
 std::vector<double> cubic_rotation_values() {
@@ -232,7 +249,7 @@ ConformanceCase rotation_keys_precision() {
 }  // namespace
 
 void add_animation_cases(std::vector<ConformanceCase>& cases) {
-  for (ConformanceCase (*make)() : {rotation_slerp, rotation_hemisphere, step_keys, cubic_rotation,
+  for (ConformanceCase (*make)() : {rotation_slerp, rotation_hemisphere, step_keys, step_scale, cubic_rotation,
                                     cubic_translation_scale, clip_starts_late, channels_end_apart, keys_off_grid,
                                     translation_keys_precision, rotation_keys_precision})
     cases.push_back(make());

@@ -5,6 +5,7 @@
 #include "conformance/case_kit.h"
 #include "conformance/cases.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace skinref::conformance {
@@ -23,21 +24,50 @@ std::vector<double> target_deltas(size_t vertex_count, int t, int count) {
   return deltas;
 }
 
-// The skinned ribbon on a 3-joint chain with `count` morph targets (target_deltas), mesh.weights if given,
-// and the root joint swinging 90 degrees over one second. Returns the ribbon node.
+// Target 0's POSITION as a sparse accessor without bufferView: zeros but for kSparseMoved vertices, each
+// moved by kSparseDelta.
+const std::vector<uint32_t> kSparseMoved = {1, 6, 11};
+const std::vector<double> kSparseDelta = {2.0, -3.0, 1.0};
+
+int sparse_target_positions(GltfBuilder& b, size_t vertex_count) {
+  std::vector<double> values, dense(vertex_count * 3, 0.0);
+  for (uint32_t v : kSparseMoved)
+    for (int c = 0; c < 3; ++c) {
+      values.push_back(kSparseDelta[size_t(c)]);
+      dense[v * 3 + size_t(c)] = kSparseDelta[size_t(c)];
+    }
+  const int accessor = b.add_accessor("target 0 sparse", "VEC3", {}, {}, SparseValues{kSparseMoved, ComponentType::U8, values},
+                                      vertex_count);
+  // 3.6.2.5: a sparse accessor's min and max are those of the values after substitution.
+  std::vector<double> low(3, 0.0), high(3, 0.0);
+  for (size_t i = 0; i < dense.size(); ++i) {
+    low[i % 3] = std::min(low[i % 3], dense[i]);
+    high[i % 3] = std::max(high[i % 3], dense[i]);
+  }
+  b.json()["accessors"][size_t(accessor)]["min"] = f32_array(low);
+  b.json()["accessors"][size_t(accessor)]["max"] = f32_array(high);
+  return accessor;
+}
+
+// The skinned ribbon on a 3-joint chain with `count` morph targets (target_deltas; target 0 sparse when
+// `sparse_first`), mesh.weights if given, and the root joint swinging 90 degrees over one second. Returns the
+// ribbon node.
 struct MorphRig {
   SkinnedChain rig;
   int mesh = -1;
 };
-MorphRig build_morphed_ribbon(GltfBuilder& b, int count, const std::vector<double>& mesh_weights) {
+MorphRig build_morphed_ribbon(GltfBuilder& b, int count, const std::vector<double>& mesh_weights,
+                              bool sparse_first = false) {
   MorphRig m;
   m.rig.chain = add_chain(b, "joint", 3, kSegment);
   const Ribbon ribbon = make_ribbon(3, kSegment, 2, 0.5, true);
   nlohmann::ordered_json primitive = skinned_ribbon_primitive(b, "ribbon", ribbon);
   nlohmann::ordered_json targets = nlohmann::ordered_json::array();
   for (int t = 0; t < count; ++t)
-    targets.push_back({{"POSITION", b.add_positions("target " + std::to_string(t),
-                                                    target_deltas(ribbon.vertex_count(), t, count))}});
+    targets.push_back({{"POSITION", sparse_first && t == 0
+                                        ? sparse_target_positions(b, ribbon.vertex_count())
+                                        : b.add_positions("target " + std::to_string(t),
+                                                          target_deltas(ribbon.vertex_count(), t, count))}});
   primitive["targets"] = targets;
   nlohmann::ordered_json mesh = {{"name", "ribbon"}, {"primitives", {primitive}}};
   if (!mesh_weights.empty()) mesh["weights"] = f32_array(mesh_weights);
@@ -165,12 +195,46 @@ ConformanceCase normal_deltas() {
   return c;
 }
 
+ConformanceCase sparse_deltas() {
+  ConformanceCase c;
+  c.id = "morph-sparse-deltas-without-buffer-view";
+  c.title = "A target's POSITION deltas without bufferView: zeros, and three vertices moved by sparse values";
+  c.section = "3.6.2.3 Sparse Accessors";
+  c.rule = "When accessor.bufferView is undefined, the sparse accessor is initialized as an array of zeros of size "
+           "(size of the accessor element) * (accessor.count) bytes.";
+  c.targets = {{"L5", {"sparse=ignored"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 1, {}, true);
+    add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "LINEAR", {0.0, 1.0}, {0.0, 1.0}}});
+  };
+  return c;
+}
+
+// STEP weights of three targets: each key holds its weights until the next, and at a key's own time the
+// key's weights apply.
+ConformanceCase step_weights() {
+  ConformanceCase c;
+  c.id = "morph-weights-step";
+  c.title = "STEP weights of three targets, keys at 0, 0.25 and 0.75 s";
+  c.section = "5.8.2 animation.sampler.interpolation";
+  c.rule = "The animated values remain constant to the output of the first keyframe, until the next keyframe.";
+  c.targets = {{"S3", {"step-boundary=previous"}}};
+  c.times = {0.0, 0.125, 0.25, 0.5, 0.75, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 3, {});
+    add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "STEP", {0.0, 0.25, 0.75},
+                                               {0.0, 0.0, 0.0, 1.0, 0.0, 0.5, 0.25, 1.0, 0.0}}});
+  };
+  return c;
+}
+
 }  // namespace
 
 void add_morph_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() :
        {mesh_default_weights, node_weights_override, nine_targets, morph_then_skin, cubic_weights,
-        normal_deltas})
+        normal_deltas, sparse_deltas, step_weights})
     cases.push_back(make());
 }
 

@@ -4,6 +4,7 @@
 #include "conformance/case_kit.h"
 #include "conformance/cases.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace skinref::conformance {
@@ -135,12 +136,67 @@ ConformanceCase one_skin_two_meshes() {
   return c;
 }
 
+ConformanceCase two_skins_share_joints() {
+  ConformanceCase c;
+  c.id = "two-skins-share-joints";
+  c.title = "Two skins over the same three joints, listed in opposite orders, each with its own ribbon";
+  c.section = "3.7.3.3 Skinned Mesh Attributes";
+  c.rule = "The JOINTS_n attribute data contains the indices of the joints from the corresponding skin.joints array "
+           "that affect the vertex.";
+  c.targets = {{"P3", {"joint-index=node"}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    // The second skin lists the joints backwards, so its JOINTS value k names joint 2 - k of the chain.
+    std::vector<int> backwards(rig.chain.joints.rbegin(), rig.chain.joints.rend());
+    std::vector<Mat4> rest = chain_rest_globals(3, kSegment, Mat4::Identity());
+    std::reverse(rest.begin(), rest.end());
+    Ribbon upper = make_ribbon(3, kSegment, 4, 0.25, true);
+    for (size_t v = 0; v < upper.vertex_count(); ++v) upper.positions[3 * v + 1] += 2.0;
+    for (size_t i = 0; i < upper.joints.size(); ++i)
+      if (upper.weights[i] != 0.0) upper.joints[i] = 2.0 - upper.joints[i];
+    const int mesh = add_ribbon_mesh(b, "upper", upper);
+    const int skin = add_skin(b, "backwards", backwards, rest);
+    const int second = b.add_node({{"name", "upper"}, {"mesh", mesh}, {"skin", skin}});
+    b.set_scene_roots({rig.chain.joints[0], rig.mesh_node, second});
+    add_animation(b, "swing", {swing(rig.chain.joints[0], 0, 30), swing(rig.chain.joints[1], 0, -70),
+                               swing(rig.chain.joints[2], 0, 50)});
+  };
+  return c;
+}
+
+// Joint 2 stands turned 45 degrees about x at rest and then scales along all three of its own axes: the normals
+// (+z at rest) tilt one way under the inverse transpose and the other way under the matrix itself.
+ConformanceCase normals_under_non_uniform_scale() {
+  ConformanceCase c;
+  c.id = "normals-under-non-uniform-scale";
+  c.title = "Normals of a ribbon scaled by (2, 3, 0.5) along axes turned 45 degrees about x";
+  c.section = "3.7.2.1 Meshes: Overview";
+  c.rule = "NORMAL: VEC3, float: Unit XYZ vertex normals";
+  c.targets = {{"N1", {"normals=blend-upper3x3"}}, {"N1", {"normals=blend-normal-matrices"}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    const Chain chain = add_chain(b, "joint", 3, kSegment);
+    const std::vector<double> tilt = axis_angle_xyzw(Vec3(1, 0, 0), degrees(45));
+    b.json()["nodes"][size_t(chain.joints[2])]["rotation"] = f32_array(tilt);
+    std::vector<Mat4> rest = chain_rest_globals(3, kSegment, Mat4::Identity());
+    rest[2] = rest[2] * trs_matrix(Vec3::Zero(), tilt, Vec3::Ones());
+    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSegment, 4, 0.5, true));
+    const int skin = add_skin(b, "chain", chain.joints, rest);
+    const int ribbon = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+    b.set_scene_roots({chain.joints[0], ribbon});
+    add_animation(b, "stretch", {swing(chain.joints[1], 0, 40),
+                                 {chain.joints[2], "scale", "LINEAR", {0.0, 1.0}, {1, 1, 1, 2, 3, 0.5}}});
+  };
+  return c;
+}
+
 }  // namespace
 
 void add_skin_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() :
        {no_inverse_bind_matrices, skeleton_under_transformed_node, joints_child_first, mesh_node_transform,
-        one_skin_two_meshes})
+        one_skin_two_meshes, two_skins_share_joints, normals_under_non_uniform_scale})
     cases.push_back(make());
 }
 

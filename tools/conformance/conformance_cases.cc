@@ -24,6 +24,7 @@ void check_case(const ConformanceCase& c, std::set<std::string>& ids) {
 
 std::vector<ConformanceCase> make_cases() {
   std::vector<ConformanceCase> cases;
+  add_accessor_cases(cases);
   add_skin_cases(cases);
   add_hierarchy_cases(cases);
   add_influence_cases(cases);

@@ -139,7 +139,9 @@ Sensitivity plant(const Scene& scene, const ConformanceCase& definition, const D
   result.below_minimum_reason = target.below_minimum_reason;
   Conventions conventions;
   for (const std::string& assignment : target.conventions) set_convention(conventions, assignment);
-  Scene planted_scene = scene;
+  // The departures of the loader's own reading take the file again (same_accessor_reading()).
+  Scene planted_scene =
+      same_accessor_reading(conventions.load, LoadConventions{}) ? scene : load_case_scene(definition, conventions.load);
   apply_scene_conventions(planted_scene, conventions);
   SkinningOptions options;
   options.method = definition.method;
@@ -190,10 +192,10 @@ std::string read_file_bytes(const std::filesystem::path& path) {
 
 }  // namespace
 
-Scene load_case_scene(const ConformanceCase& definition) {
+Scene load_case_scene(const ConformanceCase& definition, const LoadConventions& reading) {
   GltfBuilder builder;
   definition.build(builder);
-  return load_gltf_memory(builder.gltf_text(builder.embedded_uri()), definition.id + ".gltf", ".");
+  return load_gltf_memory(builder.gltf_text(builder.embedded_uri()), definition.id + ".gltf", ".", reading);
 }
 
 GeneratedCase generate_case(const ConformanceCase& definition) {

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "conformance/conformance_case.h"
+#include "core/conventions.h"
 #include "core/pose.h"
 #include "core/scene.h"
 #include "core/vertices.h"
@@ -59,8 +60,9 @@ struct GeneratedCase {
   std::vector<Sensitivity> sensitivities;
 };
 
-// Builds the file of `definition` and loads it with the reference loader (its buffer embedded).
-Scene load_case_scene(const ConformanceCase& definition);
+// Builds the file of `definition` and loads it with the reference loader (its buffer embedded), reading its
+// accessors as `reading` says (io/gltf_load.h; glTF 2.0 by default).
+Scene load_case_scene(const ConformanceCase& definition, const LoadConventions& reading = {});
 
 GeneratedCase generate_case(const ConformanceCase& definition);
 

@@ -38,6 +38,7 @@ void name_departure(const Scene& scene, const ConformanceCase& definition, std::
   DiagnoseSettings settings;
   settings.animation = scene.animations.empty() ? -1 : 0;
   settings.method = definition.method;
+  settings.reload = [model = scene.source](const LoadConventions& reading) { return load_gltf_file(model, reading); };
   const Diagnosis diagnosis = diagnose(scene, observed, settings);
   if (diagnosis.explained && !diagnosis.best().settings.empty()) {
     std::string settings_text;

@@ -1,0 +1,140 @@
+// The cases of glTF 2.0 section 3.6.2 (Accessors) as skins and animations use them: sparse storage and the
+// addressing of elements (byteOffset, byteStride). Each stores one accessor of the usual skinned chain in the
+// layout its rule is about, so that an engine that reads that layout wrongly (class L2 or L5) moves the ribbon
+// by metres. Element bytes an engine must skip hold kGapByte (gltf_builder.cc), a finite float32 of 12.08.
+#include "conformance/case_kit.h"
+#include "conformance/cases.h"
+
+namespace skinref::conformance {
+namespace {
+
+constexpr int kJoints = 3;
+constexpr double kSegment = 2.0;
+
+const char* const kSection = "3.6.2.3 Sparse Accessors";
+const char* const kSparseRule =
+    "On top of that, a sparse accessor includes a sparse JSON object describing the elements that are different "
+    "from their initialization values.";
+const char* const kOffsetRule =
+    "The byteOffset property specifies the location of the first data element within the referenced buffer view.";
+const char* const kStrideRule =
+    "If the accessor is used for vertex attributes (i.e., it is referenced by a mesh primitive or its morph "
+    "targets), the locations of the subsequent data elements are controlled by the bufferView.byteStride property.";
+
+// The mesh of `primitive` on its own node, skinned to `chain` with the inverseBindMatrices accessor `ibm`.
+void build_rig(GltfBuilder& b, const Chain& chain, const nlohmann::ordered_json& primitive, int ibm) {
+  const int mesh = b.add_mesh({{"name", "ribbon"}, {"primitives", {primitive}}});
+  const int skin = b.add_skin({{"name", "chain"}, {"inverseBindMatrices", ibm}, {"joints", chain.joints}});
+  const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+  b.set_scene_roots({chain.joints[0], node});
+}
+
+std::vector<ChannelSpec> chain_swings(const Chain& chain) {
+  return {swing(chain.joints[0], 0, 60), swing(chain.joints[1], 0, -90), swing(chain.joints[2], 0, 45)};
+}
+
+int rest_inverse_binds(GltfBuilder& b, const AccessorLayout& layout = {}) {
+  return b.add_accessor("chain inverse bind matrices", "MAT4",
+                        inverse_bind_values(chain_rest_globals(kJoints, kSegment, Mat4::Identity())), layout);
+}
+
+ConformanceCase accessor_case(const std::string& id, const std::string& title, const std::string& section,
+                              const std::string& rule, const DepartureTarget& target,
+                              std::function<void(GltfBuilder&)> build) {
+  ConformanceCase c;
+  c.id = id;
+  c.title = title;
+  c.section = section;
+  c.rule = rule;
+  c.targets = {target};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = std::move(build);
+  return c;
+}
+
+// Inverse bind matrices whose base holds identities; the sparse values give joints 1 and 2 theirs.
+void sparse_inverse_binds(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  const std::vector<double> stored = inverse_bind_values(chain_rest_globals(kJoints, kSegment, Mat4::Identity()));
+  std::vector<double> identities;
+  for (int j = 0; j < kJoints; ++j) identities.insert(identities.end(), stored.begin(), stored.begin() + 16);
+  const SparseValues sparse{{1, 2}, ComponentType::U16, std::vector<double>(stored.begin() + 16, stored.end())};
+  const int ibm = b.add_accessor("chain inverse bind matrices", "MAT4", identities, {}, sparse);
+  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
+  add_animation(b, "swings", chain_swings(chain));
+}
+
+// Joint 1 turns through keys at 0, 0.5 and 1 s whose base holds the identity; the sparse values (indexed by
+// unsigned bytes) give keys 1 and 2 their turns of -60 and -120 degrees.
+void sparse_rotation_keys(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), rest_inverse_binds(b));
+  const std::vector<double> identity = axis_angle_xyzw(kAxisZ, 0.0);
+  const SparseValues turns{{1, 2}, ComponentType::U8,
+                           concat({axis_angle_xyzw(kAxisZ, degrees(-60)), axis_angle_xyzw(kAxisZ, degrees(-120))})};
+  const int input = b.add_times("joint 1 rotation times", {0.0, 0.5, 1.0});
+  const int output = b.add_accessor("joint 1 rotation keys", "VEC4", concat({identity, identity, identity}), {}, turns);
+  b.add_animation({{"name", "turn"},
+                   {"channels", {{{"sampler", 0}, {"target", {{"node", chain.joints[1]}, {"path", "rotation"}}}}}},
+                   {"samplers", {{{"input", input}, {"interpolation", "LINEAR"}, {"output", output}}}}});
+}
+
+// The inverse bind matrices start 64 bytes into their bufferView (accessor.byteOffset 64).
+void offset_inverse_binds(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  AccessorLayout after_a_matrix;
+  after_a_matrix.leading_padding = 64;
+  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), rest_inverse_binds(b, after_a_matrix));
+  add_animation(b, "swings", chain_swings(chain));
+}
+
+// Joint 1's rotation keys start 16 bytes into their bufferView (one quaternion's worth).
+void offset_rotation_keys(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), rest_inverse_binds(b));
+  AccessorLayout after_a_key;
+  after_a_key.leading_padding = 16;
+  const int input = b.add_times("joint 1 rotation times", {0.0, 1.0});
+  const int output = b.add_accessor(
+      "joint 1 rotation keys", "VEC4",
+      concat({axis_angle_xyzw(kAxisZ, degrees(30)), axis_angle_xyzw(kAxisZ, degrees(-90))}), after_a_key);
+  b.add_animation({{"name", "turn"},
+                   {"channels", {{{"sampler", 0}, {"target", {{"node", chain.joints[1]}, {"path", "rotation"}}}}}},
+                   {"samplers", {{{"input", input}, {"interpolation", "LINEAR"}, {"output", output}}}}});
+}
+
+// WEIGHTS_0 in a bufferView of byteStride 32: each element's 16 bytes followed by 16 of other data.
+void strided_weights(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  InfluenceSet set{ribbon.joints, ribbon.weights};
+  set.weight_layout.byte_stride = 32;
+  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), rest_inverse_binds(b));
+  add_animation(b, "swings", chain_swings(chain));
+}
+
+}  // namespace
+
+void add_accessor_cases(std::vector<ConformanceCase>& cases) {
+  const DepartureTarget sparse_ignored{"L5", {"sparse=ignored"}};
+  cases.push_back(accessor_case("sparse-inverse-bind-matrices",
+                                "Inverse bind matrices stored sparsely over a base of identities", kSection,
+                                kSparseRule, sparse_ignored, sparse_inverse_binds));
+  cases.push_back(accessor_case("sparse-rotation-keys", "Rotation keys stored sparsely over a base of identities",
+                                kSection, kSparseRule, sparse_ignored, sparse_rotation_keys));
+  cases.push_back(accessor_case("inverse-bind-matrices-at-byte-offset",
+                                "Inverse bind matrices 64 bytes into their bufferView", "3.6.2.1 Accessors: Overview",
+                                kOffsetRule, {"L2", {"accessor-addressing=view-start"}}, offset_inverse_binds));
+  cases.push_back(accessor_case("rotation-keys-at-byte-offset", "Rotation keys 16 bytes into their bufferView",
+                                "3.6.2.1 Accessors: Overview", kOffsetRule,
+                                {"L2", {"accessor-addressing=view-start"}}, offset_rotation_keys));
+  cases.push_back(accessor_case("weights-with-byte-stride", "WEIGHTS_0 in a bufferView of byteStride 32",
+                                "3.6.2.1 Accessors: Overview", kStrideRule, {"L2", {"accessor-addressing=packed"}},
+                                strided_weights));
+}
+
+}  // namespace skinref::conformance
