@@ -258,6 +258,17 @@ TEST_F(UserShaderCliTest, GoldenCheckRunsOnTheShader) {
   EXPECT_NE(checked.out.find(" 0 failed"), std::string::npos) << checked.out;
 }
 
+// A failing golden output is named as diagnose names it (issue 39): the shader that applies the mesh node's
+// matrix fails node-transforms-lbs with the departure, not only "skinning ... error over bound".
+TEST_F(UserShaderCliTest, GoldenCheckNamesTheDeparture) {
+  const test::CliRun checked = run({"golden", "check", "--backend", "vulkan", "--validate", "--filter",
+                                    "node-transforms-lbs", "--shader", example(kMeshNodeBug.shader), "--interface",
+                                    example(kMeshNodeBug.interface)});
+  EXPECT_EQ(checked.exit_code, kExitFailed) << checked.out << checked.err;
+  EXPECT_NE(checked.out.find("FAIL node-transforms-lbs"), std::string::npos) << checked.out;
+  EXPECT_NE(checked.out.find("explained by mesh-node=applied"), std::string::npos) << checked.out;
+}
+
 TEST_F(UserShaderCliTest, ShaderThatDoesNotCompileIsRefused) {
   const std::string broken = work("broken.comp");
   std::ofstream(broken) << "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { undefined_call(); }\n";

@@ -14,6 +14,7 @@
 #include "backend/backend.h"
 #include "ci_report/ci_reports.h"
 #include "golden/golden_case.h"
+#include "golden/golden_departure.h"
 #include "golden/golden_manifest.h"
 #include "golden/golden_report.h"
 
@@ -332,9 +333,10 @@ Float32ImageCheck check_float32_image(const GoldenCase& golden_case, const std::
 
 // The first diverging stage and where: a stage over its bounds, else the worst vertex, else (pose and vertices
 // agree) the render, at the reference's triangle under the worst pixel.
-void name_float32_divergence(const PreparedCase& prepared, const CaseOutputs& outputs, const Float32VertexCheck& check,
-                             const Float32ImageCheck& image_check, const std::optional<RgbaImage>& golden_image,
-                             GoldenReportRow& row, std::vector<std::string>& problems) {
+void name_float32_divergence(const PreparedCase& prepared, double time, const CaseOutputs& outputs,
+                             const Float32VertexCheck& check, const Float32ImageCheck& image_check,
+                             const std::optional<RgbaImage>& golden_image, GoldenReportRow& row,
+                             std::vector<std::string>& problems) {
   const StageDivergence& divergence = check.divergence;
   const VertexComparison& vertices = check.vertices;
   if (divergence.stage != PipelineStage::None) {
@@ -351,7 +353,11 @@ void name_float32_divergence(const PreparedCase& prepared, const CaseOutputs& ou
                    worst.attribute + ": error " + format("%.3g", worst.error) + ", bound " + format("%.3g", worst.bound);
     problems.push_back("vertices: " + std::to_string(vertices.over) + " over their bounds, " +
                        std::to_string(vertices.unbounded) + " without a bound");
-  } else if (!image_check.ok) {
+  }
+  // The pose or the vertices are off: name the departure as diagnose does, against the case's own reference.
+  if (divergence.stage != PipelineStage::None || !vertices.passed())
+    row.departure = name_departure(prepared, time, outputs.vertices, check.bounds_model);
+  if (divergence.stage == PipelineStage::None && vertices.passed() && !image_check.ok) {
     row.stage = "render";
     if (image_check.comparison) {
       // Pose and vertices agree: the rasterizer or shading. Name the reference's triangle at the worst pixel.
@@ -388,7 +394,7 @@ void check_float32_output(const PreparedCase& prepared, double time, Backend& ba
   const Float32ImageCheck image_check = check_float32_image(golden_case, golden_image, outputs.rendered.image, row, problems);
   write_report_images(settings, row, golden_image ? &*golden_image : nullptr, &outputs.rendered.image,
                       image_check.threshold);
-  name_float32_divergence(prepared, outputs, check, image_check, golden_image, row, problems);
+  name_float32_divergence(prepared, time, outputs, check, image_check, golden_image, row, problems);
   set_status(row, golden_case, missing, problems, false);
 }
 
@@ -400,6 +406,7 @@ std::string row_line(const GoldenReportRow& row) {
   if (!row.stage.empty() && row.status != GoldenStatus::Pass) {
     line += "; first diverging stage: " + row.stage + (row.location.empty() ? "" : " at " + row.location);
   }
+  if (!row.departure.empty() && row.status != GoldenStatus::Pass) line += "; explained by " + row.departure;
   return line;
 }
 
@@ -506,6 +513,7 @@ std::vector<JunitCase> junit_cases(const std::vector<const GoldenCase*>& cases, 
       for (const GoldenReportRow& row : results[i].rows)
         if (row.status == GoldenStatus::Fail || row.status == GoldenStatus::Missing) {
           c.message += ": " + row.output + ": " + row.message;
+          if (!row.departure.empty()) c.message += "; explained by " + row.departure;
           break;
         }
     } else if (outputs > 0 && skipped == outputs) {

@@ -133,6 +133,9 @@ void write_golden_report(const std::string& dir, const GoldenReport& report) {
       } else {
         out << "<b>" << html_escaped(row->stage) << "</b><div class=\"small\">" << html_escaped(row->location) << "</div>";
       }
+      if (!row->departure.empty())
+        out << "<div>explained by <b>" << html_escaped(row->departure) << "</b> (as <code>skinref diagnose</code> "
+            << "names it)</div>";
       out << "</td>";
       write_image_cell(out, row->golden_image, "golden");
       write_image_cell(out, row->actual_image, "actual");

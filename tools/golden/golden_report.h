@@ -34,6 +34,7 @@ struct GoldenReportRow {
   std::string vertex_metrics;
   std::string stage;         // the first diverging stage; empty when none
   std::string location;      // where in that stage
+  std::string departure;     // the conventions that explain a failure, as diagnose names them; empty: none
   // Relative to the report folder; empty when there is no such image.
   std::string golden_image, actual_image, diff_image;
 };
