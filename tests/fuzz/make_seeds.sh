@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make_seeds.sh SKINREF OUT [CORPUS]: the seed inputs of every fuzz target, made with the skinref program
 # SKINREF into OUT/TARGET/: the built-in scenes exported as .gltf and .glb, their .skv and pose dumps, renders
-# (PNG), the golden manifest and recipes, the committed seeds (tests/fuzz/seeds/), and, when CORPUS (the
+# (PNG), the golden manifest and recipes, the conformance cases, the committed seeds (tests/fuzz/seeds/), and, when CORPUS (the
 # shared corpus, default ../shared/corpus) exists, its glTF/GLB files under 2 MB and its Assimp files
 # (assimp/). A missing corpus is said on stderr; the seeds are then fewer.
 set -euo pipefail
@@ -26,6 +26,17 @@ for scene in twist bend chain64 eight-influences node-transforms; do
     "$skinref" pose "builtin:$scene" --time "$t" --out "$out/pose_dump/$scene-$t.json"
   done
   "$skinref" render "builtin:$scene" --time 0.5 --size 32x32 --out "$out/png/$scene.png"
+done
+# The conformance cases (every accessor layout: sparse, byteOffset, byteStride, normalized integers), their
+# buffer embedded as a data: URI, since the fuzz target resolves no external file.
+for case_dir in "$root"/conformance/cases/*/; do
+  id=$(basename "$case_dir")
+  python3 -c '
+import base64, json, sys
+gltf = json.load(open(sys.argv[1]))
+gltf["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64.b64encode(open(sys.argv[2], "rb").read()).decode()
+json.dump(gltf, open(sys.argv[3], "w"))
+' "$case_dir/$id.gltf" "$case_dir/$id.bin" "$out/gltf/conformance-$id.gltf"
 done
 "$skinref" render builtin:bend --size 16x8 --view depth --ids "$out/png/bend-ids.png" --out "$out/png/bend-depth.png"
 for recipe in "$root"/golden/recipes/*.json; do
