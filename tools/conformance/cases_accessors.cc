@@ -38,6 +38,13 @@ int rest_inverse_binds(GltfBuilder& b, const AccessorLayout& layout = {}) {
                         inverse_bind_values(chain_rest_globals(kJoints, kSegment, Mat4::Identity())), layout);
 }
 
+// One LINEAR rotation channel of `node` over accessors the case laid out itself (add_animation() writes its own).
+void add_turn(GltfBuilder& b, int node, int input, int output) {
+  b.add_animation({{"name", "turn"},
+                   {"channels", {{{"sampler", 0}, {"target", {{"node", node}, {"path", "rotation"}}}}}},
+                   {"samplers", {{{"input", input}, {"interpolation", "LINEAR"}, {"output", output}}}}});
+}
+
 ConformanceCase accessor_case(const std::string& id, const std::string& title, const std::string& section,
                               const std::string& rule, const DepartureTarget& target,
                               std::function<void(GltfBuilder&)> build) {
@@ -76,9 +83,7 @@ void sparse_rotation_keys(GltfBuilder& b) {
                            concat({axis_angle_xyzw(kAxisZ, degrees(-60)), axis_angle_xyzw(kAxisZ, degrees(-120))})};
   const int input = b.add_times("joint 1 rotation times", {0.0, 0.5, 1.0});
   const int output = b.add_accessor("joint 1 rotation keys", "VEC4", concat({identity, identity, identity}), {}, turns);
-  b.add_animation({{"name", "turn"},
-                   {"channels", {{{"sampler", 0}, {"target", {{"node", chain.joints[1]}, {"path", "rotation"}}}}}},
-                   {"samplers", {{{"input", input}, {"interpolation", "LINEAR"}, {"output", output}}}}});
+  add_turn(b, chain.joints[1], input, output);
 }
 
 // The inverse bind matrices start 64 bytes into their bufferView (accessor.byteOffset 64).
@@ -102,9 +107,7 @@ void offset_rotation_keys(GltfBuilder& b) {
   const int output = b.add_accessor(
       "joint 1 rotation keys", "VEC4",
       concat({axis_angle_xyzw(kAxisZ, degrees(30)), axis_angle_xyzw(kAxisZ, degrees(-90))}), after_a_key);
-  b.add_animation({{"name", "turn"},
-                   {"channels", {{{"sampler", 0}, {"target", {{"node", chain.joints[1]}, {"path", "rotation"}}}}}},
-                   {"samplers", {{{"input", input}, {"interpolation", "LINEAR"}, {"output", output}}}}});
+  add_turn(b, chain.joints[1], input, output);
 }
 
 // WEIGHTS_0 in a bufferView of byteStride 32: each element's 16 bytes followed by 16 of other data.

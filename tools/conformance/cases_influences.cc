@@ -102,6 +102,58 @@ ConformanceCase stored_as(const std::string& id, const std::string& title, const
   return c;
 }
 
+// Every other vertex has all its influences in the third set (JOINTS_2/WEIGHTS_2), the sets before it zero:
+// an engine that reads the first set only leaves those vertices with no weight at all.
+ConformanceCase third_set_only() {
+  ConformanceCase c;
+  c.id = "influences-in-third-set-only";
+  c.title = "Every other vertex weighted in JOINTS_2/WEIGHTS_2 alone, its first two sets all zero";
+  c.section = "3.7.3.3 Skinned Mesh Attributes";
+  c.rule = kMoreSets;
+  c.targets = {{"L3", {"influences=first-set"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    constexpr int kJoints = 4;
+    const Chain chain = add_chain(b, "joint", kJoints, kSegment);
+    const Ribbon ribbon = make_ribbon(kJoints, kSegment, 1, 0.5, false);
+    std::vector<InfluenceSet> sets(3);
+    for (size_t v = 0; v < ribbon.vertex_count(); ++v) {
+      const double j0 = double(v % kJoints), j1 = double((v + 1) % kJoints), j2 = double((v + 2) % kJoints);
+      const bool third = v % 2 == 1;
+      for (size_t s = 0; s < 3; ++s) {
+        const bool used = third ? s == 2 : s == 0;
+        sets[s].joints.insert(sets[s].joints.end(), {used ? j0 : 0.0, used ? j1 : 0.0, used && third ? j2 : 0.0, 0.0});
+        sets[s].weights.insert(sets[s].weights.end(), {used ? 0.5 : 0.0, used ? (third ? 0.25 : 0.5) : 0.0,
+                                                       used && third ? 0.25 : 0.0, 0.0});
+      }
+    }
+    const int mesh = b.add_mesh({{"name", "ribbon"}, {"primitives", {skinned_primitive(b, "ribbon", ribbon, sets)}}});
+    const int skin = add_skin(b, "chain", chain.joints, chain_rest_globals(kJoints, kSegment, Mat4::Identity()));
+    const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+    b.set_scene_roots({chain.joints[0], node});
+    add_animation(b, "swings", alternating_swings(chain));
+  };
+  return c;
+}
+
+// Vertices shared half and half, a quarter and three quarters, between two joints turning apart: an engine
+// that scales the weights to unit length (L2) instead of using them as stored moves them by metres.
+ConformanceCase weights_as_stored() {
+  ConformanceCase c;
+  c.id = "weights-blend-linearly";
+  c.title = "Blended weights used as stored: the joint matrices summed with weights that add up to one";
+  c.section = "3.7.3.3 Skinned Mesh Attributes";
+  c.rule = "To apply skinning, a transformation matrix is computed for each joint. Then, the per-vertex "
+           "transformation matrices are computed as weighted linear sums of the joint transformation matrices.";
+  c.targets = {{"K1", {"weights=l2"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    add_animation(b, "swings", {swing(rig.chain.joints[1], 0, 70), swing(rig.chain.joints[2], 0, -80)});
+  };
+  return c;
+}
+
 }  // namespace
 
 void add_influence_cases(std::vector<ConformanceCase>& cases) {
@@ -127,6 +179,8 @@ void add_influence_cases(std::vector<ConformanceCase>& cases) {
                             "referenced accessors MUST have VEC4 type and following component types: JOINTS_n: "
                             "unsigned byte or unsigned short",
                             {0.5, 0.25, 0.25, 0}, AccessorLayout{ComponentType::U8}, kFloatWeights, {{"L2", {}}}));
+  cases.push_back(third_set_only());
+  cases.push_back(weights_as_stored());
 }
 
 }  // namespace skinref::conformance

@@ -136,6 +136,57 @@ ConformanceCase one_skin_two_meshes() {
   return c;
 }
 
+// The inverse bind matrices are those of a bent bind pose (joint 1 turned 30 degrees, joint 2 -45), while the
+// nodes' rest pose is straight: the ribbon is bound bent, as an exporter that pre-applies the bind writes it.
+ConformanceCase bind_pose_differs_from_rest_pose() {
+  ConformanceCase c;
+  c.id = "bind-pose-differs-from-rest-pose";
+  c.title = "Inverse bind matrices of a bent bind pose over joints whose rest pose is straight";
+  c.section = "3.7.3.1 Skins: Overview";
+  c.rule = "Each skin is defined by a REQUIRED joints property that lists the indices of nodes used as joints to "
+           "pose the skin and an OPTIONAL inverseBindMatrices property that points to an accessor with inverse "
+           "bind matrices data used to bring coordinates being skinned into the same space as each joint.";
+  c.targets = {{"L4", {"inverse-bind=from-rest-pose"}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    const Chain chain = add_chain(b, "joint", 3, kSegment);
+    const Mat4 bend1 = trs_matrix(Vec3(kSegment, 0, 0), axis_angle_xyzw(kAxisZ, degrees(30)), Vec3::Ones());
+    const Mat4 bend2 = trs_matrix(Vec3(kSegment, 0, 0), axis_angle_xyzw(kAxisZ, degrees(-45)), Vec3::Ones());
+    const std::vector<Mat4> bind = {Mat4::Identity(), bend1, bend1 * bend2};
+    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSegment, 4, 0.5, true));
+    const int skin = add_skin(b, "chain", chain.joints, bind);
+    const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+    b.set_scene_roots({chain.joints[0], node});
+    add_animation(b, "swing", {swing(chain.joints[1], 0, 60)});
+  };
+  return c;
+}
+
+// The chain hangs under a node that is no joint and that the clip moves and turns; the skin names no skeleton.
+ConformanceCase animated_common_root() {
+  ConformanceCase c;
+  c.id = "common-root-animated-not-a-joint";
+  c.title = "The joints' common root is no joint, has no skin.skeleton naming it, and moves and turns";
+  c.section = "3.7.3.2 Joint Hierarchy";
+  c.rule = "Each skin's joints MUST have a common parent node (direct or indirect) called common root, which may "
+           "or may not be a joint node itself.";
+  c.targets = {{"M1", {"skeleton-ancestors=dropped"}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    const int rig = b.add_node(trs_node("rig", Vec3(1, 2, 0)));
+    const Chain chain = add_chain(b, "joint", 3, kSegment);
+    b.json()["nodes"][size_t(rig)]["children"] = {chain.joints[0]};
+    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSegment, 4, 0.5, true));
+    const Mat4 rig_rest = trs_matrix(Vec3(1, 2, 0), {0, 0, 0, 1}, Vec3::Ones());
+    const int skin = add_skin(b, "chain", chain.joints, chain_rest_globals(3, kSegment, rig_rest));
+    const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+    b.set_scene_roots({rig, node});
+    add_animation(b, "carry", {swing(rig, 0, -50), swing(chain.joints[1], 0, 40),
+                               {rig, "translation", "LINEAR", {0.0, 1.0}, {1, 2, 0, -3, 4, 1}}});
+  };
+  return c;
+}
+
 ConformanceCase two_skins_share_joints() {
   ConformanceCase c;
   c.id = "two-skins-share-joints";
@@ -196,7 +247,8 @@ ConformanceCase normals_under_non_uniform_scale() {
 void add_skin_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() :
        {no_inverse_bind_matrices, skeleton_under_transformed_node, joints_child_first, mesh_node_transform,
-        one_skin_two_meshes, two_skins_share_joints, normals_under_non_uniform_scale})
+        one_skin_two_meshes, two_skins_share_joints, normals_under_non_uniform_scale,
+        bind_pose_differs_from_rest_pose, animated_common_root})
     cases.push_back(make());
 }
 
