@@ -129,6 +129,51 @@ std::vector<CaseVerdict> judge_planted(const ConformanceCase& c, const Departure
   return judge_run(run);
 }
 
+// The one targeted class no convention plants: L2's JOINTS read as unsigned shorts where the file stores bytes
+// (Sascha Willems' sample, Vulkan-glTF-PBR#48). This test engine reads joints-unsigned-byte's JOINTS_0 as an
+// engine with that defect does: element v at 8 v bytes into the bufferView, each index two bytes little-endian,
+// read on into the buffer past the view's end (the next view's bytes), and an index past the skin's joints taken
+// as joint 0 (the palette entry such an engine would read is undefined). The case fails it far above its bounds;
+// the verdict cannot name it (no convention expresses it), and says so.
+TEST(ConformanceRunner, JointsReadAsShortsFailTheUnsignedByteCase) {
+  const std::string id = "joints-unsigned-byte";
+  test::TempDir dir;
+  RunRecord run;
+  run.engine.name = "JOINTS read as unsigned shorts";
+  const fs::path gltf_path = fs::path(SKINREF_CONFORMANCE_DIR) / "cases" / id / (id + ".gltf");
+  const nlohmann::json gltf = nlohmann::json::parse(read_text(gltf_path));
+  const std::string bin = read_text(gltf_path.parent_path() / (id + ".bin"));
+  const nlohmann::json& accessor = gltf["accessors"][gltf["meshes"][0]["primitives"][0]["attributes"]["JOINTS_0"].get<int>()];
+  ASSERT_EQ(accessor["componentType"], 5121);  // UNSIGNED_BYTE: the case stores bytes
+  const size_t start = gltf["bufferViews"][accessor["bufferView"].get<int>()]["byteOffset"].get<size_t>() +
+                       accessor.value("byteOffset", size_t(0));
+  for (const Query& q : suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), id)) {
+    Scene scene = load_gltf_file(q.model);
+    Primitive& primitive = scene.meshes[0].primitives[0];
+    ASSERT_EQ(primitive.influences_per_vertex, 4);
+    const size_t joint_count = scene.skins[0].joints.size();
+    for (size_t v = 0; v < primitive.vertex_count(); ++v)
+      for (size_t i = 0; i < 4; ++i) {
+        const size_t at = start + 8 * v + 2 * i;
+        const size_t index = at + 1 < bin.size() ? uint8_t(bin[at]) + 256 * size_t(uint8_t(bin[at + 1])) : 0;
+        primitive.joints[4 * v + i] = uint32_t(index < joint_count ? index : 0);
+      }
+    VertexDump dump;
+    dump.precision = DumpPrecision::F32;
+    dump.primitives = evaluate_vertices(scene, evaluate_pose(scene, 0, q.time), SkinningOptions{});
+    fs::create_directories(fs::path(q.out).parent_path());
+    write_vertex_dump(scene, dump, q.out);
+    run.results.push_back({q, "ok", 0.0});
+  }
+  const std::vector<CaseVerdict> verdicts = judge_run(run);
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0].outcome, CaseOutcome::Failed);
+  EXPECT_GE(verdicts[0].margin, kMinimumSensitivity) << verdicts[0].detail;
+  EXPECT_EQ(verdicts[0].departure, "") << "no convention expresses it";
+  EXPECT_NE(verdicts[0].detail.find("no known departure explains the dumps"), std::string::npos) << verdicts[0].detail;
+  std::printf("[ measured ] %s, JOINTS read as shorts: error/bound %.3g\n", id.c_str(), verdicts[0].margin);
+}
+
 TEST(ConformanceRunner, EveryPlantedDepartureFailsItsCaseAndIsNamed) {
   test::TempDir dir;
   size_t planted = 0;
