@@ -199,6 +199,46 @@ ConformanceCase keys_off_grid() {
   return c;
 }
 
+ConformanceCase samplers_with_own_inputs() {
+  ConformanceCase c;
+  c.id = "samplers-with-different-inputs";
+  c.title = "One joint's translation, rotation and scale keyed at different times, none on a 30 Hz frame";
+  c.section = "3.11 Animations";
+  c.rule = "Samplers within a given animation MAY have different inputs.";
+  c.targets = {{"T3", {"resample=30"}}, {"T3", {"resample=24"}}};
+  c.times = {0.0, 0.34375, 0.4375, 0.703125, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const int joint = rig.chain.joints[1];
+    add_animation(b, "apart", {{joint, "translation", "LINEAR", {0.0, 0.34375, 1.0},
+                                {kSegment, 0, 0, kSegment, 3, 0, kSegment, -1, 0}},
+                               {joint, "rotation", "LINEAR", {0.0, 0.703125, 1.0},
+                                concat({axis_angle_xyzw(kAxisZ, 0.0), axis_angle_xyzw(kAxisZ, degrees(80)),
+                                        axis_angle_xyzw(kAxisZ, degrees(-20))})},
+                               {joint, "scale", "LINEAR", {0.0, 0.4375, 1.0}, {1, 1, 1, 2.5, 0.5, 1, 1, 1, 1}}});
+  };
+  return c;
+}
+
+// CUBICSPLINE translation keys 0.625 s apart whose tangents swing the curve far from the chord: resampled at a
+// frame rate and played LINEAR, the curve between frames becomes its chords.
+ConformanceCase cubic_between_frames() {
+  ConformanceCase c;
+  c.id = "cubic-spline-between-frames";
+  c.title = "A CUBICSPLINE translation sampled between the frames of 30 and 60 Hz";
+  c.section = "C.5 Cubic Spline Interpolation";
+  c.rule = "This mode is used when the animation sampler interpolation mode is set to CUBICSPLINE.";
+  c.targets = {{"T3", {"resample=30"}}, {"T3", {"resample=60"}}};
+  c.times = {0.0, 0.15625, 0.3125, 0.46875, 0.625};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const std::vector<double> zero = {0, 0, 0};
+    add_animation(b, "curve", {{rig.chain.joints[0], "translation", "CUBICSPLINE", {0.0, 0.625},
+                                concat({zero, {0, 0, 0}, {0, 40, 0}, {0, -40, 0}, {3, 0, 0}, zero})}});
+  };
+  return c;
+}
+
 // Key compression (16-bit translations, 15-bit smallest-three quaternions) changes the keys' own values,
 // which glTF plays as stored.
 const char* const kKeysAsIs =
@@ -246,12 +286,32 @@ ConformanceCase rotation_keys_precision() {
   return c;
 }
 
+// Half floats are 1/1024 apart in [1, 2): keys just under the midpoints are 4.9e-4 off, the most a half can be
+// off relative to its value; the any-order bounds allow about 7e-6 of it (60 float32 ulps), so no scale key
+// can reach 100 times the bound.
+ConformanceCase scale_keys_precision() {
+  ConformanceCase c;
+  c.id = "scale-keys-need-float32";
+  c.title = "Scale keys just under halfway between half floats, which are 1/1024 apart above 1";
+  c.section = "C.1 Overview";
+  c.rule = kKeysAsIs;
+  c.targets = {{"S8", {"key-translation-scale=half"}}};
+  c.times = {0.0, 0.25, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 1, 3 * kSegment, 12, false);
+    add_animation(b, "breathe", {{rig.chain.joints[0], "scale", "LINEAR", {0.0, 1.0},
+                                  {1.000488, 1.001464, 1.0, 1.001464, 1.000488, 1.0}}});
+  };
+  return c;
+}
+
 }  // namespace
 
 void add_animation_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() : {rotation_slerp, rotation_hemisphere, step_keys, step_scale, cubic_rotation,
                                     cubic_translation_scale, clip_starts_late, channels_end_apart, keys_off_grid,
-                                    translation_keys_precision, rotation_keys_precision})
+                                    translation_keys_precision, rotation_keys_precision, samplers_with_own_inputs,
+                                    cubic_between_frames, scale_keys_precision})
     cases.push_back(make());
 }
 

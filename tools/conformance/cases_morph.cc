@@ -211,6 +211,24 @@ ConformanceCase sparse_deltas() {
   return c;
 }
 
+// Weights keyed from 0.5 s on: before the first key they hold the first key's weights (0.8 and 0.3), not 0.
+ConformanceCase weights_start_late() {
+  ConformanceCase c;
+  c.id = "morph-weights-start-after-zero";
+  c.title = "Morph weights keyed from 0.5 s: before that the first key's weights hold";
+  c.section = "3.11 Animations";
+  c.rule = "The inputs of each sampler are relative to t = 0, defined as the beginning of the parent animations "
+           "entry. Before and after the provided input range, output MUST be clamped to the nearest end of the "
+           "input range.";
+  c.targets = {{"T1", {"clip-start=first-key"}}};
+  c.times = {0.0, 0.25, 0.5, 0.75, 1.0, 1.5};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 2, {});
+    add_animation(b, "late", {{m.rig.mesh_node, "weights", "LINEAR", {0.5, 1.5}, {0.8, 0.3, 0.0, 1.0}}});
+  };
+  return c;
+}
+
 // STEP weights of three targets: each key holds its weights until the next, and at a key's own time the
 // key's weights apply.
 ConformanceCase step_weights() {
@@ -234,7 +252,7 @@ ConformanceCase step_weights() {
 void add_morph_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() :
        {mesh_default_weights, node_weights_override, nine_targets, morph_then_skin, cubic_weights,
-        normal_deltas, sparse_deltas, step_weights})
+        normal_deltas, sparse_deltas, step_weights, weights_start_late})
     cases.push_back(make());
 }
 

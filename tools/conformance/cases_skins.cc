@@ -187,6 +187,27 @@ ConformanceCase animated_common_root() {
   return c;
 }
 
+// The skinned mesh node hangs under a node the clip moves and turns: still none of it applies, at any time.
+ConformanceCase mesh_node_under_animated_parent() {
+  ConformanceCase c;
+  c.id = "skinned-mesh-node-under-animated-parent";
+  c.title = "The skinned mesh node's parent moves and turns over the clip: the mesh follows the joints alone";
+  c.section = "3.7.3.2 Joint Hierarchy";
+  c.rule = "Only the joint transforms are applied to the skinned mesh; the transform of the skinned mesh node MUST "
+           "be ignored.";
+  c.targets = {{"P1", {"mesh-node=applied"}}, {"P1", {"mesh-node=inverse"}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const int carrier = b.add_node(trs_node("carrier", Vec3(0, 0, 0)));
+    b.json()["nodes"][size_t(carrier)]["children"] = {rig.mesh_node};
+    b.set_scene_roots({rig.chain.joints[0], carrier});
+    add_animation(b, "carry", {swing(rig.chain.joints[1], 0, 45), swing(carrier, 0, 90),
+                               {carrier, "translation", "LINEAR", {0.0, 1.0}, {0, 0, 0, 2, -3, 1}}});
+  };
+  return c;
+}
+
 ConformanceCase two_skins_share_joints() {
   ConformanceCase c;
   c.id = "two-skins-share-joints";
@@ -248,7 +269,7 @@ void add_skin_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() :
        {no_inverse_bind_matrices, skeleton_under_transformed_node, joints_child_first, mesh_node_transform,
         one_skin_two_meshes, two_skins_share_joints, normals_under_non_uniform_scale,
-        bind_pose_differs_from_rest_pose, animated_common_root})
+        bind_pose_differs_from_rest_pose, animated_common_root, mesh_node_under_animated_parent})
     cases.push_back(make());
 }
 
