@@ -102,16 +102,17 @@ std::vector<Mat4> chain_rest_globals(int count, double segment, const Mat4& root
 }
 
 nlohmann::ordered_json skinned_primitive(GltfBuilder& builder, const std::string& name, const Ribbon& ribbon,
-                                         const std::vector<InfluenceSet>& sets) {
+                                         const std::vector<InfluenceSet>& sets, const AccessorLayout& position_layout) {
   nlohmann::ordered_json attributes;
-  attributes["POSITION"] = builder.add_positions(name + " positions", ribbon.positions);
+  attributes["POSITION"] = builder.add_positions(name + " positions", ribbon.positions, position_layout);
   attributes["NORMAL"] = builder.add_accessor(name + " normals", "VEC3", ribbon.normals);
   for (size_t s = 0; s < sets.size(); ++s) {
     const std::string n = std::to_string(s);
     attributes["JOINTS_" + n] =
         builder.add_accessor(name + " joints " + n, "VEC4", sets[s].joints, sets[s].joint_layout);
     attributes["WEIGHTS_" + n] =
-        builder.add_accessor(name + " weights " + n, "VEC4", sets[s].weights, sets[s].weight_layout);
+        builder.add_accessor(name + " weights " + n, "VEC4", sets[s].weights, sets[s].weight_layout,
+                             sets[s].weight_sparse);
   }
   return {{"attributes", attributes}, {"indices", builder.add_indices(name + " indices", ribbon.indices)}};
 }

@@ -16,7 +16,9 @@
 #include "conformance/gltf_builder.h"
 #include "core/math_types.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace skinref::conformance {
@@ -68,16 +70,21 @@ std::vector<Mat4> chain_rest_globals(int count, double segment, const Mat4& root
 
 // One JOINTS_n/WEIGHTS_n pair: 4 values per vertex each, and how they are stored.
 struct InfluenceSet {
+  InfluenceSet() = default;
+  InfluenceSet(std::vector<double> joints_, std::vector<double> weights_)
+      : joints(std::move(joints_)), weights(std::move(weights_)) {}
   std::vector<double> joints;
   std::vector<double> weights;
   AccessorLayout joint_layout{ComponentType::U16};
   AccessorLayout weight_layout{ComponentType::F32};
+  std::optional<SparseValues> weight_sparse;  // `weights` is then the base the sparse values replace
 };
 
-// A primitive's JSON with the ribbon's POSITION, NORMAL and indices and the influence sets given (JOINTS_0,
-// WEIGHTS_0, JOINTS_1, ...), its accessors added to the builder.
+// A primitive's JSON with the ribbon's POSITION (stored as `position_layout` says), NORMAL and indices and
+// the influence sets given (JOINTS_0, WEIGHTS_0, JOINTS_1, ...), its accessors added to the builder.
 nlohmann::ordered_json skinned_primitive(GltfBuilder& builder, const std::string& name, const Ribbon& ribbon,
-                                         const std::vector<InfluenceSet>& sets);
+                                         const std::vector<InfluenceSet>& sets,
+                                         const AccessorLayout& position_layout = {});
 // The same with the ribbon's own single set (float weights, unsigned-short joints).
 nlohmann::ordered_json skinned_ribbon_primitive(GltfBuilder& builder, const std::string& name, const Ribbon& ribbon);
 

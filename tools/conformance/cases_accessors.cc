@@ -120,6 +120,36 @@ void strided_weights(GltfBuilder& b) {
   add_animation(b, "swings", chain_swings(chain));
 }
 
+// POSITION in a bufferView of byteStride 16: each 12-byte element followed by 4 bytes of other data.
+void strided_positions(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  AccessorLayout strided;
+  strided.byte_stride = 16;
+  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {InfluenceSet{ribbon.joints, ribbon.weights}}, strided),
+            rest_inverse_binds(b));
+  add_animation(b, "swings", chain_swings(chain));
+}
+
+// WEIGHTS_0 whose base binds every vertex to its first joint alone (1, 0, 0, 0); the sparse values give the
+// vertices between joints their blends.
+void sparse_skin_weights(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  InfluenceSet set{ribbon.joints, {}};
+  SparseValues blends{{}, ComponentType::U16, {}};
+  for (size_t v = 0; v < ribbon.vertex_count(); ++v) {
+    set.weights.insert(set.weights.end(), {1, 0, 0, 0});
+    const auto first = ribbon.weights.begin() + std::ptrdiff_t(4 * v);
+    if (*first == 1.0) continue;
+    blends.indices.push_back(uint32_t(v));
+    blends.values.insert(blends.values.end(), first, first + 4);
+  }
+  set.weight_sparse = blends;
+  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), rest_inverse_binds(b));
+  add_animation(b, "swings", chain_swings(chain));
+}
+
 }  // namespace
 
 void add_accessor_cases(std::vector<ConformanceCase>& cases) {
@@ -135,6 +165,12 @@ void add_accessor_cases(std::vector<ConformanceCase>& cases) {
   cases.push_back(accessor_case("rotation-keys-at-byte-offset", "Rotation keys 16 bytes into their bufferView",
                                 "3.6.2.1 Accessors: Overview", kOffsetRule,
                                 {"L2", {"accessor-addressing=view-start"}}, offset_rotation_keys));
+  cases.push_back(accessor_case("sparse-skin-weights",
+                                "WEIGHTS_0 stored sparsely: the blended vertices over a base bound to one joint",
+                                kSection, kSparseRule, sparse_ignored, sparse_skin_weights));
+  cases.push_back(accessor_case("positions-with-byte-stride", "POSITION in a bufferView of byteStride 16",
+                                "3.6.2.1 Accessors: Overview", kStrideRule, {"L2", {"accessor-addressing=packed"}},
+                                strided_positions));
   cases.push_back(accessor_case("weights-with-byte-stride", "WEIGHTS_0 in a bufferView of byteStride 32",
                                 "3.6.2.1 Accessors: Overview", kStrideRule, {"L2", {"accessor-addressing=packed"}},
                                 strided_weights));

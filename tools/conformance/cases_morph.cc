@@ -49,25 +49,38 @@ int sparse_target_positions(GltfBuilder& b, size_t vertex_count) {
   return accessor;
 }
 
-// The skinned ribbon on a 3-joint chain with `count` morph targets (target_deltas; target 0 sparse when
-// `sparse_first`), mesh.weights if given, and the root joint swinging 90 degrees over one second. Returns the
-// ribbon node.
+// How target 0's POSITION deltas are stored.
+enum class FirstTarget { Dense, SparseWithoutView, AtByteOffset };
+
+int first_target_positions(GltfBuilder& b, size_t vertex_count, int count, FirstTarget storage) {
+  AccessorLayout after_two_deltas;
+  after_two_deltas.leading_padding = 24;
+  switch (storage) {
+    case FirstTarget::Dense: return b.add_positions("target 0", target_deltas(vertex_count, 0, count));
+    case FirstTarget::SparseWithoutView: return sparse_target_positions(b, vertex_count);
+    case FirstTarget::AtByteOffset:
+      return b.add_positions("target 0", target_deltas(vertex_count, 0, count), after_two_deltas);
+  }
+  return -1;
+}
+
+// The skinned ribbon on a 3-joint chain with `count` morph targets (target_deltas; target 0 stored as `first`
+// says), mesh.weights if given, and the root joint swinging 90 degrees over one second. Returns the ribbon node.
 struct MorphRig {
   SkinnedChain rig;
   int mesh = -1;
 };
 MorphRig build_morphed_ribbon(GltfBuilder& b, int count, const std::vector<double>& mesh_weights,
-                              bool sparse_first = false) {
+                              FirstTarget first = FirstTarget::Dense) {
   MorphRig m;
   m.rig.chain = add_chain(b, "joint", 3, kSegment);
   const Ribbon ribbon = make_ribbon(3, kSegment, 2, 0.5, true);
   nlohmann::ordered_json primitive = skinned_ribbon_primitive(b, "ribbon", ribbon);
   nlohmann::ordered_json targets = nlohmann::ordered_json::array();
   for (int t = 0; t < count; ++t)
-    targets.push_back({{"POSITION", sparse_first && t == 0
-                                        ? sparse_target_positions(b, ribbon.vertex_count())
-                                        : b.add_positions("target " + std::to_string(t),
-                                                          target_deltas(ribbon.vertex_count(), t, count))}});
+    targets.push_back({{"POSITION", t == 0 ? first_target_positions(b, ribbon.vertex_count(), count, first)
+                                           : b.add_positions("target " + std::to_string(t),
+                                                             target_deltas(ribbon.vertex_count(), t, count))}});
   primitive["targets"] = targets;
   nlohmann::ordered_json mesh = {{"name", "ribbon"}, {"primitives", {primitive}}};
   if (!mesh_weights.empty()) mesh["weights"] = f32_array(mesh_weights);
@@ -205,8 +218,47 @@ ConformanceCase sparse_deltas() {
   c.targets = {{"L5", {"sparse=ignored"}}};
   c.times = {0.0, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
-    const MorphRig m = build_morphed_ribbon(b, 1, {}, true);
+    const MorphRig m = build_morphed_ribbon(b, 1, {}, FirstTarget::SparseWithoutView);
     add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "LINEAR", {0.0, 1.0}, {0.0, 1.0}}});
+  };
+  return c;
+}
+
+ConformanceCase deltas_at_byte_offset() {
+  ConformanceCase c;
+  c.id = "morph-deltas-at-byte-offset";
+  c.title = "A target's POSITION deltas 24 bytes into their bufferView";
+  c.section = "3.6.2.1 Accessors: Overview";
+  c.rule = "The byteOffset property specifies the location of the first data element within the referenced buffer "
+           "view.";
+  c.targets = {{"L2", {"accessor-addressing=view-start"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 1, {}, FirstTarget::AtByteOffset);
+    add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "LINEAR", {0.0, 1.0}, {0.0, 1.0}}});
+  };
+  return c;
+}
+
+// Three targets' weights keyed at 0, 0.5 and 1 s, stored sparsely: the base holds zeros, the sparse values
+// (indexed by unsigned shorts) the weights of keys 1 and 2.
+ConformanceCase sparse_weight_keys() {
+  ConformanceCase c;
+  c.id = "morph-weight-keys-sparse";
+  c.title = "Animated morph weights stored sparsely over a base of zeros";
+  c.section = "3.6.2.3 Sparse Accessors";
+  c.rule = "On top of that, a sparse accessor includes a sparse JSON object describing the elements that are "
+           "different from their initialization values.";
+  c.targets = {{"L5", {"sparse=ignored"}}};
+  c.times = {0.0, 0.25, 0.5, 0.75, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 3, {});
+    const int input = b.add_times("weights times", {0.0, 0.5, 1.0});
+    const SparseValues keys{{3, 4, 6, 8}, ComponentType::U16, {0.75, 0.5, 1.0, 0.25}};
+    const int output = b.add_accessor("weights keys", "SCALAR", std::vector<double>(9, 0.0), {}, keys);
+    b.add_animation({{"name", "morph"},
+                     {"channels", {{{"sampler", 0}, {"target", {{"node", m.rig.mesh_node}, {"path", "weights"}}}}}},
+                     {"samplers", {{{"input", input}, {"interpolation", "LINEAR"}, {"output", output}}}}});
   };
   return c;
 }
@@ -252,7 +304,7 @@ ConformanceCase step_weights() {
 void add_morph_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() :
        {mesh_default_weights, node_weights_override, nine_targets, morph_then_skin, cubic_weights,
-        normal_deltas, sparse_deltas, step_weights, weights_start_late})
+        normal_deltas, sparse_deltas, step_weights, weights_start_late, deltas_at_byte_offset, sparse_weight_keys})
     cases.push_back(make());
 }
 

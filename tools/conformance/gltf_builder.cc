@@ -213,8 +213,8 @@ std::pair<nlohmann::ordered_json, nlohmann::ordered_json> min_max(const std::vec
 
 }  // namespace
 
-int GltfBuilder::add_positions(const std::string& name, const std::vector<double>& xyz) {
-  const int index = add_accessor(name, "VEC3", xyz);
+int GltfBuilder::add_positions(const std::string& name, const std::vector<double>& xyz, const AccessorLayout& layout) {
+  const int index = add_accessor(name, "VEC3", xyz, layout);
   auto [low, high] = min_max(xyz, 3);
   json_["accessors"][size_t(index)]["min"] = low;
   json_["accessors"][size_t(index)]["max"] = high;

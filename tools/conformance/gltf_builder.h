@@ -53,7 +53,7 @@ class GltfBuilder {
                    const AccessorLayout& layout = {}, const std::optional<SparseValues>& sparse = std::nullopt,
                    size_t count_without_base = 0);
   // Position accessors (VEC3 float32, with min and max) and animation inputs (SCALAR float32, min and max).
-  int add_positions(const std::string& name, const std::vector<double>& xyz);
+  int add_positions(const std::string& name, const std::vector<double>& xyz, const AccessorLayout& layout = {});
   int add_times(const std::string& name, const std::vector<double>& times);
   int add_indices(const std::string& name, const std::vector<uint32_t>& indices);
 
