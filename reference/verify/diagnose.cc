@@ -507,7 +507,9 @@ class Search {
 
   // Singles, then each of the `beam` best so far with every single of another field. A partial explanation
   // need not lower the count on its own (nlerp leaves the normals of blended vertices off when the engine
-  // also blends normal matrices), so every single is a possible partner.
+  // also blends normal matrices), so every single with an effect is a possible partner. The pairs also take
+  // the weight rules of skinning that change nothing alone with each load convention that has an effect
+  // (enabled_pairs()).
   void search_combinations() {
     std::vector<const Evaluation*> partners;  // every single with an effect, in evaluation order
     for (const std::vector<std::string>& candidate : candidates_)
@@ -518,7 +520,7 @@ class Search {
     if (!level.empty() && level.front()->score.failing() == 0) return;
     if (level.size() > settings_.beam) level.resize(settings_.beam);
     for (int size = 2; size <= settings_.max_settings && !level.empty(); ++size) {
-      std::vector<const Evaluation*> next;
+      std::vector<const Evaluation*> next = size == 2 ? enabled_pairs(partners) : std::vector<const Evaluation*>{};
       for (const Evaluation* a : level)
         for (const Evaluation* b : partners) {
           if (fields_overlap(a->score.settings, b->score.settings)) continue;
@@ -530,6 +532,26 @@ class Search {
       if (next.size() > settings_.beam) next.resize(settings_.beam);
       level = next;
     }
+  }
+
+  // A weight rule of skinning (weights, zero-weights) changes nothing on a file whose weights sum to one, but
+  // acts on the weights a load convention leaves: zero-weights=joint0 on the vertices influences=first-set
+  // leaves without weight, as three.js's normalizeSkinWeights() does. Each such rule with each load
+  // convention that has an effect, whatever its rank alone.
+  std::vector<const Evaluation*> enabled_pairs(const std::vector<const Evaluation*>& singles) {
+    std::vector<const Evaluation*> pairs;
+    for (const std::vector<std::string>& rule : candidates_) {
+      if (!no_effect_.count(rule) || rule.size() != 1) continue;
+      const std::string name = rule[0].substr(0, rule[0].find('='));
+      if (name != "weights" && name != "zero-weights") continue;
+      for (const Evaluation* load : singles) {
+        const ConventionField* field = find_convention_field(*names_of(load->score.settings).begin());
+        if (field == nullptr || std::string(field->stage) != "load" || fields_overlap(load->score.settings, rule))
+          continue;
+        if (const Evaluation* e = evaluate(merged(load->score.settings, rule))) pairs.push_back(e);
+      }
+    }
+    return pairs;
   }
 
   // Every evaluation, best first. Of the candidates these dumps cannot tell apart (the same counts, as many

@@ -17,6 +17,9 @@ const char* const kSparseRule =
     "from their initialization values.";
 const char* const kOffsetRule =
     "The byteOffset property specifies the location of the first data element within the referenced buffer view.";
+const char* const kFitRule =
+    "Each accessor MUST fit its bufferView, i.e., accessor.byteOffset + EFFECTIVE_BYTE_STRIDE * (accessor.count - 1) "
+    "+ SIZE_OF_COMPONENT * NUMBER_OF_COMPONENTS MUST be less than or equal to bufferView.length.";
 const char* const kStrideRule =
     "If the accessor is used for vertex attributes (i.e., it is referenced by a mesh primitive or its morph "
     "targets), the locations of the subsequent data elements are controlled by the bufferView.byteStride property.";
@@ -150,6 +153,17 @@ void sparse_skin_weights(GltfBuilder& b) {
   add_animation(b, "swings", chain_swings(chain));
 }
 
+// WEIGHTS_0 in a bufferView of byteStride 32 that ends with the last element's 16 bytes.
+void strided_weights_view_ends_at_last_element(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  InfluenceSet set{ribbon.joints, ribbon.weights};
+  set.weight_layout.byte_stride = 32;
+  set.weight_layout.view_ends_at_last_element = true;
+  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), rest_inverse_binds(b));
+  add_animation(b, "swings", chain_swings(chain));
+}
+
 }  // namespace
 
 void add_accessor_cases(std::vector<ConformanceCase>& cases) {
@@ -174,6 +188,12 @@ void add_accessor_cases(std::vector<ConformanceCase>& cases) {
   cases.push_back(accessor_case("weights-with-byte-stride", "WEIGHTS_0 in a bufferView of byteStride 32",
                                 "3.6.2.1 Accessors: Overview", kStrideRule, {"L2", {"accessor-addressing=packed"}},
                                 strided_weights));
+  // No convention plants it: an engine that sizes a strided view as count * byteStride reads past this one's
+  // end (three.js 0.187: "RangeError: Invalid typed array length"), a crash rather than a departure.
+  cases.push_back(accessor_case("byte-stride-view-ends-at-last-element",
+                                "WEIGHTS_0 with byteStride 32 in a bufferView that ends with the last element",
+                                "3.6.2.4 Data Alignment", kFitRule, {"L2", {}},
+                                strided_weights_view_ends_at_last_element));
 }
 
 }  // namespace skinref::conformance

@@ -168,7 +168,8 @@ int GltfBuilder::add_accessor(const std::string& name, const std::string& type, 
     const bool strided = layout.byte_stride != 0;
     if ((strided && (stride < element || stride % 4 != 0)) || layout.leading_padding % 4 != 0)
       throw std::invalid_argument("conformance: " + name + ": a stride or offset glTF does not allow");
-    std::vector<uint8_t> bytes(size_t(layout.leading_padding) + stride * (count - 1) + element, kGapByte);
+    const size_t tail = strided && !layout.view_ends_at_last_element ? stride : element;
+    std::vector<uint8_t> bytes(size_t(layout.leading_padding) + stride * (count - 1) + tail, kGapByte);
     for (size_t i = 0; i < count; ++i) {
       std::vector<uint8_t> encoded;
       for (size_t c = 0; c < components; ++c)

@@ -33,6 +33,9 @@ struct AccessorLayout {
   bool normalized = false;
   int byte_stride = 0;         // 0: tightly packed (no byteStride written)
   int leading_padding = 0;     // bytes of other data before the first element: the accessor's byteOffset
+  // A strided view holds count * byteStride bytes after the padding, as exporters write it; with this, it ends
+  // with the last element, the least that 3.6.2.4 allows.
+  bool view_ends_at_last_element = false;
 };
 
 // Sparse storage (3.6.2.3): the elements at `indices` replace those of the base (zeros when the accessor has

@@ -109,13 +109,36 @@ const char* case_outcome_name(CaseOutcome outcome) {
   return "?";
 }
 
+namespace {
+
+std::string field_of(const std::string& assignment) { return assignment.substr(0, assignment.find('=')); }
+
+// The class of the first target, in the case and then in the suite, that plants `field` on its own.
+std::string class_of_field(const std::string& field, const ConformanceCase& in_case) {
+  auto plants = [&field](const DepartureTarget& t) { return t.conventions.size() == 1 && field_of(t.conventions[0]) == field; };
+  for (const DepartureTarget& target : in_case.targets)
+    if (plants(target)) return target.departure;
+  for (const ConformanceCase& c : conformance_cases())
+    for (const DepartureTarget& target : c.targets)
+      if (plants(target)) return target.departure;
+  return "";
+}
+
+}  // namespace
+
 std::string departure_class_of(const std::vector<std::string>& settings, const ConformanceCase& in_case) {
   for (const DepartureTarget& target : in_case.targets)
     if (!target.conventions.empty() && target.conventions == settings) return target.departure;
   for (const ConformanceCase& c : conformance_cases())
     for (const DepartureTarget& target : c.targets)
       if (!target.conventions.empty() && target.conventions == settings) return target.departure;
-  return "";
+  std::string classes;
+  for (const std::string& setting : settings) {
+    const std::string cls = class_of_field(field_of(setting), in_case);
+    if (!cls.empty() && (", " + classes + ", ").find(", " + cls + ", ") == std::string::npos)
+      classes += (classes.empty() ? "" : ", ") + cls;
+  }
+  return classes;
 }
 
 std::vector<CaseVerdict> judge_run(const RunRecord& run) {

@@ -39,9 +39,11 @@ struct CaseVerdict {
 
 std::vector<CaseVerdict> judge_run(const RunRecord& run);
 
-// The departure class whose planted conventions are exactly `settings`: among the case's own targets first
-// (one convention can be two classes: rotation=lerp is S2 on keys in one hemisphere and S1 across them), then
-// among every case's; "" when none plants them.
+// The departure classes of `settings`: the class whose planted conventions are exactly `settings`, among the
+// case's own targets first (one convention can be two classes: rotation=lerp is S2 on keys in one hemisphere
+// and S1 across them), then among every case's; else, setting by setting, the class of a target that plants
+// the same field (influences=first-set-renormalized is L3 as influences=first-set is), the distinct classes
+// joined by ", "; "" when no target plants any of them.
 std::string departure_class_of(const std::vector<std::string>& settings, const ConformanceCase& in_case);
 
 }  // namespace skinref::conformance
