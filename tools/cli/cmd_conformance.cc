@@ -4,9 +4,11 @@
 // found a difference or a case did not pass, 2 usage or bad input.
 #include "cli/cli_args.h"
 #include "cli/commands.h"
+#include "conformance/expectations.h"
 #include "conformance/report_card.h"
 #include "conformance/runner.h"
 #include "conformance/suite.h"
+#include "core/atomic_file.h"
 
 #include <iomanip>
 #include <iostream>
@@ -23,7 +25,8 @@ std::string conformance_usage() {
          "       skinref conformance check [--suite DIR]\n"
          "       skinref conformance run --engine-name NAME [--engine-version V] (--query CMD | --batch CMD)\n"
          "                               --out DIR [--suite DIR] [--filter GLOB] [--jobs N] [--timeout S] [--resume]\n"
-         "       skinref conformance report --out DIR\n"
+         "                               [--expect FILE] [--write-expectations FILE]\n"
+         "       skinref conformance report --out DIR [--expect FILE] [--write-expectations FILE]\n"
          "  The conformance suite: one small glTF file per rule of glTF 2.0 on skins, animation and morph targets,\n"
          "  each with the reference's outputs at its times and the bounds a correct float32 engine stays within\n"
          "  (docs/conformance.md). Layout: DIR/suite.json, DIR/cases/ID/ID.gltf, ID.bin and expected.json.\n"
@@ -41,8 +44,12 @@ std::string conformance_usage() {
          "            --jobs N queries at once (default 1); --resume keeps the queries a previous run under DIR\n"
          "            completed; --filter GLOB only the cases whose ids match\n"
          "  report    judges the run under DIR again and rewrites its report card\n"
+         "  --expect FILE  what the engine is known to do per case (pass, fail with a named departure, crash:\n"
+         "            docs/engines.md); the exit status then says whether it did exactly that\n"
+         "  --write-expectations FILE  writes the run's verdicts as such a file, to review and commit\n"
          "  --suite DIR  the suite's folder (default " SKINREF_CONFORMANCE_DIR ")\n"
-         "  Exit status: 0 done, equal, or every case passed; 1 check found a difference or a case did not pass;\n"
+         "  Exit status: 0 done, equal, every case passed or (--expect) as expected; 1 check found a difference,\n"
+         "  a case did not pass or (--expect) a case did other than expected;\n"
          "  2 usage or bad input.\n";
 }
 
@@ -112,11 +119,39 @@ int run_conformance_check(std::span<const std::string> args) {
   return kExitOk;
 }
 
-int judge_and_report(const conformance::RunRecord& run, const std::string& out_dir) {
+// --expect FILE and --write-expectations FILE, read before the run so that a bad file stops it first.
+struct ExpectationOptions {
+  std::optional<conformance::Expectations> expected;
+  std::optional<std::string> write_path;
+};
+
+ExpectationOptions parse_expectation_options(const ParsedArgs& parsed) {
+  ExpectationOptions options;
+  if (const std::optional<std::string> path = parsed.value("--expect"))
+    options.expected = conformance::read_expectations(*path);
+  options.write_path = parsed.value("--write-expectations");
+  return options;
+}
+
+// The report card; then, with expectations, the exit status says whether the engine did what they say (0) or
+// not (1), whatever it passed; without, whether it passed every case.
+int judge_and_report(const conformance::RunRecord& run, const std::string& out_dir, const ExpectationOptions& options) {
   const std::vector<conformance::CaseVerdict> verdicts = conformance::judge_run(run);
   conformance::write_report_card(run, verdicts, out_dir);
   conformance::print_report_card(run, verdicts, std::cout);
   std::cout << "conformance: report card in " << out_dir << "/report.html (and report.md, report.json, junit.xml)\n";
+  if (options.write_path) {
+    const nlohmann::ordered_json written = conformance::expectations_json(run, verdicts);
+    write_file_atomically(*options.write_path, [&](std::ostream& out) { out << written.dump(2) << "\n"; });
+    std::cout << "conformance: wrote the expectations " << *options.write_path << "\n";
+  }
+  if (options.expected) {
+    const std::vector<std::string> differences = conformance::expectation_differences(*options.expected, verdicts);
+    for (const std::string& difference : differences) std::cout << "  unexpected: " << difference << "\n";
+    std::cout << "conformance: " << (differences.empty() ? "as" : "not as") << " expected for "
+              << options.expected->engine << " (" << differences.size() << " cases differ)\n";
+    return differences.empty() ? kExitOk : kExitComparisonFailed;
+  }
   for (const conformance::CaseVerdict& v : verdicts)
     if (v.outcome != conformance::CaseOutcome::Passed) return kExitComparisonFailed;
   return kExitOk;
@@ -126,7 +161,7 @@ int run_conformance_run(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{
       {"--engine-name", true}, {"--engine-version", true}, {"--query", true},  {"--batch", true},
       {"--out", true},         {"--suite", true},          {"--filter", true}, {"--jobs", true},
-      {"--timeout", true},     {"--resume", false}};
+      {"--timeout", true},     {"--resume", false},        {"--expect", true}, {"--write-expectations", true}};
   const ParsedArgs parsed = parse_args(args, kOptions, "conformance run");
   if (parsed.help) {
     std::cout << conformance_usage();
@@ -148,16 +183,17 @@ int run_conformance_run(std::span<const std::string> args) {
       throw UsageError("conformance run: --timeout must be a positive number of seconds");
   }
   const std::string out_dir = require_value(parsed, "--out", "conformance run");
+  const ExpectationOptions expectations = parse_expectation_options(parsed);
   const std::string suite_dir = parsed.value("--suite").value_or(SKINREF_CONFORMANCE_DIR);
   const std::vector<conformance::Query> queries =
       conformance::suite_queries(suite_dir, out_dir, parsed.value("--filter").value_or(""));
   if (queries.empty()) throw UsageError("conformance run: --filter matches no case of the suite");
   const conformance::RunRecord run = conformance::run_engine(engine, queries, out_dir, parsed.has_flag("--resume"));
-  return judge_and_report(run, out_dir);
+  return judge_and_report(run, out_dir, expectations);
 }
 
 int run_conformance_report(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{{"--out", true}};
+  static const std::vector<OptionSpec> kOptions{{"--out", true}, {"--expect", true}, {"--write-expectations", true}};
   const ParsedArgs parsed = parse_args(args, kOptions, "conformance report");
   if (parsed.help) {
     std::cout << conformance_usage();
@@ -165,7 +201,8 @@ int run_conformance_report(std::span<const std::string> args) {
   }
   require_positionals(parsed, 0, "no arguments", "conformance report");
   const std::string out_dir = require_value(parsed, "--out", "conformance report");
-  return judge_and_report(conformance::read_run_record(out_dir), out_dir);
+  const ExpectationOptions expectations = parse_expectation_options(parsed);
+  return judge_and_report(conformance::read_run_record(out_dir), out_dir, expectations);
 }
 
 }  // namespace

@@ -1,0 +1,87 @@
+#include "conformance/expectations.h"
+
+#include "core/input_error.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace skinref::conformance {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+const char* const kFormat = "skinref-conformance-expectations";
+
+std::string engine_label(const RunRecord& run) {
+  return run.engine.version.empty() ? run.engine.name : run.engine.name + " " + run.engine.version;
+}
+
+const Json& require(const Json& object, const char* key, bool (Json::*is)() const, const char* what,
+                    const std::string& path, const std::string& pointer) {
+  if (!object.is_object() || !object.contains(key) || !(object.at(key).*is)())
+    throw InputError(path, pointer + "/" + key, what);
+  return object.at(key);
+}
+
+}  // namespace
+
+Json expectations_json(const RunRecord& run, const std::vector<CaseVerdict>& verdicts) {
+  Json cases = Json::object();
+  for (const CaseVerdict& v : verdicts) {
+    Json entry = {{"outcome", case_outcome_name(v.outcome)}};
+    if (v.outcome == CaseOutcome::Failed) entry["departure"] = v.departure;
+    cases[v.definition->id] = std::move(entry);
+  }
+  return {{"format", kFormat}, {"version", 1}, {"engine", engine_label(run)}, {"cases", std::move(cases)}};
+}
+
+Expectations read_expectations(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "a readable expectations file (" + std::string(kFormat) + ")");
+  std::stringstream text;
+  text << in.rdbuf();
+  const Json document = Json::parse(text.str(), nullptr, false);
+  if (document.is_discarded()) throw InputError(path, "", "JSON text");
+  if (require(document, "format", &Json::is_string, "\"skinref-conformance-expectations\"", path, "") != kFormat ||
+      require(document, "version", &Json::is_number_integer, "version 1", path, "") != 1)
+    throw InputError(path, "/format", std::string(kFormat) + ", version 1");
+  Expectations expectations;
+  expectations.engine = require(document, "engine", &Json::is_string, "the engine's name", path, "");
+  std::set<std::string> ids;
+  for (const ConformanceCase& c : conformance_cases()) ids.insert(c.id);
+  static const std::set<std::string> kOutcomes = {"pass", "fail", "crash", "bad output"};
+  for (const auto& [id, entry] : require(document, "cases", &Json::is_object, "an object of cases", path, "").items()) {
+    const std::string pointer = "/cases/" + id;
+    if (!ids.count(id)) throw InputError(path, pointer, "a case of the suite");
+    ExpectedCase expected;
+    expected.outcome = require(entry, "outcome", &Json::is_string, "pass, fail, crash or bad output", path, pointer);
+    if (!kOutcomes.count(expected.outcome)) throw InputError(path, pointer + "/outcome", "pass, fail, crash or bad output");
+    if (entry.contains("departure"))
+      expected.departure = require(entry, "departure", &Json::is_string, "a departure's name", path, pointer);
+    expectations.cases[id] = expected;
+  }
+  return expectations;
+}
+
+std::vector<std::string> expectation_differences(const Expectations& expected, const std::vector<CaseVerdict>& verdicts) {
+  std::vector<std::string> differences;
+  for (const CaseVerdict& v : verdicts) {
+    const std::string& id = v.definition->id;
+    const std::string outcome = case_outcome_name(v.outcome);
+    const auto found = expected.cases.find(id);
+    if (found == expected.cases.end()) {
+      differences.push_back(id + ": " + outcome + ", and the expectations do not list the case");
+      continue;
+    }
+    const ExpectedCase& e = found->second;
+    if (e.outcome != outcome)
+      differences.push_back(id + ": " + outcome + (v.departure.empty() ? "" : " (" + v.departure + ")") +
+                            ", expected " + e.outcome + (e.departure.empty() ? "" : " (" + e.departure + ")"));
+    else if (v.outcome == CaseOutcome::Failed && e.departure != v.departure)
+      differences.push_back(id + ": fails with '" + v.departure + "', expected '" + e.departure + "'");
+  }
+  return differences;
+}
+
+}  // namespace skinref::conformance
