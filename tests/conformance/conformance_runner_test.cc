@@ -3,11 +3,13 @@
 // its class; an engine that crashes, hangs or writes garbage gets that verdict on those cases and the run goes
 // on; the batch protocol; resuming a run; the report card's formats.
 #include "anim/evaluate_pose.h"
+#include "conformance/expectations.h"
 #include "conformance/report_card.h"
 #include "conformance/runner.h"
 #include "conformance/suite.h"
 #include "conformance/verdict.h"
 #include "core/conventions.h"
+#include "core/input_error.h"
 #include "io/gltf_load.h"
 #include "io/vertex_dump.h"
 #include "skin/evaluate_vertices.h"
@@ -281,6 +283,48 @@ TEST(ConformanceRunner, ReportCardPutsFailuresFirstInEveryFormat) {
   const std::string junit = read_text(dir.path() / "card" / "junit.xml");
   EXPECT_NE(junit.find("<failure"), std::string::npos) << junit;
   EXPECT_NE(junit.find("tests=\"2\""), std::string::npos) << junit;
+}
+
+// Expectations (conformance/expectations.h): a run's verdicts written and read back match themselves; another
+// departure, another outcome and a case the file does not list are each one difference; a file that is not
+// one is refused naming where.
+TEST(ConformanceRunner, ExpectationsHoldAnEngineToItsKnownVerdicts) {
+  test::TempDir dir;
+  std::vector<CaseVerdict> verdicts = nlerp_fails_slerp_case(dir.path() / "planted");
+  ASSERT_EQ(verdicts.size(), 1u);
+  verdicts.insert(verdicts.begin(), a_passed_case());
+  RunRecord run;
+  run.engine.name = "nlerp engine";
+  const std::string path = (dir.path() / "expected.json").string();
+  std::ofstream(path) << expectations_json(run, verdicts).dump(2);
+  const Expectations expected = read_expectations(path);
+  EXPECT_EQ(expected.engine, "nlerp engine");
+  EXPECT_EQ(expected.cases.at("rotation-linear-slerp").outcome, "fail");
+  EXPECT_TRUE(expectation_differences(expected, verdicts).empty());
+
+  std::vector<CaseVerdict> changed = verdicts;
+  changed[1].departure = "S2: rotation=lerp";
+  changed[0].outcome = CaseOutcome::Crashed;
+  const std::vector<std::string> differences = expectation_differences(expected, changed);
+  ASSERT_EQ(differences.size(), 2u);
+  EXPECT_NE(differences[0].find(": crash, expected pass"), std::string::npos) << differences[0];
+  EXPECT_NE(differences[1].find("fails with 'S2: rotation=lerp', expected 'S2: rotation=nlerp'"), std::string::npos)
+      << differences[1];
+  Expectations shorter = expected;
+  shorter.cases.erase("rotation-linear-slerp");
+  const std::vector<std::string> unlisted = expectation_differences(shorter, verdicts);
+  ASSERT_EQ(unlisted.size(), 1u);
+  EXPECT_NE(unlisted[0].find("the expectations do not list the case"), std::string::npos) << unlisted[0];
+
+  nlohmann::json bad = nlohmann::json::parse(read_text(path));
+  bad["cases"]["no-such-case"] = {{"outcome", "pass"}};
+  std::ofstream(path) << bad.dump();
+  try {
+    read_expectations(path);
+    ADD_FAILURE() << "an unknown case was accepted";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("/cases/no-such-case"), std::string::npos) << error.what();
+  }
 }
 
 // The HTML report card in headless Chromium: the failing case first with its picture (reference, engine,
