@@ -7,8 +7,10 @@
 //   positions, normals and tangents (xyz-interleaved; tangents xyzw), little-endian, as float32 ("f32") or
 //   float64 ("f64").
 // - A primitive is {node, mesh, primitive, skinned (default true), positions, normals?, tangents?}, the
-//   attributes flat arrays (3 or 4 numbers per vertex). Every count is checked, and every value must be finite:
-//   a bad primitive throws an Error naming it and what was expected, and nothing is written.
+//   attributes flat arrays (3 or 4 numbers per vertex). Every count is checked, and every value must be finite
+//   unless `options.keepNonFinite` (an adapter writing what its engine computed, NaN included, for skinref to
+//   judge as bad output): a bad primitive throws an Error naming it and what was expected, and nothing is
+//   written.
 // - writeSkv(path, ...) writes the bytes to a temporary file beside `path`, then renames it: no partial file.
 
 import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -25,20 +27,21 @@ function checkedInt32(primitive, key, index) {
 }
 
 // The attribute's values as a flat array of `width` per vertex, or null when absent.
-function checkedAttribute(primitive, key, width, index, count) {
+function checkedAttribute(primitive, key, width, index, count, keepNonFinite) {
   const values = primitive[key];
   if (values === undefined || values === null) return null;
   if (values.length % width !== 0)
     throw new Error(`primitive ${index}: "${key}" must hold ${width} numbers per vertex, got ${values.length}`);
   if (count !== null && values.length / width !== count)
     throw new Error(`primitive ${index}: "${key}" has ${values.length / width} vertices, positions ${count}`);
-  for (let i = 0; i < values.length; ++i)
+  for (let i = 0; i < values.length && !keepNonFinite; ++i)
     if (!Number.isFinite(values[i]))
       throw new Error(`primitive ${index}: "${key}" value ${i} (vertex ${Math.floor(i / width)}) is ${values[i]}`);
   return values;
 }
 
-export function encodeSkv(primitives, record = null, precision = 'f64') {
+export function encodeSkv(primitives, record = null, precision = 'f64', options = {}) {
+  const keep = options.keepNonFinite === true;
   if (precision !== 'f32' && precision !== 'f64') throw new Error(`precision must be "f32" or "f64", got ${precision}`);
   const size = precision === 'f32' ? 4 : 8;
   let recordBytes = Buffer.alloc(0);
@@ -60,11 +63,11 @@ export function encodeSkv(primitives, record = null, precision = 'f64') {
   parts.push(header, recordBytes);
   primitives.forEach((primitive, index) => {
     const ids = ['node', 'mesh', 'primitive'].map((key) => checkedInt32(primitive, key, index));
-    const positions = checkedAttribute(primitive, 'positions', 3, index, null);
+    const positions = checkedAttribute(primitive, 'positions', 3, index, null, keep);
     if (positions === null) throw new Error(`primitive ${index}: positions are required`);
     const count = positions.length / 3;
-    const normals = checkedAttribute(primitive, 'normals', 3, index, count);
-    const tangents = checkedAttribute(primitive, 'tangents', 4, index, count);
+    const normals = checkedAttribute(primitive, 'normals', 3, index, count, keep);
+    const tangents = checkedAttribute(primitive, 'tangents', 4, index, count, keep);
     const bits = (primitive.skinned === false ? 0 : SKINNED) | (normals ? NORMALS : 0) | (tangents ? TANGENTS : 0);
     const head = Buffer.alloc(32);
     ids.forEach((value, i) => head.writeInt32LE(value, 4 * i));
@@ -81,8 +84,8 @@ export function encodeSkv(primitives, record = null, precision = 'f64') {
   return Buffer.concat(parts);
 }
 
-export function writeSkv(path, primitives, record = null, precision = 'f64') {
-  const bytes = encodeSkv(primitives, record, precision);
+export function writeSkv(path, primitives, record = null, precision = 'f64', options = {}) {
+  const bytes = encodeSkv(primitives, record, precision, options);
   const temporary = `${path}.tmp-${process.pid}`;
   try {
     writeFileSync(temporary, bytes);

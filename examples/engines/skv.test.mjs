@@ -46,6 +46,9 @@ test('bad primitives are refused, naming what is wrong', () => {
   assert.throws(() => encodeSkv([{ ...primitive, positions: [1, 2, NaN] }]), /value 2 \(vertex 0\) is NaN/);
   assert.throws(() => encodeSkv([{ ...primitive, node: 1.5 }]), /"node" must be a 32-bit integer/);
   assert.throws(() => encodeSkv([primitive], { precision: 'f64' }, 'f32'), /contradicts/);
+  // An adapter may keep what its engine computed, for skinref to judge as bad output.
+  const kept = encodeSkv([{ ...primitive, positions: [NaN, 2, 3, 4, 5, 6] }], null, 'f32', { keepNonFinite: true });
+  assert.ok(Number.isNaN(kept.readFloatLE(64)));
 });
 
 test('writeSkv leaves the file whole or not at all', () => {

@@ -53,6 +53,9 @@ std::string influences_text(const LoadConventions& load) {
   switch (load.influences) {
     case InfluenceLimit::All: return "all";
     case InfluenceLimit::FirstSet: return load.renormalize_limited ? "first-set-renormalized" : "first-set";
+    case InfluenceLimit::FirstSets:
+      return "first-" + std::to_string(load.influence_count / 4) + "-sets" +
+             (load.renormalize_limited ? "-renormalized" : "");
     case InfluenceLimit::Largest:
       return "top" + std::to_string(load.influence_count) + (load.renormalize_limited ? "-renormalized" : "");
   }
@@ -70,13 +73,19 @@ void set_influences(LoadConventions& load, const std::string& text) {
   } else if (base == "first-set") {
     load.influences = InfluenceLimit::FirstSet;
     load.renormalize_limited = renormalized;
+  } else if (base.starts_with("first-") && base.ends_with("-sets") && base.size() > 11 &&
+             parse_positive_int(base.substr(6, base.size() - 11), 7, count) && count >= 2) {
+    load.influences = InfluenceLimit::FirstSets;
+    load.influence_count = 4 * count;
+    load.renormalize_limited = renormalized;
   } else if (base.starts_with("top") && parse_positive_int(base.substr(3), 16, count)) {
     load.influences = InfluenceLimit::Largest;
     load.influence_count = count;
     load.renormalize_limited = renormalized;
   } else {
     throw std::invalid_argument("convention influences: '" + text +
-                                "' is not one of all|first-set|topK (K 1 to 16), optionally followed by -renormalized");
+                                "' is not one of all|first-set|first-N-sets (N 2 to 7)|topK (K 1 to 16), optionally "
+                                "followed by -renormalized");
   }
 }
 
@@ -112,14 +121,16 @@ void add_reading_fields(std::vector<ConventionField>& fields) {
 
 // Load step: the fields read while loading the file (and the quaternion keys' rule, listed with them).
 void add_load_fields(std::vector<ConventionField>& fields) {
-  ConventionField influences{"influences", "load", "all|first-set|topK[-renormalized]|first-set-renormalized",
-                             "which influences a vertex keeps: every set, JOINTS_0/WEIGHTS_0 only, or the K largest "
-                             "weights; -renormalized divides the kept weights by their sum",
+  ConventionField influences{"influences", "load",
+                             "all|first-set|first-N-sets|topK[-renormalized]|first-set-renormalized",
+                             "which influences a vertex keeps: every set, JOINTS_0/WEIGHTS_0 only, the first N sets, "
+                             "or the K largest weights; -renormalized divides the kept weights by their sum",
                              [](const Conventions& c) { return influences_text(c.load); },
                              [](Conventions& c, const std::string& text) { set_influences(c.load, text); },
                              {"first-set", "first-set-renormalized", "top4", "top4-renormalized", "top2",
                               "top2-renormalized", "top1", "top1-renormalized", "top3", "top3-renormalized", "top8",
-                              "top8-renormalized", "top6", "top6-renormalized"}};
+                              "top8-renormalized", "top6", "top6-renormalized", "first-2-sets",
+                              "first-2-sets-renormalized"}};
   fields.push_back(std::move(influences));
   fields.push_back(enum_field<InverseBind>(
       "inverse-bind", "load", "as-stored|from-rest-pose",

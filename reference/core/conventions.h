@@ -26,6 +26,7 @@ namespace skinref {
 enum class InfluenceLimit {
   All,       // every JOINTS_n/WEIGHTS_n set (glTF)
   FirstSet,  // JOINTS_0/WEIGHTS_0 only (three.js, many runtimes)
+  FirstSets, // the first influence_count / 4 sets (Babylon.js and Bevy: two sets, 8 influences)
   Largest,   // the `influence_count` largest weights per vertex, the rest dropped (ties: the earlier slot wins)
 };
 enum class JointSentinel {
@@ -54,7 +55,7 @@ enum class AccessorAddressing { Specified, Packed, ViewStart };
 enum class SparseAccessors { Applied, Ignored };
 struct LoadConventions {
   InfluenceLimit influences = InfluenceLimit::All;
-  int influence_count = 4;          // for Largest, 1 to 16
+  int influence_count = 4;          // for Largest, 1 to 16; for FirstSets, 8 to 28 (4 per set)
   bool renormalize_limited = false; // Largest/FirstSet: divide the kept weights by their sum
   JointSentinel joint_sentinel = JointSentinel::None;  // accepted only with weight 0; mapped to joint 0
   InverseBind inverse_bind = InverseBind::AsStored;   // FromRestPose: IBM = inverse(G_rest(joint))

@@ -13,6 +13,7 @@ void limit_influences(Primitive& prim, const LoadConventions& conventions) {
   const size_t n = prim.vertex_count();
   size_t kept = k;
   if (conventions.influences == InfluenceLimit::FirstSet) kept = std::min<size_t>(k, 4);
+  if (conventions.influences == InfluenceLimit::FirstSets) kept = std::min<size_t>(k, size_t(conventions.influence_count));
   if (conventions.influences == InfluenceLimit::Largest) kept = std::min<size_t>(k, size_t(conventions.influence_count));
   const bool sort = conventions.influences == InfluenceLimit::Largest;
   const size_t stride = (kept + 3) / 4 * 4;

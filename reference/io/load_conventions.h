@@ -3,7 +3,8 @@
 // reading JOINTS: io/gltf_load.h.)
 //
 // Contract: apply_load_conventions() rewrites `scene` in place and leaves it valid (finalize_scene() holds):
-// - influences=first-set keeps JOINTS_0/WEIGHTS_0 (influences_per_vertex 4) of every skinned primitive;
+// - influences=first-set keeps JOINTS_0/WEIGHTS_0 (influences_per_vertex 4) of every skinned primitive, and
+//   influences=first-N-sets the first N sets;
 //   influences=topK keeps per vertex the K largest weights, in decreasing order (equal weights: the earlier
 //   slot first), padded with (joint 0, weight 0) to a multiple of 4; -renormalized then divides the kept
 //   weights by their sum (a zero sum stays zero). A primitive with no more influences than kept is unchanged

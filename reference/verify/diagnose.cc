@@ -209,30 +209,38 @@ class Diagnoser {
   }
 
   // The time of the clip (keys and an even grid) at which the specification fits the observation best, when
-  // nothing is over there: the engine played another time than the one given.
+  // nothing is over there but something is at the time given: the engine played another time. An observation
+  // that fits its own time has none (another dump of the same run is the one off).
   std::optional<double> time_that_fits(const DiagnoseObservation& observation, const Conventions& conventions) {
     if (settings_.recipe || settings_.animation < 0) return std::nullopt;
     const Scene& scene = scene_for(conventions);
     const Animation& clip = scene.animations[size_t(settings_.animation)];
-    std::vector<double> times;
-    for (const AnimationSampler& sampler : clip.samplers) times.insert(times.end(), sampler.times.begin(), sampler.times.end());
-    for (int i = 0; i <= kTimeSearchSteps; ++i) times.push_back(clip.end_time * i / kTimeSearchSteps);
     SkinningOptions options;
     options.method = settings_.method;
     options = skinning_options_under(options, conventions.skinning);
-    std::optional<double> best;
-    double best_residual = std::numeric_limits<double>::infinity();
-    for (double t : times) {
-      const double time = double(float(t));
-      if (time == double(float(observation.time))) continue;
+    // Whether nothing is over at `time`, and how far the observation is from the specification there.
+    auto fit_at = [&](double time) {
       const EvaluatedPose pose = evaluate_pose(scene, settings_.animation, time, conventions);
       const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, options, conventions);
       const PoseErrorBounds pose_bounds = pose_bounds_for(scene, conventions, time).pose;
       const VertexComparison c = compare_vertices(
           scene, reference, observation.vertices,
           vertex_error_bounds(settings_.bounds, scene, pose, options, &pose_bounds));
-      const double residual = largest_position_change({observation.vertices}, {reference});
-      if (c.over + c.unbounded + c.unnormalized == 0 && residual < best_residual) {
+      return std::pair{c.over + c.unbounded + c.unnormalized == 0,
+                       largest_position_change({observation.vertices}, {reference})};
+    };
+    const double given = double(float(observation.time));
+    if (fit_at(given).first) return std::nullopt;
+    std::vector<double> times;
+    for (const AnimationSampler& sampler : clip.samplers) times.insert(times.end(), sampler.times.begin(), sampler.times.end());
+    for (int i = 0; i <= kTimeSearchSteps; ++i) times.push_back(clip.end_time * i / kTimeSearchSteps);
+    std::optional<double> best;
+    double best_residual = std::numeric_limits<double>::infinity();
+    for (double t : times) {
+      const double time = double(float(t));
+      if (time == given) continue;
+      const auto [fits, residual] = fit_at(time);
+      if (fits && residual < best_residual) {
         best = time;
         best_residual = residual;
       }

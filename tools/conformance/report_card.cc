@@ -130,7 +130,7 @@ void write_report_card(const RunRecord& run, const std::vector<CaseVerdict>& ver
 
 void print_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, std::ostream& out) {
   for (const CaseVerdict* v : failures_first(verdicts)) {
-    out << "  " << std::left << std::setw(10) << case_outcome_name(v->outcome) << std::setw(40) << v->definition->id;
+    out << "  " << std::left << std::setw(11) << case_outcome_name(v->outcome) << std::setw(40) << v->definition->id;
     if (v->outcome != CaseOutcome::Passed)
       out << " " << (v->departure.empty() ? "" : v->departure + "; ") << v->detail;
     else

@@ -140,7 +140,7 @@ async function main(argv) {
       const gltf = await loadModel(query.model);  // a fresh scene per query: nothing carries over
       const record = { writer: `three.js ${THREE.REVISION}`, model: path.basename(query.model),
                        animation: String(query.animation), time: query.time, method: 'lbs' };
-      writeSkv(query.out, play(gltf, query.animation, query.time), record, 'f32');
+      writeSkv(query.out, play(gltf, query.animation, query.time), record, 'f32', { keepNonFinite: true });
     } catch (error) {
       process.stderr.write(`${query.case} at t = ${query.time}: ${error.stack ?? error}\n`);
       ++failed;
