@@ -14,27 +14,15 @@
 //
 // Each drawn mesh is matched to its glTF mesh and primitive by the pointer Babylon's loader records
 // (_internalMetadata.gltf.pointers, "/meshes/M/primitives/P"), and to its node by the glTF's nodes that draw
-// that mesh, in the order skinref lists primitives (depth first from the scene's roots). A query that fails is
-// reported on stderr and the others go on; the exit status is 1 when any failed.
+// that mesh, in the order skinref lists primitives (depth first from the scene's roots). The queries are read
+// and the dumps written by ../batch.mjs.
 
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { FreeCamera, Logger, Matrix, NullEngine, Scene, SceneLoader, Vector3 } from '@babylonjs/core';
 import '@babylonjs/loaders/glTF/index.js';
-import { writeSkv } from '../skv.mjs';
+import { embeddedGltf, runBatch } from '../batch.mjs';
 
 Logger.LogLevels = Logger.ErrorLogLevel;
-
-// The glTF with every buffer embedded as a data: URI, as one data: URI itself.
-function embeddedGltf(modelPath) {
-  const gltf = JSON.parse(readFileSync(modelPath, 'utf8'));
-  for (const buffer of gltf.buffers ?? []) {
-    if (buffer.uri === undefined || buffer.uri.startsWith('data:')) continue;
-    const bytes = readFileSync(path.join(path.dirname(modelPath), decodeURIComponent(buffer.uri)));
-    buffer.uri = `data:application/octet-stream;base64,${bytes.toString('base64')}`;
-  }
-  return { gltf, uri: `data:model/gltf+json;base64,${Buffer.from(JSON.stringify(gltf)).toString('base64')}` };
-}
 
 // Every (node, mesh, primitive) the scene draws, in skinref's order: depth first from the roots.
 function drawnPrimitives(gltf) {
@@ -82,7 +70,8 @@ function worldVertices(babylonMesh) {
 }
 
 async function play(modelPath, animation, time) {
-  const { gltf, uri } = embeddedGltf(modelPath);
+  const gltf = embeddedGltf(modelPath);
+  const uri = `data:model/gltf+json;base64,${Buffer.from(JSON.stringify(gltf)).toString('base64')}`;
   const engine = new NullEngine();
   const scene = new Scene(engine);
   scene.useRightHandedSystem = true;
@@ -116,29 +105,6 @@ async function play(modelPath, animation, time) {
   }
 }
 
-async function main(argv) {
-  if (argv.length !== 1) {
-    process.stderr.write('usage: node adapter.mjs QUERIES.json\n');
-    return 2;
-  }
-  const document = JSON.parse(readFileSync(argv[0], 'utf8'));
-  if (document.format !== 'skinref-conformance-queries' || document.version !== 1) {
-    process.stderr.write(`${argv[0]}: not a skinref-conformance-queries file, version 1\n`);
-    return 2;
-  }
-  const version = JSON.parse(readFileSync(new URL('../node_modules/@babylonjs/core/package.json', import.meta.url))).version;
-  let failed = 0;
-  for (const query of document.queries) {
-    try {
-      const record = { writer: `Babylon.js ${version}`, model: path.basename(query.model),
-                       animation: String(query.animation), time: query.time, method: 'lbs' };
-      writeSkv(query.out, await play(query.model, query.animation, query.time), record, 'f32', { keepNonFinite: true });
-    } catch (error) {
-      process.stderr.write(`${query.case} at t = ${query.time}: ${error.stack ?? error}\n`);
-      ++failed;
-    }
-  }
-  return failed ? 1 : 0;
-}
-
-process.exitCode = await main(process.argv.slice(2));
+const version = JSON.parse(readFileSync(new URL('../node_modules/@babylonjs/core/package.json', import.meta.url))).version;
+process.exitCode = await runBatch(process.argv.slice(2), `Babylon.js ${version}`,
+                                  (query) => play(query.model, query.animation, query.time));

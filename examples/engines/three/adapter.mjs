@@ -14,15 +14,12 @@
 // The clip plays once and holds its end (LoopOnce, clampWhenFinished): glTF defines no looping, and three's
 // default, LoopRepeat, is a choice of the application, not of the engine's glTF support.
 //
-// The buffers of a .gltf are handed to the loader as data: URIs (Node.js's fetch reads no file: URL), and
-// ProgressEvent, which three's FileLoader uses, is given a stand-in. A query
-// that fails is reported on stderr and the others go on; the exit status is 1 when any failed.
+// The buffers of a .gltf are handed to the loader as data: URIs (../batch.mjs), and ProgressEvent, which
+// three's FileLoader uses, is given a stand-in. The queries are read and the dumps written by ../batch.mjs.
 
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
-import { writeSkv } from '../skv.mjs';
+import { embeddedGltf, runBatch } from '../batch.mjs';
 
 // three's FileLoader reports progress with the browser's ProgressEvent, which Node.js lacks.
 globalThis.ProgressEvent ??= class ProgressEvent extends Event {
@@ -32,20 +29,9 @@ globalThis.ProgressEvent ??= class ProgressEvent extends Event {
   }
 };
 
-// The .gltf text with every relative buffer URI replaced by a data: URI of that file's bytes.
-function embeddedGltf(modelPath) {
-  const gltf = JSON.parse(readFileSync(modelPath, 'utf8'));
-  for (const buffer of gltf.buffers ?? []) {
-    if (buffer.uri === undefined || buffer.uri.startsWith('data:')) continue;
-    const bytes = readFileSync(path.join(path.dirname(modelPath), decodeURIComponent(buffer.uri)));
-    buffer.uri = `data:application/octet-stream;base64,${bytes.toString('base64')}`;
-  }
-  return JSON.stringify(gltf);
-}
-
 function loadModel(modelPath) {
   const loader = new GLTFLoader();
-  return new Promise((resolve, reject) => loader.parse(embeddedGltf(modelPath), '', resolve, reject));
+  return new Promise((resolve, reject) => loader.parse(JSON.stringify(embeddedGltf(modelPath)), '', resolve, reject));
 }
 
 // The glTF node, mesh and primitive a drawn three.js mesh comes from (GLTFLoader's parser.associations).
@@ -124,29 +110,7 @@ function play(gltf, animation, time) {
   return primitives;
 }
 
-async function main(argv) {
-  if (argv.length !== 1) {
-    process.stderr.write('usage: node adapter.mjs QUERIES.json\n');
-    return 2;
-  }
-  const document = JSON.parse(readFileSync(argv[0], 'utf8'));
-  if (document.format !== 'skinref-conformance-queries' || document.version !== 1) {
-    process.stderr.write(`${argv[0]}: not a skinref-conformance-queries file, version 1\n`);
-    return 2;
-  }
-  let failed = 0;
-  for (const query of document.queries) {
-    try {
-      const gltf = await loadModel(query.model);  // a fresh scene per query: nothing carries over
-      const record = { writer: `three.js ${THREE.REVISION}`, model: path.basename(query.model),
-                       animation: String(query.animation), time: query.time, method: 'lbs' };
-      writeSkv(query.out, play(gltf, query.animation, query.time), record, 'f32', { keepNonFinite: true });
-    } catch (error) {
-      process.stderr.write(`${query.case} at t = ${query.time}: ${error.stack ?? error}\n`);
-      ++failed;
-    }
-  }
-  return failed ? 1 : 0;
-}
-
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await runBatch(process.argv.slice(2), `three.js ${THREE.REVISION}`, async (query) => {
+  const gltf = await loadModel(query.model);  // a fresh scene per query: nothing carries over
+  return play(gltf, query.animation, query.time);
+});
