@@ -152,6 +152,13 @@ int add_animation(GltfBuilder& builder, const std::string& name, const std::vect
   return builder.add_animation({{"name", name}, {"channels", targets}, {"samplers", samplers}});
 }
 
+int add_ribbon_skin(GltfBuilder& builder, const std::vector<int>& joints, double segment,
+                    const std::vector<Mat4>& rest_globals, int skeleton) {
+  const int mesh = add_ribbon_mesh(builder, "ribbon", make_ribbon(int(joints.size()), segment, 4, 0.5, true));
+  const int skin = add_skin(builder, "chain", joints, rest_globals, skeleton);
+  return builder.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+}
+
 SkinnedChain add_skinned_chain(GltfBuilder& builder, int joints, double segment, int stations_per_segment,
                                bool blend) {
   SkinnedChain rig;

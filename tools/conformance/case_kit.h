@@ -110,6 +110,13 @@ ChannelSpec swing(int node, double from, double to);
 // One animation of these channels, one sampler each, in order.
 int add_animation(GltfBuilder& builder, const std::string& name, const std::vector<ChannelSpec>& channels);
 
+// The ribbon node of the usual case: a mesh "ribbon" (make_ribbon() over `joints.size()` segments of `segment`,
+// 4 stations each, half width 0.5, blended) skinned by a skin "chain" over `joints` with the inverse bind
+// matrices of `rest_globals` (add_skin()), and `skeleton` when >= 0. Returns the node; the caller adds it to the
+// scene.
+int add_ribbon_skin(GltfBuilder& builder, const std::vector<int>& joints, double segment,
+                    const std::vector<Mat4>& rest_globals, int skeleton = -1);
+
 // The usual skinned case: a chain of `joints` joints under the scene root, a ribbon skinned to it on a node
 // that is the chain root's sibling, and a skin over the chain with inverse bind matrices. Returns the chain.
 struct SkinnedChain {

@@ -20,14 +20,6 @@ nlohmann::ordered_json matrix_json(const Mat4& m) {
   return f32_array(values);
 }
 
-// A skinned ribbon over `joints` (node indices, root first, the chain along +x in bind space) whose rest
-// globals are `globals`; returns the ribbon's node.
-int add_ribbon_skin(GltfBuilder& b, const std::vector<int>& joints, const std::vector<Mat4>& globals) {
-  const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(int(joints.size()), kSegment, 4, 0.5, true));
-  const int skin = add_skin(b, "chain", joints, globals);
-  return b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
-}
-
 ConformanceCase node_matrices() {
   ConformanceCase c;
   c.id = "node-matrix-mirror-and-scale";
@@ -52,7 +44,7 @@ ConformanceCase node_matrices() {
     const Mat4 g1 = g0 * stretch;
     Mat4 step = Mat4::Identity();
     step(0, 3) = kSegment;
-    const int ribbon = add_ribbon_skin(b, chain.joints, {g0, g1, g1 * step});
+    const int ribbon = add_ribbon_skin(b, chain.joints, kSegment, {g0, g1, g1 * step});
     b.set_scene_roots({rig, ribbon});
     add_animation(b, "swing", {swing(chain.joints[0], 0, 50), swing(chain.joints[2], 0, -60)});
   };
@@ -77,7 +69,7 @@ ConformanceCase rest_values() {
     const Mat4 g0 = trs_matrix(Vec3(2, 1, 0), {0, 0, 0, 1}, Vec3::Ones());
     const Mat4 g1 = g0 * trs_matrix(Vec3(kSegment, 0, 0), turn20, Vec3::Ones());
     const Mat4 g2 = g1 * trs_matrix(Vec3(kSegment, 0, 0), {0, 0, 0, 1}, Vec3::Ones());
-    const int ribbon = add_ribbon_skin(b, chain.joints, {g0, g1, g2});
+    const int ribbon = add_ribbon_skin(b, chain.joints, kSegment, {g0, g1, g2});
     b.set_scene_roots({chain.joints[0], ribbon});
     add_animation(b, "partial", {{chain.joints[0], "rotation", "LINEAR", {0.0, 1.0},
                                   concat({axis_angle_xyzw(kAxisZ, 0.0), turn30})},
@@ -98,7 +90,7 @@ ConformanceCase shear() {
   c.times = {0.0, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
     const Chain chain = add_chain(b, "joint", 3, kSegment);
-    const int ribbon = add_ribbon_skin(b, chain.joints, chain_rest_globals(3, kSegment, Mat4::Identity()));
+    const int ribbon = add_ribbon_skin(b, chain.joints, kSegment, chain_rest_globals(3, kSegment, Mat4::Identity()));
     b.set_scene_roots({chain.joints[0], ribbon});
     add_animation(b, "shear", {{chain.joints[0], "scale", "LINEAR", {0.0, 1.0}, {1, 1, 1, 3, 1, 1}},
                                swing(chain.joints[1], 45, 45), swing(chain.joints[2], 0, 30)});
@@ -118,10 +110,10 @@ ConformanceCase same_names() {
   c.build = [](GltfBuilder& b) {
     const Chain first = add_chain(b, "joint", 3, kSegment);
     const Chain second = add_chain(b, "joint", 3, kSegment, Vec3(0, 5, 0));
-    const int ribbon_a = add_ribbon_skin(b, first.joints, chain_rest_globals(3, kSegment, Mat4::Identity()));
+    const int ribbon_a = add_ribbon_skin(b, first.joints, kSegment, chain_rest_globals(3, kSegment, Mat4::Identity()));
     Mat4 up = Mat4::Identity();
     up(1, 3) = 5.0;
-    const int ribbon_b = add_ribbon_skin(b, second.joints, chain_rest_globals(3, kSegment, up));
+    const int ribbon_b = add_ribbon_skin(b, second.joints, kSegment, chain_rest_globals(3, kSegment, up));
     b.set_scene_roots({first.joints[0], second.joints[0], ribbon_a, ribbon_b});
     add_animation(b, "two", {swing(first.joints[0], 0, 40), swing(second.joints[1], 0, -70)});
   };

@@ -25,9 +25,7 @@ ConformanceCase no_inverse_bind_matrices() {
   c.build = [](GltfBuilder& b) {
     const Chain chain = add_chain(b, "joint", 3, kSegment, Vec3(2, 1, 0));
     b.json()["nodes"][size_t(chain.joints[0])]["rotation"] = f32_array(axis_angle_xyzw(kAxisZ, degrees(30)));
-    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSegment, 4, 0.5, true));
-    const int skin = add_skin(b, "chain", chain.joints, {});
-    const int ribbon = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+    const int ribbon = add_ribbon_skin(b, chain.joints, kSegment, {});
     b.set_scene_roots({chain.joints[0], ribbon});
     add_animation(b, "swing", {swing(chain.joints[1], 0, 60)});
   };
@@ -48,10 +46,9 @@ ConformanceCase skeleton_under_transformed_node() {
     const int rig = b.add_node(trs_node("rig", Vec3(0, 3, 0), turn));
     const Chain chain = add_chain(b, "joint", 3, kSegment);
     b.json()["nodes"][size_t(rig)]["children"] = {chain.joints[0]};
-    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSegment, 4, 0.5, true));
     const Mat4 rig_global = trs_matrix(Vec3(0, 3, 0), turn, Vec3::Ones());
-    const int skin = add_skin(b, "chain", chain.joints, chain_rest_globals(3, kSegment, rig_global), chain.joints[0]);
-    const int ribbon = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+    const int ribbon =
+        add_ribbon_skin(b, chain.joints, kSegment, chain_rest_globals(3, kSegment, rig_global), chain.joints[0]);
     b.set_scene_roots({rig, ribbon});
     add_animation(b, "swing", {swing(chain.joints[1], 0, 60)});
   };
@@ -153,9 +150,7 @@ ConformanceCase bind_pose_differs_from_rest_pose() {
     const Mat4 bend1 = trs_matrix(Vec3(kSegment, 0, 0), axis_angle_xyzw(kAxisZ, degrees(30)), Vec3::Ones());
     const Mat4 bend2 = trs_matrix(Vec3(kSegment, 0, 0), axis_angle_xyzw(kAxisZ, degrees(-45)), Vec3::Ones());
     const std::vector<Mat4> bind = {Mat4::Identity(), bend1, bend1 * bend2};
-    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSegment, 4, 0.5, true));
-    const int skin = add_skin(b, "chain", chain.joints, bind);
-    const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+    const int node = add_ribbon_skin(b, chain.joints, kSegment, bind);
     b.set_scene_roots({chain.joints[0], node});
     add_animation(b, "swing", {swing(chain.joints[1], 0, 60)});
   };
@@ -176,10 +171,8 @@ ConformanceCase animated_common_root() {
     const int rig = b.add_node(trs_node("rig", Vec3(1, 2, 0)));
     const Chain chain = add_chain(b, "joint", 3, kSegment);
     b.json()["nodes"][size_t(rig)]["children"] = {chain.joints[0]};
-    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSegment, 4, 0.5, true));
     const Mat4 rig_rest = trs_matrix(Vec3(1, 2, 0), {0, 0, 0, 1}, Vec3::Ones());
-    const int skin = add_skin(b, "chain", chain.joints, chain_rest_globals(3, kSegment, rig_rest));
-    const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+    const int node = add_ribbon_skin(b, chain.joints, kSegment, chain_rest_globals(3, kSegment, rig_rest));
     b.set_scene_roots({rig, node});
     add_animation(b, "carry", {swing(rig, 0, -50), swing(chain.joints[1], 0, 40),
                                {rig, "translation", "LINEAR", {0.0, 1.0}, {1, 2, 0, -3, 4, 1}}});
@@ -253,9 +246,7 @@ ConformanceCase normals_under_non_uniform_scale() {
     b.json()["nodes"][size_t(chain.joints[2])]["rotation"] = f32_array(tilt);
     std::vector<Mat4> rest = chain_rest_globals(3, kSegment, Mat4::Identity());
     rest[2] = rest[2] * trs_matrix(Vec3::Zero(), tilt, Vec3::Ones());
-    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSegment, 4, 0.5, true));
-    const int skin = add_skin(b, "chain", chain.joints, rest);
-    const int ribbon = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
+    const int ribbon = add_ribbon_skin(b, chain.joints, kSegment, rest);
     b.set_scene_roots({chain.joints[0], ribbon});
     add_animation(b, "stretch", {swing(chain.joints[1], 0, 40),
                                  {chain.joints[2], "scale", "LINEAR", {0.0, 1.0}, {1, 1, 1, 2, 3, 0.5}}});
