@@ -3,6 +3,7 @@
 // its class; an engine that crashes, hangs or writes garbage gets that verdict on those cases and the run goes
 // on; the batch protocol; resuming a run; the report card's formats.
 #include "anim/evaluate_pose.h"
+#include "conformance/engines_table.h"
 #include "conformance/expectations.h"
 #include "conformance/report_card.h"
 #include "conformance/runner.h"
@@ -325,6 +326,30 @@ TEST(ConformanceRunner, ExpectationsHoldAnEngineToItsKnownVerdicts) {
   } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find("/cases/no-such-case"), std::string::npos) << error.what();
   }
+}
+
+// docs/engines.md's table (conformance/engines_table.h): a row per case in the suite's order, a column per
+// engine, each cell as the expectations say; the table found between its markers, and refused without them.
+TEST(ConformanceRunner, EnginesTableFromExpectations) {
+  Expectations engine;
+  engine.engine = "engine 1.0";
+  const std::vector<ConformanceCase>& cases = conformance_cases();
+  engine.cases[cases[0].id] = {"fail", "L5: sparse=ignored"};
+  engine.cases[cases[1].id] = {"crash", ""};
+  engine.cases[cases[2].id] = {"fail", ""};
+  const std::string table = engines_table({engine});
+  std::istringstream lines(table);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(lines, line);) rows.push_back(line);
+  ASSERT_EQ(rows.size(), cases.size() + 2);
+  EXPECT_EQ(rows[0], "| case | section | engine 1.0 |");
+  EXPECT_EQ(rows[2], "| `" + cases[0].id + "` | " + cases[0].section + " | fail: L5: sparse=ignored |");
+  EXPECT_EQ(rows[3], "| `" + cases[1].id + "` | " + cases[1].section + " | crash |");
+  EXPECT_EQ(rows[4], "| `" + cases[2].id + "` | " + cases[2].section + " | fail: no known departure |");
+  EXPECT_EQ(rows[5], "| `" + cases[3].id + "` | " + cases[3].section + " | – |");
+  const std::string document = std::string("intro\n") + kTableBegin + "\n" + table + kTableEnd + "\nafter\n";
+  EXPECT_EQ(table_in_document(document, "doc.md"), table);
+  EXPECT_THROW(table_in_document("no markers\n", "doc.md"), InputError);
 }
 
 // The HTML report card in headless Chromium: the failing case first with its picture (reference, engine,

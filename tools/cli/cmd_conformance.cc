@@ -4,12 +4,15 @@
 // found a difference or a case did not pass, 2 usage or bad input.
 #include "cli/cli_args.h"
 #include "cli/commands.h"
+#include "conformance/engines_table.h"
 #include "conformance/expectations.h"
 #include "conformance/report_card.h"
 #include "conformance/runner.h"
 #include "conformance/suite.h"
 #include "core/atomic_file.h"
+#include "core/input_error.h"
 
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <optional>
@@ -27,6 +30,7 @@ std::string conformance_usage() {
          "                               --out DIR [--suite DIR] [--filter GLOB] [--jobs N] [--timeout S] [--resume]\n"
          "                               [--expect FILE] [--write-expectations FILE]\n"
          "       skinref conformance report --out DIR [--expect FILE] [--write-expectations FILE]\n"
+         "       skinref conformance table EXPECTED.json... [--check DOC.md | --update DOC.md]\n"
          "  The conformance suite: one small glTF file per rule of glTF 2.0 on skins, animation and morph targets,\n"
          "  each with the reference's outputs at its times and the bounds a correct float32 engine stays within\n"
          "  (docs/conformance.md). Layout: DIR/suite.json, DIR/cases/ID/ID.gltf, ID.bin and expected.json.\n"
@@ -44,6 +48,8 @@ std::string conformance_usage() {
          "            --jobs N queries at once (default 1); --resume keeps the queries a previous run under DIR\n"
          "            completed; --filter GLOB only the cases whose ids match\n"
          "  report    judges the run under DIR again and rewrites its report card\n"
+         "  table     the engines' table of docs/engines.md from their expectations files: printed, checked\n"
+         "            against the one between DOC.md's markers (--check), or written there (--update)\n"
          "  --expect FILE  what the engine is known to do per case (pass, fail with a named departure, crash:\n"
          "            docs/engines.md); the exit status then says whether it did exactly that\n"
          "  --write-expectations FILE  writes the run's verdicts as such a file, to review and commit\n"
@@ -205,6 +211,49 @@ int run_conformance_report(std::span<const std::string> args) {
   return judge_and_report(conformance::read_run_record(out_dir), out_dir, expectations);
 }
 
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "a readable file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// `conformance table EXPECTED.json... [--check DOC | --update DOC]`: docs/engines.md's table from the engines'
+// expectations; --check compares it with the one between DOC's markers, --update rewrites that one.
+int run_conformance_table(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{{"--check", true}, {"--update", true}};
+  const ParsedArgs parsed = parse_args(args, kOptions, "conformance table");
+  if (parsed.help) {
+    std::cout << conformance_usage();
+    return kExitOk;
+  }
+  if (parsed.positionals.empty()) throw UsageError("conformance table: give the engines' expectations files");
+  if (parsed.value("--check") && parsed.value("--update"))
+    throw UsageError("conformance table: --check and --update cannot be used together");
+  std::vector<conformance::Expectations> engines;
+  for (const std::string& path : parsed.positionals) engines.push_back(conformance::read_expectations(path));
+  const std::string table = conformance::engines_table(engines);
+  const std::optional<std::string> document = parsed.value("--check") ? parsed.value("--check") : parsed.value("--update");
+  if (!document) {
+    std::cout << table;
+    return kExitOk;
+  }
+  const std::string text = read_text_file(*document);
+  const std::string current = conformance::table_in_document(text, *document);
+  if (parsed.value("--check")) {
+    std::cout << "conformance: the table in " << *document << (current == table ? " is" : " is not")
+              << " current with the expectations" << (current == table ? "" : "; run skinref conformance table --update")
+              << "\n";
+    return current == table ? kExitOk : kExitComparisonFailed;
+  }
+  const size_t at = text.find(current, text.find(conformance::kTableBegin));
+  const std::string updated = text.substr(0, at) + table + text.substr(at + current.size());
+  write_file_atomically(*document, [&](std::ostream& out) { out << updated; });
+  std::cout << "conformance: wrote the table of " << engines.size() << " engines into " << *document << "\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 int run_conformance(std::span<const std::string> args) {
@@ -218,7 +267,8 @@ int run_conformance(std::span<const std::string> args) {
   if (args[0] == "check") return run_conformance_check(rest);
   if (args[0] == "run") return run_conformance_run(rest);
   if (args[0] == "report") return run_conformance_report(rest);
-  throw UsageError("conformance: unknown subcommand '" + args[0] + "'; expected generate, check, run or report");
+  if (args[0] == "table") return run_conformance_table(rest);
+  throw UsageError("conformance: unknown subcommand '" + args[0] + "'; expected generate, check, run, report or table");
 }
 
 }  // namespace skinref::cli

@@ -1,0 +1,25 @@
+// The engines' conformance table of docs/engines.md, made from their committed expectations
+// (conformance/expectations.h): one row per case of the suite, in the suite's order, with its section and one
+// column per engine ("pass", "fail: CLASS: CONVENTIONS", "crash", "bad output").
+//
+// Contract:
+// - engines_table() gives the Markdown table, header included, ending with a newline; an engine without an
+//   expectation for a case shows "–" there.
+// - table_in_document() finds the table between the lines kTableBegin and kTableEnd of a document (the markers
+//   themselves excluded), or throws InputError naming the document when either is missing.
+#pragma once
+
+#include "conformance/expectations.h"
+
+#include <string>
+#include <vector>
+
+namespace skinref::conformance {
+
+inline constexpr const char* kTableBegin = "<!-- engines-table: skinref conformance table -->";
+inline constexpr const char* kTableEnd = "<!-- /engines-table -->";
+
+std::string engines_table(const std::vector<Expectations>& engines);
+std::string table_in_document(const std::string& document_text, const std::string& document_path);
+
+}  // namespace skinref::conformance
