@@ -18,7 +18,7 @@
 namespace skinref::test {
 
 // The client: one clip sampled as Assimp's own viewer does (keys clamped at the ends, lerp for positions and
-// scales, aiQuaternion::Interpolate for rotations), local = T * R * S, global = parent * local, skinning
+// scales, aiQuaternion::Interpolate for rotations), local = T * R * S (by products), global = parent * local, skinning
 // matrix = global(bone node) * offset, LBS over the bone weights.
 class AssimpEngine {
  public:
@@ -98,7 +98,10 @@ class AssimpEngine {
         rotation = sample<aiQuatKey, aiQuaternion>(anim->mRotationKeys, anim->mNumRotationKeys, ticks, slerp);
       if (anim->mNumScalingKeys > 0)
         scaling = sample<aiVectorKey, aiVector3D>(anim->mScalingKeys, anim->mNumScalingKeys, ticks, lerp);
-      local = aiMatrix4x4(scaling, rotation, position);
+      // T * R * S by products: the aiMatrix4x4(scaling, rotation, position) constructor is S * R * ... (it
+      // scales the rotation's rows), not R * S, under a non-uniform scale.
+      aiMatrix4x4 t, s;
+      local = aiMatrix4x4::Translation(position, t) * aiMatrix4x4(rotation.GetMatrix()) * aiMatrix4x4::Scaling(scaling, s);
     }
     const aiMatrix4x4 global = parent * local;
     globals[node] = global;
