@@ -115,14 +115,22 @@ void read_cubic_weights_per_target(Animation& animation) {
   }
 }
 
+// step=linear: an engine that keeps the keys but not the interpolation mode plays STEP as LINEAR.
+void play_steps_as_linear(Animation& animation) {
+  for (AnimationSampler& sampler : animation.samplers)
+    if (sampler.interpolation == Interpolation::Step) sampler.interpolation = Interpolation::Linear;
+}
+
 void apply_clip_conventions(Scene& scene, const SamplingConventions& conventions) {
+  const bool steps_linear = conventions.step == StepMode::Linear;
   const bool resampling = conventions.resample_hz > 0.0;
   const bool quantizing = conventions.translation_scale_keys != TranslationScaleKeys::F32 ||
                           conventions.rotation_keys != RotationKeys::F32;
   const bool per_target = conventions.cubic_weights == CubicWeightsLayout::PerTarget;
-  if (!resampling && !quantizing && !per_target) return;
+  if (!steps_linear && !resampling && !quantizing && !per_target) return;
   for (Animation& animation : scene.animations) {
     if (per_target) read_cubic_weights_per_target(animation);
+    if (steps_linear) play_steps_as_linear(animation);
     if (resampling) resample(animation, conventions.resample_hz);
     if (quantizing) quantize(animation, conventions);
   }

@@ -4,6 +4,7 @@
 //
 // Contract: apply_clip_conventions() rewrites every animation of `scene` in place and leaves it valid
 // (finalize_scene() is run again, so the slerp tables follow the new keys):
+// - step=linear: every STEP sampler becomes LINEAR, its keys kept (an import that drops the mode).
 // - resample=HZ: every sampler becomes LINEAR with keys at t_i = float32(start + i / HZ), i = 0, 1, ... while
 //   t_i < end, and at `end` (the animation's first and last key times), each the glTF value of the original
 //   sampler there (sample_sampler() with the default conventions).
@@ -15,7 +16,7 @@
 // - cubic-weights=per-target: every CUBICSPLINE weights sampler of N > 1 targets is permuted so that the
 //   grouped layout holds what an engine reading (in-tangent, value, out-tangent) per target would play:
 //   key k's element e of target j becomes the value stored at 3 (N k + j) + e.
-// The weights layout is read first (it is how the file is read), then resampling, then quantization (what an
+// The weights layout is read first (it is how the file is read), then the STEP mode, then resampling, then quantization (what an
 // engine stores is the resampled clip).
 #pragma once
 #include "core/conventions.h"

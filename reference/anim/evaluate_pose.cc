@@ -79,6 +79,28 @@ void drop_global_shear(const Scene& scene, const LocalPose& local, ModelPose& mo
   }
 }
 
+// morph-defaults: the unanimated weights rest_pose() gave (node.weights, else mesh.weights) replaced by zeros, or
+// by mesh.weights alone.
+void apply_morph_defaults(const Scene& scene, MorphDefaults defaults, LocalPose& local) {
+  switch (defaults) {
+    case MorphDefaults::Used:
+      return;
+    case MorphDefaults::Ignored:
+      for (std::vector<double>& weights : local.morph_weights) std::fill(weights.begin(), weights.end(), 0.0);
+      return;
+    case MorphDefaults::MeshOnly:
+      for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        std::vector<double>& weights = local.morph_weights[n];
+        const int mesh = scene.nodes[n].mesh;
+        if (mesh < 0 || weights.empty()) continue;
+        const std::vector<double>& mesh_weights = scene.meshes[size_t(mesh)].default_weights;
+        if (mesh_weights.size() == weights.size()) weights = mesh_weights;
+        else std::fill(weights.begin(), weights.end(), 0.0);
+      }
+      return;
+  }
+}
+
 }  // namespace
 
 EvaluatedPose evaluate_pose(const Scene& scene, int animation, double time) {
@@ -90,8 +112,7 @@ EvaluatedPose evaluate_pose(const Scene& scene, int animation, double time, cons
   pose.animation = animation;
   pose.time = time;
   pose.local = rest_pose(scene);
-  if (conventions.morph.defaults == MorphDefaults::Ignored)
-    for (std::vector<double>& weights : pose.local.morph_weights) std::fill(weights.begin(), weights.end(), 0.0);
+  apply_morph_defaults(scene, conventions.morph.defaults, pose.local);
   if (conventions.palette.rest_values == RestValues::Identity) identity_rest_values(scene, animation, pose.local);
   pose.clip_time = convention_sample_time(scene, animation, time, conventions.time);
   if (animation >= 0) sample_animation(scene, animation, pose.clip_time, pose.local, conventions.sampling);

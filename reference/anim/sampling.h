@@ -17,8 +17,8 @@
 //   without the hemisphere check; quaternion-keys=as-stored uses the stored keys unnormalized and never
 //   normalizes the result (slerp's angle is still the unit keys'); step-boundary=previous gives STEP at
 //   exactly t_k (k > 0) key k-1's value; cubic=unscaled-tangents drops the factor d, cubic=linear plays the
-//   key values as LINEAR, cubic=no-renormalize leaves CUBICSPLINE rotations unnormalized. Resampling and key
-//   quantization change the clip itself (anim/clip_conventions.h).
+//   key values as LINEAR, cubic=no-renormalize leaves CUBICSPLINE rotations unnormalized. step=linear,
+//   resampling and key quantization change the clip itself (anim/clip_conventions.h).
 #pragma once
 
 #include "core/conventions.h"

@@ -225,6 +225,9 @@ void add_sampling_fields(std::vector<ConventionField>& fields) {
       "step-boundary", "sampling", "key|previous", "STEP at exactly a key's time: that key (glTF) or the previous one",
       [](auto& c) -> auto& { return c.sampling.step_boundary; },
       {{StepBoundary::Key, "key"}, {StepBoundary::Previous, "previous"}}));
+  fields.push_back(enum_field<StepMode>(
+      "step", "sampling", "spec|linear", "STEP samplers: each key held until the next (glTF), or played as LINEAR",
+      [](auto& c) -> auto& { return c.sampling.step; }, {{StepMode::Spec, "spec"}, {StepMode::Linear, "linear"}}));
   fields.push_back(enum_field<CubicVariant>(
       "cubic", "sampling", "spec|unscaled-tangents|linear|no-renormalize",
       "CUBICSPLINE: as specified, tangents not multiplied by the interval, played as LINEAR, or rotations not "
@@ -320,9 +323,11 @@ ConventionField morph_targets_field() {
 // Morph step: the fields that weigh and apply morph targets.
 void add_morph_fields(std::vector<ConventionField>& fields) {
   fields.push_back(enum_field<MorphDefaults>(
-      "morph-defaults", "morph", "used|ignored", "node.weights / mesh.weights as the unanimated morph weights, or zeros",
+      "morph-defaults", "morph", "used|ignored|mesh",
+      "node.weights, else mesh.weights, as the unanimated morph weights; zeros; or mesh.weights even where "
+      "node.weights is given",
       [](auto& c) -> auto& { return c.morph.defaults; },
-      {{MorphDefaults::Used, "used"}, {MorphDefaults::Ignored, "ignored"}}));
+      {{MorphDefaults::Used, "used"}, {MorphDefaults::Ignored, "ignored"}, {MorphDefaults::MeshOnly, "mesh"}}));
   fields.push_back(morph_targets_field());
   fields.push_back(enum_field<MorphOrder>(
       "morph-order", "morph", "before-skinning|after-skinning",

@@ -89,6 +89,7 @@ struct TimeConventions {
 enum class QuaternionKeys { Normalized, AsStored };
 enum class RotationInterpolation { Slerp, Nlerp, Lerp };  // Lerp: component-wise, no hemisphere check
 enum class StepBoundary { Key, Previous };  // STEP at exactly t_k: key k (glTF), or key k-1
+enum class StepMode { Spec, Linear };       // STEP samplers: held (glTF), or played as LINEAR
 enum class CubicVariant { Spec, UnscaledTangents, Linear, NoRenormalize };
 enum class TranslationScaleKeys { F32, Half };
 enum class RotationKeys { F32, SmallestThree15 };  // 15-bit smallest-three (ozz-animation's default)
@@ -97,6 +98,7 @@ struct SamplingConventions {
   QuaternionKeys quaternion_keys = QuaternionKeys::Normalized;
   RotationInterpolation rotation = RotationInterpolation::Slerp;
   StepBoundary step_boundary = StepBoundary::Key;
+  StepMode step = StepMode::Spec;
   CubicVariant cubic = CubicVariant::Spec;
   double resample_hz = 0.0;  // > 0: every clip resampled at this rate, then played LINEAR
   TranslationScaleKeys translation_scale_keys = TranslationScaleKeys::F32;
@@ -123,7 +125,9 @@ struct PaletteConventions {
 };
 
 // ---- morph ----
-enum class MorphDefaults { Used, Ignored };
+// The unanimated morph weights: node.weights, else mesh.weights (glTF); zeros; or mesh.weights even where
+// node.weights is given.
+enum class MorphDefaults { Used, Ignored, MeshOnly };
 enum class MorphOrder { BeforeSkinning, AfterSkinning };
 struct MorphConventions {
   MorphDefaults defaults = MorphDefaults::Used;

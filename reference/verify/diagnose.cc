@@ -29,7 +29,8 @@ namespace {
 const std::set<std::string> kSceneFields{"accessor-addressing", "sparse",
                                          "influences",    "joint-sentinel", "inverse-bind",   "weight-decoding",
                                          "node-matrix",   "channel-target", "joint-index",    "morph-normals",
-                                         "resample",      "key-translation-scale", "key-rotation", "cubic-weights"};
+                                         "resample",      "key-translation-scale", "key-rotation", "cubic-weights",
+                                         "step"};
 const std::set<std::string> kVertexOnlyFields{"mesh-node", "morph-order", "weights", "zero-weights", "normals",
                                               "normalize"};
 
@@ -703,6 +704,7 @@ bool recipe_applicable(const Conventions& conventions) {
   taken.sampling.translation_scale_keys = sampling.translation_scale_keys;
   taken.sampling.rotation_keys = sampling.rotation_keys;
   taken.sampling.cubic_weights = sampling.cubic_weights;
+  taken.sampling.step = sampling.step;
   taken.morph.defaults = MorphDefaults::Used;
   taken.morph.max_targets = 0;
   return same_conventions(taken, conventions);

@@ -59,7 +59,7 @@ ConformanceCase step_keys() {
   c.section = "C.1 Overview";
   c.rule = "When the current (requested) timestamp exists in the animation data, its associated property value "
            "MUST be used as-is, without interpolation.";
-  c.targets = {{"S3", {"step-boundary=previous"}}};
+  c.targets = {{"S3", {"step-boundary=previous"}}, {"S3", {"step=linear"}}};
   c.times = {0.0, 0.25, 0.5, 0.75, 1.0, 1.5};
   c.build = [](GltfBuilder& b) {
     const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
@@ -79,7 +79,7 @@ ConformanceCase step_scale() {
   c.section = "C.1 Overview";
   c.rule = "When the current (requested) timestamp exists in the animation data, its associated property value "
            "MUST be used as-is, without interpolation.";
-  c.targets = {{"S3", {"step-boundary=previous"}}};
+  c.targets = {{"S3", {"step-boundary=previous"}}, {"S3", {"step=linear"}}};
   c.times = {0.0, 0.25, 0.5, 0.75, 1.0, 1.5};
   c.build = [](GltfBuilder& b) {
     const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);

@@ -119,7 +119,7 @@ ConformanceCase node_weights_override() {
   c.section = "3.7.4 Instantiation";
   c.rule = "When an instantiated mesh has morph targets, it MUST use morph weights specified with the node.weights "
            "property. When the latter is undefined, mesh.weights property MUST be used instead.";
-  c.targets = {{"G1", {"morph-defaults=ignored"}}};
+  c.targets = {{"G1", {"morph-defaults=ignored"}}, {"G1", {"morph-defaults=mesh"}}};
   c.times = {0.0, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
     const MorphRig m = build_morphed_ribbon(b, 2, {0.25, 0.75});
@@ -289,7 +289,7 @@ ConformanceCase step_weights() {
   c.title = "STEP weights of three targets, keys at 0, 0.25 and 0.75 s";
   c.section = "5.8.2 animation.sampler.interpolation";
   c.rule = "The animated values remain constant to the output of the first keyframe, until the next keyframe.";
-  c.targets = {{"S3", {"step-boundary=previous"}}};
+  c.targets = {{"S3", {"step-boundary=previous"}}, {"S3", {"step=linear"}}};
   c.times = {0.0, 0.125, 0.25, 0.5, 0.75, 1.0};
   c.build = [](GltfBuilder& b) {
     const MorphRig m = build_morphed_ribbon(b, 3, {});

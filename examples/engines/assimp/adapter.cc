@@ -3,6 +3,7 @@
 //
 //   skinref_assimp_adapter MODEL ANIMATION TIME OUT.skv      (one query)
 //   skinref_assimp_adapter QUERIES.json                      (a batch)
+//   skinref_assimp_adapter --version                         (Assimp's version, as the library reports it)
 //   skinref conformance run --engine-name Assimp --engine-version 5.2.5 --out out/assimp --jobs 2
 //     --query "build/skinref_assimp_adapter {model} {animation} {time} {out}"
 //
@@ -304,12 +305,16 @@ void play(const Query& query) {
 int main(int argc, char** argv) {
   std::vector<Query> queries;
   try {
+    if (argc == 2 && std::string(argv[1]) == "--version") {
+      std::printf("%s\n", assimp_version().c_str());  // the library's, at run time
+      return 0;
+    }
     if (argc == 5) {
       queries.push_back(Query{"query", argv[1], argv[4], unsigned(std::stoul(argv[2])), std::stod(argv[3])});
     } else if (argc == 2) {
       queries = read_queries(argv[1]);
     } else {
-      std::fprintf(stderr, "usage: skinref_assimp_adapter MODEL ANIMATION TIME OUT.skv | QUERIES.json\n");
+      std::fprintf(stderr, "usage: skinref_assimp_adapter MODEL ANIMATION TIME OUT.skv | QUERIES.json | --version\n");
       return 2;
     }
   } catch (const std::exception& error) {
