@@ -198,21 +198,23 @@ TEST(ConformanceRunner, EveryPlantedDepartureFailsItsCaseAndIsNamed) {
 
 TEST(ConformanceRunner, CrashesHangsAndGarbageFailTheirCasesOnly) {
   test::TempDir dir;
-  // One engine, four behaviours by case: a segfault, a hang past the limit, bytes that are not a dump, and a
-  // correct answer.
+  // One engine, six behaviours by case: a segfault, a hang past the limit, bytes that are not a dump, an
+  // error message and an exit status, a child of the shell killed by a signal, and a correct answer.
   const std::string command =
       "case {case} in rotation-linear-slerp) kill -SEGV $$ ;; step-translation-rotation) sleep 30 ;;"
-      " morph-before-skinning) echo garbage > {out} ;; *) exec " +
+      " morph-before-skinning) echo garbage > {out} ;;"
+      " influences-eight) echo 'loader: first line' >&2; echo 'loader: unsupported sparse MAT4' >&2; exit 3 ;;"
+      " influences-twelve) sh -c 'kill -SEGV $$' ;; *) exec " +
       skin_command("--precision f32") + " ;; esac";
   EngineSpec engine{"unruly", "0.1", command, "", 2.0, 2};
   std::vector<Query> queries;
-  for (const std::string id :
-       {"rotation-linear-slerp", "step-translation-rotation", "morph-before-skinning", "influences-five"}) {
+  for (const std::string id : {"rotation-linear-slerp", "step-translation-rotation", "morph-before-skinning",
+                               "influences-eight", "influences-twelve", "influences-five"}) {
     const std::vector<Query> some = suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), id);
     queries.insert(queries.end(), some.begin(), some.end());
   }
   const std::vector<CaseVerdict> verdicts = judge_run(run_engine(engine, queries, dir.path().string(), false));
-  ASSERT_EQ(verdicts.size(), 4u);
+  ASSERT_EQ(verdicts.size(), 6u);
   const CaseVerdict& segfault = verdict_of(verdicts, "rotation-linear-slerp");
   EXPECT_EQ(segfault.outcome, CaseOutcome::Crashed);
   EXPECT_NE(segfault.detail.find("killed by signal 11"), std::string::npos) << segfault.detail;
@@ -222,6 +224,14 @@ TEST(ConformanceRunner, CrashesHangsAndGarbageFailTheirCasesOnly) {
   const CaseVerdict& garbage = verdict_of(verdicts, "morph-before-skinning");
   EXPECT_EQ(garbage.outcome, CaseOutcome::BadOutput);
   EXPECT_NE(garbage.detail.find(".skv"), std::string::npos) << garbage.detail;
+  // The report quotes what the engine said last, and names the signal behind a shell's 128 + N.
+  const CaseVerdict& refused = verdict_of(verdicts, "influences-eight");
+  EXPECT_EQ(refused.outcome, CaseOutcome::Crashed);
+  EXPECT_NE(refused.detail.find("exit 3: \"loader: unsupported sparse MAT4\""), std::string::npos) << refused.detail;
+  const CaseVerdict& child = verdict_of(verdicts, "influences-twelve");
+  EXPECT_EQ(child.outcome, CaseOutcome::Crashed);
+  EXPECT_NE(child.detail.find("exit 139 (the shell's code for signal 11, Segmentation fault)"), std::string::npos)
+      << child.detail;
   EXPECT_EQ(verdict_of(verdicts, "influences-five").outcome, CaseOutcome::Passed);
 }
 

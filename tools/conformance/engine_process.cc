@@ -74,7 +74,12 @@ ProcessOutcome run_engine_command(const std::string& command, const std::string&
 
 std::string describe_outcome(const ProcessOutcome& outcome, double timeout_seconds) {
   switch (outcome.end) {
-    case ProcessEnd::Exited: return "exit " + std::to_string(outcome.code);
+    case ProcessEnd::Exited:
+      // A shell reports a child that a signal killed as 128 + the signal's number.
+      if (outcome.code > 128 && outcome.code < 128 + 32)
+        return "exit " + std::to_string(outcome.code) + " (the shell's code for signal " +
+               std::to_string(outcome.code - 128) + ", " + strsignal(outcome.code - 128) + ")";
+      return "exit " + std::to_string(outcome.code);
     case ProcessEnd::Signaled:
       return "killed by signal " + std::to_string(outcome.code) + " (" + strsignal(outcome.code) + ")";
     case ProcessEnd::TimedOut: {

@@ -42,25 +42,47 @@ std::string specification_link(const std::string& section) {
   return "https://registry.khronos.org/glTF/specs/2.0/glTF-2.0.html";
 }
 
-// A camera that frames every position of both sets, from skinref's usual direction.
-RenderCamera framing_camera(const std::vector<WorldPrimitive>& a, const std::vector<WorldPrimitive>& b) {
+// An engine whose vertices reach further than this many reference radii from the reference's centre is drawn
+// in the reference's frame, not the other way round: a figure framed on garbage shows the reference as a dot.
+constexpr double kFarOutRadii = 10.0;
+
+struct Box {
   Vec3 low = Vec3::Constant(std::numeric_limits<double>::infinity()), high = -low;
-  for (const std::vector<WorldPrimitive>* set : {&a, &b})
-    for (const WorldPrimitive& p : *set)
-      for (const Vec3& v : p.vertices.positions) {
-        low = low.cwiseMin(v);
-        high = high.cwiseMax(v);
-      }
-  const Vec3 centre = 0.5 * (low + high);
-  const double radius = std::max(0.5 * (high - low).norm(), 1e-3);
+  void add(const std::vector<WorldPrimitive>& set) {
+    for (const WorldPrimitive& p : set)
+      for (const Vec3& v : p.vertices.positions)
+        if (v.allFinite()) low = low.cwiseMin(v), high = high.cwiseMax(v);
+  }
+  Vec3 centre() const { return 0.5 * (low + high); }
+  double radius() const { return std::max(0.5 * (high - low).norm(), 1e-3); }
+};
+
+RenderCamera camera_on(const Box& box) {
   constexpr double kFovDegrees = 40.0;
-  const double distance = 1.2 * radius / std::tan(0.5 * kFovDegrees * 3.14159265358979323846 / 180.0);
-  return look_at_camera(centre + distance * kAutoCameraDirection, centre, kFovDegrees, 1.0);
+  const double distance = 1.2 * box.radius() / std::tan(0.5 * kFovDegrees * 3.14159265358979323846 / 180.0);
+  return look_at_camera(box.centre() + distance * kAutoCameraDirection, box.centre(), kFovDegrees, 1.0);
+}
+
+// A camera from skinref's usual direction that frames both sets, or the reference alone when the engine's
+// vertices are far out (then `note` says how far).
+RenderCamera framing_camera(const std::vector<WorldPrimitive>& reference, const std::vector<WorldPrimitive>& engine,
+                            std::string& note) {
+  Box ref, both;
+  ref.add(reference);
+  both.add(reference);
+  both.add(engine);
+  const double reach = std::max((both.low - ref.centre()).norm(), (both.high - ref.centre()).norm());
+  if (reach <= kFarOutRadii * ref.radius()) return camera_on(both);
+  std::ostringstream text;
+  text << std::setprecision(3) << "framed on the reference: the engine's vertices reach " << reach
+       << " from its centre, " << reach / ref.radius() << " times its radius";
+  note = text.str();
+  return camera_on(ref);
 }
 
 // images/ID.png: the reference, the engine and their difference at the worst time; "" when it cannot be drawn
 // (then the page says why).
-std::string write_figure(const CaseVerdict& v, const std::string& dir, std::string& why_not) {
+std::string write_figure(const CaseVerdict& v, const std::string& dir, std::string& why_not, std::string& note) {
   try {
     const Scene scene = load_gltf_file(v.model);
     const EvaluatedPose pose = evaluate_pose(scene, scene.animations.empty() ? -1 : 0, v.worst_time);
@@ -68,7 +90,7 @@ std::string write_figure(const CaseVerdict& v, const std::string& dir, std::stri
     options.method = v.definition->method;
     const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, options);
     const VertexDump engine = read_vertices_skv(v.worst_dump);
-    const RenderCamera camera = framing_camera(reference, engine.primitives);
+    const RenderCamera camera = framing_camera(reference, engine.primitives, note);
     RenderOptions render;
     render.width = render.height = kFigurePixels;
     const RgbaImage ref_image = render_scene(scene, pose, reference, camera, render).image;
@@ -128,7 +150,8 @@ void write_sections(const std::vector<CaseVerdict>& verdicts, std::ostream& out)
   out << "</table>\n";
 }
 
-void write_case_row(const CaseVerdict& v, const std::string& figure, const std::string& why_not, std::ostream& out) {
+void write_case_row(const CaseVerdict& v, const std::string& figure, const std::string& why_not,
+                    const std::string& note, std::ostream& out) {
   const std::string& id = v.definition->id;
   out << "<tr class=\"" << outcome_class(v.outcome) << "\" id=\"" << id << "\"><td><a href=\"#rule-" << id << "\">"
       << id << "</a><div class=\"small\">" << html_escaped(v.definition->title) << "</div></td><td class=\"outcome\">"
@@ -139,7 +162,7 @@ void write_case_row(const CaseVerdict& v, const std::string& figure, const std::
   if (!figure.empty())
     out << "<div class=\"figure\"><img src=\"" << figure << "\" alt=\"reference | engine | difference at t = "
         << v.worst_time << "\"><span class=\"small\">reference | engine | difference, t = " << v.worst_time
-        << " s</span></div>";
+        << " s" << (note.empty() ? "" : "; " + html_escaped(note)) << "</span></div>";
   else if (!why_not.empty())
     out << "<div class=\"small\">no picture: " << html_escaped(why_not) << "</div>";
   out << "</td></tr>\n";
@@ -165,9 +188,9 @@ void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& ver
   out << "<h2>Cases, failures first</h2>\n<table><tr><th>case</th><th>outcome</th><th>error/bound</th>"
          "<th>departure</th></tr>\n";
   for (const CaseVerdict* v : order) {
-    std::string why_not;
-    const std::string figure = v->outcome == CaseOutcome::Failed ? write_figure(*v, dir, why_not) : "";
-    write_case_row(*v, figure, why_not, out);
+    std::string why_not, note;
+    const std::string figure = v->outcome == CaseOutcome::Failed ? write_figure(*v, dir, why_not, note) : "";
+    write_case_row(*v, figure, why_not, note, out);
   }
   out << "</table>\n<h2>Rules</h2>\n";
   for (const CaseVerdict& v : verdicts)

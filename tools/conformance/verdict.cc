@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 namespace skinref::conformance {
@@ -26,9 +27,33 @@ bool all_finite(const std::vector<WorldPrimitive>& primitives) {
   return true;
 }
 
+// What the engine said about a failed query, from its log: in a batch log the line naming the case and time
+// (the batch adapters write "CASE at t = T: ..."), else the last line that is not empty; "" when none.
+std::string engine_message(const Query& query) {
+  constexpr size_t kMessageChars = 240;
+  std::ifstream log(query.log);
+  std::string line, last, named;
+  const std::string prefix = query.case_id + " at t = ";
+  while (std::getline(log, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    last = line;
+    if (named.empty() && line.rfind(prefix, 0) == 0) named = line;
+  }
+  std::string message = named.empty() ? last : named;
+  if (message.size() > kMessageChars) {
+    message.resize(kMessageChars);
+    message += "...";
+  }
+  return message;
+}
+
 std::string first_failed_query(const std::vector<const QueryResult*>& results) {
-  for (const QueryResult* r : results)
-    if (!r->ok()) return "t=" + time_text(r->query.time) + ": " + r->status + " (log: " + r->query.log + ")";
+  for (const QueryResult* r : results) {
+    if (r->ok()) continue;
+    const std::string message = engine_message(r->query);
+    return "t=" + time_text(r->query.time) + ": " + r->status + (message.empty() ? "" : ": \"" + message + "\"") +
+           " (log: " + r->query.log + ")";
+  }
   return "";
 }
 

@@ -310,7 +310,9 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (argc == 5) {
-      queries.push_back(Query{"query", argv[1], argv[4], unsigned(std::stoul(argv[2])), std::stod(argv[3])});
+      const std::string model = argv[1];
+      const std::string name = model.substr(model.find_last_of('/') + 1);
+      queries.push_back(Query{name, model, argv[4], unsigned(std::stoul(argv[2])), std::stod(argv[3])});
     } else if (argc == 2) {
       queries = read_queries(argv[1]);
     } else {
