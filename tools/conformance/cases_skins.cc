@@ -254,13 +254,47 @@ ConformanceCase normals_under_non_uniform_scale() {
   return c;
 }
 
+// One mesh, instanced by two nodes with a skin each over chains of their own: the second chain stands 3 m above
+// the first and swings the other way. An engine that skins per mesh rather than per node (one skin bound to the
+// mesh, or the first instance's result cached) draws the second ribbon on the first chain: no convention
+// plants that yet (a convention changes the mesh, which both nodes share). The two nodes' own transforms,
+// which skinning ignores, plant the mesh-node departure.
+ConformanceCase one_mesh_two_skins() {
+  ConformanceCase c;
+  c.id = "one-mesh-two-skins";
+  c.title = "One mesh instanced by two nodes, each with its own skin over its own chain";
+  c.section = "3.7.4 Instantiation";
+  c.rule = "A mesh is instantiated by node.mesh property. The same mesh could be used by many nodes, which could "
+           "have different transformations.";
+  c.targets = {{"P1", {"mesh-node=applied"}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    const Vec3 above(0, 3, 0);
+    const Chain first = add_chain(b, "first", 3, kSegment);
+    const Chain second = add_chain(b, "second", 3, kSegment, above);
+    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSegment, 4, 0.5, true));
+    const int first_skin = add_skin(b, "first", first.joints, chain_rest_globals(3, kSegment, Mat4::Identity()));
+    Mat4 raised = Mat4::Identity();
+    raised.block<3, 1>(0, 3) = above;
+    const int second_skin = add_skin(b, "second", second.joints, chain_rest_globals(3, kSegment, raised));
+    const int lower = b.add_node({{"name", "lower"}, {"mesh", mesh}, {"skin", first_skin},
+                                  {"translation", f32_array({0, -4, 0})}});
+    const int upper = b.add_node({{"name", "upper"}, {"mesh", mesh}, {"skin", second_skin},
+                                  {"rotation", f32_array(axis_angle_xyzw(Vec3(1, 0, 0), degrees(90)))}});
+    b.set_scene_roots({first.joints[0], second.joints[0], lower, upper});
+    add_animation(b, "swing", {swing(first.joints[0], 0, 30), swing(first.joints[1], 0, 50),
+                               swing(second.joints[0], 0, -40), swing(second.joints[2], 0, -70)});
+  };
+  return c;
+}
+
 }  // namespace
 
 void add_skin_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() :
        {no_inverse_bind_matrices, skeleton_under_transformed_node, joints_child_first, mesh_node_transform,
         one_skin_two_meshes, two_skins_share_joints, normals_under_non_uniform_scale,
-        bind_pose_differs_from_rest_pose, animated_common_root, mesh_node_under_animated_parent})
+        bind_pose_differs_from_rest_pose, animated_common_root, mesh_node_under_animated_parent, one_mesh_two_skins})
     cases.push_back(make());
 }
 
