@@ -295,6 +295,7 @@ struct Context::State {
   DeviceInfo info;
   VkPhysicalDeviceProperties properties{};
   bool timestamps = false;
+  bool transform_feedback = false;
   std::optional<ResourceAllocator> resources;  // made once the device exists
   // Fences of submissions whose wait timed out: the device may still signal them, so they are destroyed
   // only after vkDeviceWaitIdle at teardown.
@@ -437,9 +438,29 @@ void Context::State::choose_physical_device(const std::string& wanted) {
 }
 
 // The logical device with its one queue, the device's resource allocator, and the command pool.
+// Whether the device offers VK_EXT_transform_feedback with its transformFeedback feature.
+static bool offers_transform_feedback(VkPhysicalDevice physical_device) {
+  uint32_t count = 0;
+  VK_CHECK(vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, nullptr));
+  std::vector<VkExtensionProperties> extensions(count);
+  VK_CHECK(vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &count, extensions.data()));
+  const bool listed = std::any_of(extensions.begin(), extensions.end(), [](const VkExtensionProperties& e) {
+    return std::strcmp(e.extensionName, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME) == 0;
+  });
+  if (!listed) return false;
+  VkPhysicalDeviceTransformFeedbackFeaturesEXT feedback{};
+  feedback.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT;
+  VkPhysicalDeviceFeatures2 features{};
+  features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  features.pNext = &feedback;
+  vkGetPhysicalDeviceFeatures2(physical_device, &features);
+  return feedback.transformFeedback == VK_TRUE;
+}
+
 void Context::State::create_device() {
-  // One queue; no device extensions or optional features: the compute and graphics paths use Vulkan 1.1
-  // core only (timestamps need no feature).
+  // One queue; Vulkan 1.1 core for the compute and graphics paths (timestamps need no feature), and
+  // VK_EXT_transform_feedback where offered: a user's vertex shader's outputs are captured with it
+  // (gpu/user_vertex_skinning.h).
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{};
   queue_info.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
@@ -450,6 +471,16 @@ void Context::State::create_device() {
   device_info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
+  transform_feedback = offers_transform_feedback(physical_device);
+  const char* extension = VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME;
+  VkPhysicalDeviceTransformFeedbackFeaturesEXT feedback{};
+  feedback.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT;
+  feedback.transformFeedback = VK_TRUE;
+  if (transform_feedback) {
+    device_info.enabledExtensionCount = 1;
+    device_info.ppEnabledExtensionNames = &extension;
+    device_info.pNext = &feedback;
+  }
   VK_CHECK(vkCreateDevice(physical_device, &device_info, nullptr, &device));
   vkGetDeviceQueue(device, queue_family, 0, &queue);
   resources.emplace(physical_device, device, properties.limits, info.name);
@@ -480,6 +511,7 @@ uint32_t Context::queue_family() const { return state_->queue_family; }
 const DeviceInfo& Context::info() const { return state_->info; }
 const VkPhysicalDeviceLimits& Context::limits() const { return state_->properties.limits; }
 bool Context::timestamps_supported() const { return state_->timestamps; }
+bool Context::transform_feedback_supported() const { return state_->transform_feedback; }
 double Context::timestamp_period_ns() const { return state_->properties.limits.timestampPeriod; }
 
 ValidationCounts Context::validation_counts() const {

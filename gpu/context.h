@@ -69,6 +69,8 @@ class Context {
   const VkPhysicalDeviceLimits& limits() const;
   bool timestamps_supported() const;   // timestampComputeAndGraphics and a non-zero timestampPeriod
   double timestamp_period_ns() const;
+  // VK_EXT_transform_feedback enabled (offered by the device with its transformFeedback feature).
+  bool transform_feedback_supported() const;
 
   ValidationCounts validation_counts() const;
   std::vector<std::string> validation_messages() const;  // warning and error messages, in order

@@ -1,5 +1,7 @@
 #include "gpu/shader_interface.h"
 
+#include "gpu/interface_json.h"
+
 #include "core/enum_names.h"
 #include "core/input_error.h"
 
@@ -15,7 +17,6 @@
 namespace skinref::gpu {
 namespace {
 
-using Json = nlohmann::json;
 
 constexpr std::array<ShaderAttribute, 11> kAttributes = {
     ShaderAttribute::Position,        ShaderAttribute::Normal,        ShaderAttribute::Tangent,
@@ -93,71 +94,6 @@ uint32_t format_size(AttributeFormat format, uint32_t influences) {
   }
   return 0;
 }
-
-// Reads the JSON members of one object, refusing unknown keys so that a misspelt one is not silently ignored.
-class ObjectReader {
- public:
-  ObjectReader(const std::string& file, const Json& json, std::string path)
-      : file_(file), json_(json), path_(std::move(path)) {
-    if (!json_.is_object()) fail(path_, "a JSON object");
-  }
-
-  [[noreturn]] void fail(const std::string& at, const std::string& expected) const {
-    throw InputError(file_, at.empty() ? "/" : at, expected);
-  }
-  std::string at(const char* key) const { return path_ + "/" + key; }
-
-  const Json* find(const char* key) {
-    seen_.insert(key);
-    const auto it = json_.find(key);
-    return it == json_.end() ? nullptr : &*it;
-  }
-  const Json& need(const char* key) {
-    const Json* value = find(key);
-    if (!value) fail(at(key), std::string("a \"") + key + "\" member");
-    return *value;
-  }
-  std::string string(const char* key) {
-    const Json& value = need(key);
-    if (!value.is_string()) fail(at(key), "a string");
-    return value.get<std::string>();
-  }
-  std::optional<std::string> optional_string(const char* key) {
-    if (!find(key)) return std::nullopt;
-    return string(key);
-  }
-  uint32_t count(const char* key, uint32_t lo, uint32_t hi) {
-    const Json& value = need(key);
-    if (!value.is_number_integer() || value.get<int64_t>() < lo || value.get<int64_t>() > hi)
-      fail(at(key), "an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + value.dump());
-    return static_cast<uint32_t>(value.get<int64_t>());
-  }
-  std::optional<uint32_t> optional_count(const char* key, uint32_t lo, uint32_t hi) {
-    if (!find(key)) return std::nullopt;
-    return count(key, lo, hi);
-  }
-  template <class Enum, size_t N>
-  Enum choice(const char* key, const std::array<Enum, N>& values, const char* (*name_of)(Enum)) {
-    const std::string text = string(key);
-    if (const std::optional<Enum> value = parse_enum_name(text, values, name_of)) return *value;
-    fail(at(key), "one of " + join_enum_names(values, name_of, ", ") + ", got \"" + text + "\"");
-  }
-  const Json& array(const char* key) {
-    const Json& value = need(key);
-    if (!value.is_array()) fail(at(key), "an array");
-    return value;
-  }
-  void no_other_keys() const {
-    for (auto it = json_.begin(); it != json_.end(); ++it)
-      if (!seen_.count(it.key())) fail(at(it.key().c_str()), "no such key (misspelt?)");
-  }
-
- private:
-  const std::string& file_;
-  const Json& json_;
-  std::string path_;
-  std::set<std::string> seen_;
-};
 
 InterfaceAttribute parse_attribute(const std::string& file, const Json& json, const std::string& path,
                                    uint32_t influences) {
@@ -264,20 +200,13 @@ const InterfaceBuffer* ShaderInterface::buffer_of(ShaderAttribute attribute, con
 }
 
 ShaderInterface parse_shader_interface(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "a readable shader interface file (JSON)");
-  std::stringstream text;
-  text << in.rdbuf();
-  Json json;
-  try {
-    json = Json::parse(text.str());
-  } catch (const Json::parse_error& error) {
-    throw InputError(path, "", std::string("valid JSON: ") + error.what());
-  }
+  const Json json = read_interface_json(path);
   ObjectReader reader(path, json, "");
   if (reader.string("format") != "skinref-shader-interface")
     reader.fail("/format", "\"skinref-shader-interface\"");
   if (reader.count("version", 1, 1) != 1) reader.fail("/version", "1");
+  if (reader.optional_string("stage").value_or("compute") != "compute")
+    reader.fail("/stage", "\"compute\" here (a vertex stage's interface is read by parse_vertex_interface())");
   ShaderInterface result;
   result.path = path;
   result.name = reader.optional_string("name").value_or(std::filesystem::path(path).filename().string());

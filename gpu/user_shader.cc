@@ -1,12 +1,9 @@
 #include "gpu/user_shader.h"
 
 #include "core/input_error.h"
+#include "gpu/shader_compile.h"
 
 #include <spirv_cross/spirv_cross.hpp>
-
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -16,77 +13,13 @@
 #include <fstream>
 #include <sstream>
 
-extern char** environ;
-
 namespace skinref::gpu {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uint32_t kSpirvMagic = 0x07230203u;
-
 std::string binding_label(uint32_t binding, const std::string& name) {
   return "binding " + std::to_string(binding) + (name.empty() ? std::string() : " '" + name + "'");
-}
-
-std::vector<uint32_t> read_spirv(const std::string& path, const std::string& shown_as) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(shown_as, "", "a readable SPIR-V file");
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.size() < 20 || bytes.size() % 4 != 0)
-    throw InputError(shown_as, "", "SPIR-V: a whole number of 32-bit words, at least the 5-word header; got " +
-                                       std::to_string(bytes.size()) + " bytes");
-  std::vector<uint32_t> words(bytes.size() / 4);
-  std::memcpy(words.data(), bytes.data(), bytes.size());
-  if (words[0] != kSpirvMagic)
-    throw InputError(shown_as, "", "SPIR-V: the magic number 0x07230203 first (compile GLSL or HLSL with glslc, "
-                                   "or give a .comp, .glsl or .hlsl file)");
-  return words;
-}
-
-// glslc SOURCE -o OUT, its diagnostics collected; the first line of them names a failure.
-std::vector<uint32_t> compile_with_glslc(const std::string& path, bool hlsl, const std::string& entry_point) {
-  char spv_template[] = "/tmp/skinref-shader-XXXXXX";
-  const int spv_fd = mkstemp(spv_template);
-  char log_template[] = "/tmp/skinref-glslc-XXXXXX";
-  const int log_fd = mkstemp(log_template);
-  if (spv_fd < 0 || log_fd < 0) throw std::runtime_error("could not create a temporary file for glslc's output");
-  close(spv_fd);
-  const std::string spv_path = spv_template, log_path = log_template;
-  std::vector<std::string> args = {"glslc", "-fshader-stage=compute", "--target-env=vulkan1.1"};
-  if (hlsl) {
-    args.insert(args.end(), {"-x", "hlsl", "-fentry-point=" + entry_point});
-  }
-  args.insert(args.end(), {path, "-o", spv_path});
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, log_fd, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, "glslc", &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(log_fd);
-  int status = 0;
-  if (spawned == 0) waitpid(pid, &status, 0);
-  std::ifstream log(log_path);
-  std::string first_line;
-  std::getline(log, first_line);
-  fs::remove(log_path);
-  if (spawned != 0) {
-    fs::remove(spv_path);
-    throw InputError(path, "", "glslc on PATH to compile the shader (Debian: glslc), or SPIR-V (.spv)");
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    fs::remove(spv_path);
-    throw InputError(path, "", "a shader glslc compiles: " + (first_line.empty() ? "glslc failed" : first_line));
-  }
-  std::vector<uint32_t> words = read_spirv(spv_path, path);
-  fs::remove(spv_path);
-  return words;
 }
 
 bool is_scalar32(const spirv_cross::SPIRType& type) {
@@ -267,9 +200,9 @@ UserShader load_user_shader(const std::string& shader_path, const std::string& i
   const std::string extension = fs::path(shader_path).extension().string();
   if (!fs::is_regular_file(shader_path)) throw InputError(shader_path, "", "a readable shader file");
   if (extension == ".comp" || extension == ".glsl")
-    shader.spirv = compile_with_glslc(shader_path, false, shader.interface.entry_point);
+    shader.spirv = compile_with_glslc(shader_path, "compute", false, shader.interface.entry_point);
   else if (extension == ".hlsl")
-    shader.spirv = compile_with_glslc(shader_path, true, shader.interface.entry_point);
+    shader.spirv = compile_with_glslc(shader_path, "compute", true, shader.interface.entry_point);
   else
     shader.spirv = read_spirv(shader_path, shader_path);
   shader.reflection = reflect_spirv(shader.spirv, shader_path);

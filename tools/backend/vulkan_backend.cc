@@ -8,10 +8,14 @@
 #include "gpu/animation_gpu.h"
 #include "gpu/render_gpu.h"
 #include "gpu/skinning_gpu.h"
+#include "gpu/interface_json.h"
 #include "gpu/user_skinning.h"
+#include "gpu/user_vertex_skinning.h"
 #endif
 
 #include <stdexcept>
+#include <utility>
+#include <variant>
 
 namespace skinref {
 
@@ -86,11 +90,36 @@ class UserShaderJob final : public SkinningJob {
   gpu::UserShaderSkinning skinning_;
 };
 
+// A user's vertex shader in place of skin.comp (gpu::UserVertexSkinning: its outputs captured by transform
+// feedback).
+class UserVertexShaderJob final : public SkinningJob {
+ public:
+  UserVertexShaderJob(gpu::Context& context, const gpu::UserVertexShader& shader, const Scene& scene,
+                      const EvaluatedPose& pose, const SkinningOptions& options)
+      : context_(context), name_(shader.interface.name), skinning_(context, shader, scene, pose, options) {}
+
+  void run() override { skinning_.dispatch(); }
+  std::vector<WorldPrimitive> vertices() const override { return skinning_.read_back(); }
+  double traffic_bytes() const override { return skinning_.traffic_bytes(); }
+  double prepare_seconds() const override { return skinning_.prepare_ms() * 1e-3; }
+  std::optional<double> device_seconds() const override { return std::nullopt; }
+  void set_threads(int) override {}
+  std::string label() const override { return "vulkan, user vertex shader " + name_ + ", " + context_.info().name; }
+
+ private:
+  gpu::Context& context_;
+  std::string name_;
+  gpu::UserVertexSkinning skinning_;
+};
+
+// The user's shader, of either stage.
+using UserShaderOfStage = std::variant<gpu::UserShader, gpu::UserVertexShader>;
+
 class VulkanBackend final : public Backend {
  public:
   // Owns its context (make_backend) or borrows one (make_vulkan_backend(context, ...)).
   VulkanBackend(std::unique_ptr<gpu::Context> owned, gpu::Context& context, bool gpu_pose,
-                std::optional<gpu::UserShader> shader = std::nullopt)
+                std::optional<UserShaderOfStage> shader = std::nullopt)
       : owned_(std::move(owned)), context_(context), gpu_pose_(gpu_pose), shader_(std::move(shader)) {}
 
   BackendKind kind() const override { return BackendKind::Vulkan; }
@@ -104,7 +133,10 @@ class VulkanBackend final : public Backend {
 
   std::unique_ptr<SkinningJob> prepare_skinning(const Scene& scene, const EvaluatedPose& pose,
                                                 const SkinningOptions& options) override {
-    if (shader_) return std::make_unique<UserShaderJob>(context_, *shader_, scene, pose, options);
+    if (shader_ && std::holds_alternative<gpu::UserVertexShader>(*shader_))
+      return std::make_unique<UserVertexShaderJob>(context_, std::get<gpu::UserVertexShader>(*shader_), scene, pose,
+                                                   options);
+    if (shader_) return std::make_unique<UserShaderJob>(context_, std::get<gpu::UserShader>(*shader_), scene, pose, options);
     return std::make_unique<VulkanSkinningJob>(context_, scene, pose, options);
   }
 
@@ -117,15 +149,16 @@ class VulkanBackend final : public Backend {
 
   std::optional<std::string> skinning_unsupported(const Scene& scene, const SkinningOptions& options) const override {
     if (!shader_) return std::nullopt;
-    const gpu::ShaderInterface& interface = shader_->interface;
-    if (options.method != interface.method)
-      return "the user shader computes " + std::string(skinning_method_name(interface.method)) + ", not " +
+    const auto [method, influences] = std::visit(
+        [](const auto& shader) { return std::pair(shader.interface.method, shader.interface.influences); }, *shader_);
+    if (options.method != method)
+      return "the user shader computes " + std::string(skinning_method_name(method)) + ", not " +
              skinning_method_name(options.method);
     for (const Primitive* prim : skinned_primitives(scene))
-      if (uint32_t(prim->influences_per_vertex) > interface.influences)
-        return "the user shader reads " + std::to_string(interface.influences) + " influences per vertex, the model has " +
+      if (uint32_t(prim->influences_per_vertex) > influences)
+        return "the user shader reads " + std::to_string(influences) + " influences per vertex, the model has " +
                std::to_string(prim->influences_per_vertex) + " (an engine's importer limits them: " +
-               "--convention influences=top" + std::to_string(interface.influences) + "-renormalized)";
+               "--convention influences=top" + std::to_string(influences) + "-renormalized)";
     return std::nullopt;
   }
 
@@ -140,7 +173,8 @@ class VulkanBackend final : public Backend {
 
   std::string summary() const override {
     return ", vulkan on " + context_.info().name + (gpu_pose_ ? ", GPU animation" : "") +
-           (shader_ ? ", user shader " + shader_->interface.name : "");
+           (shader_ ? ", user shader " + std::visit([](const auto& shader) { return shader.interface.name; }, *shader_)
+                    : "");
   }
   std::string description() const override { return "vulkan" + summary(); }
 
@@ -148,7 +182,7 @@ class VulkanBackend final : public Backend {
   std::unique_ptr<gpu::Context> owned_;
   gpu::Context& context_;
   bool gpu_pose_;
-  std::optional<gpu::UserShader> shader_;
+  std::optional<UserShaderOfStage> shader_;
 };
 
 }  // namespace
@@ -159,8 +193,13 @@ std::unique_ptr<Backend> make_vulkan_backend(gpu::Context& context, bool gpu_pos
 
 std::unique_ptr<Backend> make_vulkan_backend(const BackendOptions& options) {
   // The user's shader is read and checked against its interface before any device is set up.
-  std::optional<gpu::UserShader> shader;
-  if (!options.shader.empty()) shader = gpu::load_user_shader(options.shader, options.shader_interface);
+  std::optional<UserShaderOfStage> shader;
+  if (!options.shader.empty()) {
+    if (gpu::interface_stage(options.shader_interface) == "vertex")
+      shader = gpu::load_user_vertex_shader(options.shader, options.shader_interface);
+    else
+      shader = gpu::load_user_shader(options.shader, options.shader_interface);
+  }
   auto context = std::make_unique<gpu::Context>(gpu::ContextOptions{options.validate, options.device});
   gpu::Context& borrowed = *context;
   return std::make_unique<VulkanBackend>(std::move(context), borrowed, options.gpu_pose, std::move(shader));

@@ -1,0 +1,209 @@
+#include "gpu/user_vertex_shader.h"
+
+#include "core/input_error.h"
+#include "gpu/shader_compile.h"
+#include "gpu/spirv_xfb.h"
+
+#include <spirv_cross/spirv_cross.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace skinref::gpu {
+namespace {
+
+namespace fs = std::filesystem;
+using BaseType = spirv_cross::SPIRType::BaseType;
+
+struct ReflectedInput {
+  uint32_t location = 0;
+  BaseType base = BaseType::Float;
+  uint32_t components = 0;
+  std::string name;
+};
+
+struct ReflectedOutput {
+  uint32_t location = 0;
+  BaseType base = BaseType::Float;
+  uint32_t components = 0;
+};
+
+struct VertexReflection {
+  std::vector<ReflectedInput> inputs;
+  std::vector<ReflectedBlock> blocks;
+  std::vector<ReflectedOutput> outputs;
+  bool writes_position = false;
+  std::vector<std::string> other_resources;
+};
+
+VertexReflection reflect(const std::vector<uint32_t>& spirv, const VertexInterface& interface, const std::string& path) {
+  VertexReflection result;
+  spirv_cross::Compiler compiler(spirv);
+  bool found = false;
+  for (const spirv_cross::EntryPoint& entry : compiler.get_entry_points_and_stages())
+    found |= entry.execution_model == spv::ExecutionModelVertex && entry.name == interface.entry_point;
+  if (!found) throw InputError(path, "", "a vertex shader with the entry point \"" + interface.entry_point + "\"");
+  compiler.set_entry_point(interface.entry_point, spv::ExecutionModelVertex);
+  const spirv_cross::ShaderResources resources = compiler.get_shader_resources();
+  for (const spirv_cross::Resource& r : resources.stage_inputs) {
+    const spirv_cross::SPIRType& type = compiler.get_type(r.base_type_id);
+    result.inputs.push_back({compiler.get_decoration(r.id, spv::DecorationLocation), type.basetype, type.vecsize, r.name});
+  }
+  for (const spirv_cross::Resource& r : resources.stage_outputs) {
+    const spirv_cross::SPIRType& type = compiler.get_type(r.base_type_id);
+    result.outputs.push_back({compiler.get_decoration(r.id, spv::DecorationLocation), type.basetype, type.vecsize});
+  }
+  for (const spirv_cross::BuiltInResource& b : resources.builtin_outputs)
+    result.writes_position |= b.builtin == spv::BuiltInPosition;
+  auto blocks = [&](const spirv_cross::SmallVector<spirv_cross::Resource>& list, BlockDescriptor descriptor) {
+    for (const spirv_cross::Resource& r : list) {
+      const spirv_cross::SPIRType& type = compiler.get_type(r.base_type_id);
+      ReflectedBlock block;
+      block.set = compiler.get_decoration(r.id, spv::DecorationDescriptorSet);
+      block.binding = compiler.get_decoration(r.id, spv::DecorationBinding);
+      block.descriptor = descriptor;
+      block.name = r.name;
+      const spirv_cross::SPIRType& last = compiler.get_type(type.member_types.back());
+      block.runtime_array = !last.array.empty() && last.array.back() == 0;
+      block.bytes = block.runtime_array ? compiler.get_declared_struct_size_runtime_array(type, 0)
+                                        : compiler.get_declared_struct_size(type);
+      result.blocks.push_back(block);
+    }
+  };
+  blocks(resources.uniform_buffers, BlockDescriptor::Uniform);
+  blocks(resources.storage_buffers, BlockDescriptor::Storage);
+  for (const auto* list : {&resources.sampled_images, &resources.separate_images, &resources.separate_samplers,
+                           &resources.storage_images, &resources.push_constant_buffers})
+    for (const spirv_cross::Resource& r : *list) result.other_resources.push_back(r.name);
+  return result;
+}
+
+BaseType base_of(VertexFormat format) {
+  switch (format) {
+    case VertexFormat::R32G32B32_SFLOAT:
+    case VertexFormat::R32G32B32A32_SFLOAT:
+    case VertexFormat::R8G8B8A8_UNORM:
+    case VertexFormat::R16G16B16A16_UNORM: return BaseType::Float;
+    case VertexFormat::R16G16B16A16_SINT:
+    case VertexFormat::R32G32B32A32_SINT: return BaseType::Int;
+    case VertexFormat::R8G8B8A8_UINT:
+    case VertexFormat::R16G16B16A16_UINT:
+    case VertexFormat::R32G32B32A32_UINT: return BaseType::UInt;
+  }
+  return BaseType::Unknown;
+}
+
+const char* base_name(BaseType base) {
+  return base == BaseType::Float ? "float" : base == BaseType::Int ? "int" : base == BaseType::UInt ? "uint" : "other";
+}
+
+void check_inputs(const VertexInterface& interface, const VertexReflection& shader) {
+  for (const ReflectedInput& input : shader.inputs) {
+    const auto described = std::find_if(interface.inputs.begin(), interface.inputs.end(),
+                                        [&](const VertexInput& i) { return i.location == input.location; });
+    if (described == interface.inputs.end())
+      throw InputError(interface.path, "/inputs", "the shader's input '" + input.name + "' at location " +
+                                                      std::to_string(input.location) + " described");
+    const size_t index = size_t(described - interface.inputs.begin());
+    if (base_of(described->format) != input.base || vertex_format_components(described->format) < input.components)
+      throw InputError(interface.path, "/inputs/" + std::to_string(index) + "/format",
+                       std::string("a format for the shader's ") + base_name(input.base) +
+                           std::to_string(input.components) + " '" + input.name + "', got " +
+                           vertex_format_name(described->format));
+  }
+  for (size_t i = 0; i < interface.inputs.size(); ++i)
+    if (std::none_of(shader.inputs.begin(), shader.inputs.end(),
+                     [&](const ReflectedInput& r) { return r.location == interface.inputs[i].location; }))
+      throw InputError(interface.path, "/inputs/" + std::to_string(i) + "/location",
+                       "a location the shader reads, got " + std::to_string(interface.inputs[i].location));
+}
+
+// The block at `binding` holds `end` bytes; a runtime array's block may hold any.
+const ReflectedBlock& block_holding(const VertexInterface& interface, const VertexReflection& shader, uint32_t binding,
+                                    size_t end, const std::string& at) {
+  for (const ReflectedBlock& block : shader.blocks)
+    if (block.set == 0 && block.binding == binding) {
+      if (!block.runtime_array && block.bytes < end)
+        throw InputError(interface.path, at, "bytes within the shader's block '" + block.name + "' (" +
+                                                 std::to_string(block.bytes) + " bytes), up to " + std::to_string(end));
+      return block;
+    }
+  throw InputError(interface.path, at, "a uniform or storage block of the shader at set 0, binding " +
+                                           std::to_string(binding));
+}
+
+void check_blocks(const VertexInterface& interface, const VertexReflection& shader) {
+  if (!shader.other_resources.empty())
+    throw InputError(interface.path, "", "a shader whose resources are uniform and storage blocks only; it also has '" +
+                                             shader.other_resources.front() + "'");
+  const PaletteBlock& palette = interface.palette;
+  const ReflectedBlock& block =
+      block_holding(interface, shader, palette.binding,
+                    palette.offset + size_t(palette.joints) * palette_entry_bytes(palette.layout), "/palette");
+  if (block.descriptor != palette.descriptor)
+    throw InputError(interface.path, "/palette/descriptor",
+                     std::string("the shader's kind of block at binding ") + std::to_string(palette.binding) + ": " +
+                         (block.descriptor == BlockDescriptor::Uniform ? "uniform" : "storage"));
+  for (size_t m = 0; m < interface.identities.size(); ++m) {
+    const IdentityMatrix& matrix = interface.identities[m];
+    block_holding(interface, shader, matrix.binding, matrix.offset + (matrix.format == IdentityFormat::Mat4 ? 64 : 48),
+                  "/identity_matrices/" + std::to_string(m));
+  }
+  for (const ReflectedBlock& b : shader.blocks) {
+    const bool described = b.binding == palette.binding ||
+                           std::any_of(interface.identities.begin(), interface.identities.end(),
+                                       [&](const IdentityMatrix& m) { return m.binding == b.binding; });
+    if (b.set != 0 || !described)
+      throw InputError(interface.path, "", "the shader's block '" + b.name + "' (set " + std::to_string(b.set) +
+                                               ", binding " + std::to_string(b.binding) + ") described");
+  }
+}
+
+void check_outputs(const VertexInterface& interface, const VertexReflection& shader) {
+  auto check = [&](const VertexOutput& output, const char* key) {
+    if (output.builtin_position) {
+      if (!shader.writes_position) throw InputError(interface.path, std::string("/outputs/") + key, "a shader writing gl_Position");
+      return;
+    }
+    const auto found = std::find_if(shader.outputs.begin(), shader.outputs.end(),
+                                    [&](const ReflectedOutput& o) { return o.location == output.location; });
+    if (found == shader.outputs.end() || found->base != BaseType::Float || found->components < 3)
+      throw InputError(interface.path, std::string("/outputs/") + key,
+                       "an output of 3 or 4 floats at location " + std::to_string(output.location));
+  };
+  check(interface.position, "position");
+  if (interface.normal) check(*interface.normal, "normal");
+}
+
+}  // namespace
+
+UserVertexShader load_user_vertex_shader(const std::string& shader_path, const std::string& interface_path) {
+  UserVertexShader shader;
+  shader.path = shader_path;
+  shader.interface = parse_vertex_interface(interface_path);
+  if (!fs::is_regular_file(shader_path)) throw InputError(shader_path, "", "a readable shader file");
+  const std::string extension = fs::path(shader_path).extension().string();
+  if (extension == ".vert" || extension == ".glsl")
+    shader.spirv = compile_with_glslc(shader_path, "vertex", false, shader.interface.entry_point);
+  else if (extension == ".hlsl")
+    shader.spirv = compile_with_glslc(shader_path, "vertex", true, shader.interface.entry_point);
+  else
+    shader.spirv = read_spirv(shader_path, shader_path);
+  VertexReflection reflection;
+  try {
+    reflection = reflect(shader.spirv, shader.interface, shader_path);
+  } catch (const spirv_cross::CompilerError& error) {
+    throw InputError(shader_path, "", std::string("SPIR-V that SPIRV-Cross reflects: ") + error.what());
+  }
+  check_inputs(shader.interface, reflection);
+  check_blocks(shader.interface, reflection);
+  check_outputs(shader.interface, reflection);
+  shader.blocks = reflection.blocks;
+  std::vector<XfbCapture> captures{{shader.interface.position.builtin_position, shader.interface.position.location, 0}};
+  if (shader.interface.normal) captures.push_back({false, shader.interface.normal->location, 16});
+  shader.captured = add_transform_feedback(shader.spirv, shader.interface.entry_point, captures, kCaptureStride,
+                                           shader_path);
+  return shader;
+}
+
+}  // namespace skinref::gpu

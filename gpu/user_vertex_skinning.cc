@@ -1,0 +1,545 @@
+// A user's skinning vertex shader on skinref's scenes (user_vertex_skinning.h): each drawn primitive gets its
+// own vertex buffers and blocks, laid out as the interface says, and its own submission, its outputs captured
+// by transform feedback.
+#include "gpu/user_vertex_skinning.h"
+
+#include "core/input_error.h"
+#include "skin/morph.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+
+namespace skinref::gpu {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void put_float(std::vector<std::byte>& bytes, size_t at, double value) {
+  const float f = static_cast<float>(value);
+  std::memcpy(bytes.data() + at, &f, sizeof f);
+}
+template <class T>
+void put(std::vector<std::byte>& bytes, size_t at, T value) {
+  std::memcpy(bytes.data() + at, &value, sizeof value);
+}
+float get_float(const std::vector<std::byte>& bytes, size_t at) {
+  float f;
+  std::memcpy(&f, bytes.data() + at, sizeof f);
+  return f;
+}
+
+// One integer or normalized component of a vertex format at `at`.
+void put_component(std::vector<std::byte>& bytes, size_t at, VertexFormat format, uint32_t c, int64_t integer,
+                   double normalized) {
+  switch (format) {
+    case VertexFormat::R8G8B8A8_UINT: put(bytes, at + c, uint8_t(integer)); break;
+    case VertexFormat::R16G16B16A16_UINT: put(bytes, at + 2 * c, uint16_t(integer)); break;
+    case VertexFormat::R16G16B16A16_SINT: put(bytes, at + 2 * c, int16_t(integer)); break;
+    case VertexFormat::R32G32B32A32_UINT: put(bytes, at + 4 * c, uint32_t(integer)); break;
+    case VertexFormat::R32G32B32A32_SINT: put(bytes, at + 4 * c, int32_t(integer)); break;
+    case VertexFormat::R8G8B8A8_UNORM:
+      put(bytes, at + c, uint8_t(std::lround(std::clamp(normalized, 0.0, 1.0) * 255.0)));
+      break;
+    case VertexFormat::R16G16B16A16_UNORM:
+      put(bytes, at + 2 * c, uint16_t(std::lround(std::clamp(normalized, 0.0, 1.0) * 65535.0)));
+      break;
+    case VertexFormat::R32G32B32_SFLOAT:
+    case VertexFormat::R32G32B32A32_SFLOAT: put_float(bytes, at + 4 * c, normalized); break;
+  }
+}
+
+int64_t largest_value(VertexFormat format) {
+  switch (format) {
+    case VertexFormat::R8G8B8A8_UINT: return 0xFF;
+    case VertexFormat::R16G16B16A16_UINT: return 0xFFFF;
+    case VertexFormat::R16G16B16A16_SINT: return 0x7FFF;
+    case VertexFormat::R32G32B32A32_SINT: return 0x7FFFFFFF;
+    default: return 0xFFFFFFFFll;
+  }
+}
+
+VkFormat vulkan_format(VertexFormat format) {
+  switch (format) {
+    case VertexFormat::R32G32B32_SFLOAT: return VK_FORMAT_R32G32B32_SFLOAT;
+    case VertexFormat::R32G32B32A32_SFLOAT: return VK_FORMAT_R32G32B32A32_SFLOAT;
+    case VertexFormat::R8G8B8A8_UINT: return VK_FORMAT_R8G8B8A8_UINT;
+    case VertexFormat::R16G16B16A16_UINT: return VK_FORMAT_R16G16B16A16_UINT;
+    case VertexFormat::R16G16B16A16_SINT: return VK_FORMAT_R16G16B16A16_SINT;
+    case VertexFormat::R32G32B32A32_UINT: return VK_FORMAT_R32G32B32A32_UINT;
+    case VertexFormat::R32G32B32A32_SINT: return VK_FORMAT_R32G32B32A32_SINT;
+    case VertexFormat::R8G8B8A8_UNORM: return VK_FORMAT_R8G8B8A8_UNORM;
+    case VertexFormat::R16G16B16A16_UNORM: return VK_FORMAT_R16G16B16A16_UNORM;
+  }
+  return VK_FORMAT_UNDEFINED;
+}
+
+// A palette entry in the declared layout.
+void put_palette_entry(std::vector<std::byte>& bytes, size_t at, const Mat4& m, PaletteLayout layout) {
+  size_t k = 0;
+  switch (layout) {
+    case PaletteLayout::Mat4:
+      for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) put_float(bytes, at + 4 * k++, m(r, c));
+      break;
+    case PaletteLayout::Mat4RowMajor:
+    case PaletteLayout::Mat3x4Rows:
+      for (int r = 0; r < (layout == PaletteLayout::Mat4RowMajor ? 4 : 3); ++r)
+        for (int c = 0; c < 4; ++c) put_float(bytes, at + 4 * k++, m(r, c));
+      break;
+  }
+}
+
+// One primitive's draw: its buffers' bytes and what read_back() builds from it.
+struct Draw {
+  int node = -1, mesh = -1, primitive = -1;
+  bool skinned = false, has_normals = false;
+  uint32_t vertex_count = 0, padded = 0;  // padded: a multiple of 3, the vertices drawn
+  std::vector<std::vector<std::byte>> vertex_bytes;  // per interface vertex buffer
+  std::vector<std::vector<std::byte>> block_bytes;   // per block binding
+  std::vector<Buffer> vertex_buffers, block_buffers;
+  Buffer capture;
+  std::vector<std::byte> captured;
+};
+
+// The descriptor bindings the pipeline declares: the shader's blocks, each sized for what is written to it.
+struct BlockBinding {
+  uint32_t binding = 0;
+  BlockDescriptor descriptor = BlockDescriptor::Uniform;
+  size_t bytes = 0;
+};
+
+}  // namespace
+
+struct UserVertexSkinning::State {
+  Context& context;
+  const UserVertexShader shader;
+  std::vector<BlockBinding> blocks;
+  std::vector<Draw> draws;
+  Clock::duration prepare_time{};
+  bool dispatched = false;
+  VkShaderModule module = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
+  VkRenderPass render_pass = VK_NULL_HANDLE;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  PFN_vkCmdBindTransformFeedbackBuffersEXT bind_feedback = nullptr;
+  PFN_vkCmdBeginTransformFeedbackEXT begin_feedback = nullptr;
+  PFN_vkCmdEndTransformFeedbackEXT end_feedback = nullptr;
+
+  State(Context& c, const UserVertexShader& s) : context(c), shader(s) {}
+  ~State();
+  void plan_blocks();
+  void plan(const Scene& scene, const EvaluatedPose& pose);
+  void fill_vertices(Draw& draw, const Scene& scene, const MorphedAttributes& morphed,
+                     const std::vector<uint32_t>& joints, const std::vector<double>& weights) const;
+  void fill_blocks(Draw& draw, const Scene& scene, const std::vector<Mat4>& palette) const;
+  void create_pipeline();
+  VkPipeline create_graphics_pipeline() const;
+  void upload(Draw& draw);
+  void record(VkCommandBuffer cmd, const Draw& draw) const;
+};
+
+UserVertexSkinning::State::~State() {
+  VkDevice device = context.device();
+  for (Draw& draw : draws) {
+    for (Buffer& b : draw.vertex_buffers) context.resources().destroy(b);
+    for (Buffer& b : draw.block_buffers) context.resources().destroy(b);
+    if (draw.capture.buffer != VK_NULL_HANDLE) context.resources().destroy(draw.capture);
+  }
+  if (pool != VK_NULL_HANDLE) vkDestroyDescriptorPool(device, pool, nullptr);
+  if (pipeline != VK_NULL_HANDLE) vkDestroyPipeline(device, pipeline, nullptr);
+  if (framebuffer != VK_NULL_HANDLE) vkDestroyFramebuffer(device, framebuffer, nullptr);
+  if (render_pass != VK_NULL_HANDLE) vkDestroyRenderPass(device, render_pass, nullptr);
+  if (pipeline_layout != VK_NULL_HANDLE) vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
+  if (set_layout != VK_NULL_HANDLE) vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
+  if (module != VK_NULL_HANDLE) vkDestroyShaderModule(device, module, nullptr);
+}
+
+void UserVertexSkinning::State::plan_blocks() {
+  const VertexInterface& interface = shader.interface;
+  std::map<uint32_t, size_t> needed;  // binding -> bytes written there
+  needed[interface.palette.binding] =
+      interface.palette.offset + size_t(interface.palette.joints) * palette_entry_bytes(interface.palette.layout);
+  for (const IdentityMatrix& m : interface.identities)
+    needed[m.binding] = std::max(needed[m.binding], size_t(m.offset) + (m.format == IdentityFormat::Mat4 ? 64 : 48));
+  for (const ReflectedBlock& block : shader.blocks) {
+    const size_t bytes = std::max(block.bytes, needed[block.binding]);
+    blocks.push_back({block.binding, block.descriptor, (bytes + 15) / 16 * 16});
+    const VkDeviceSize range = block.descriptor == BlockDescriptor::Uniform ? context.limits().maxUniformBufferRange
+                                                                            : context.limits().maxStorageBufferRange;
+    if (blocks.back().bytes > range)
+      throw InputError(interface.path, "/palette", "a block within the device's range (" + std::to_string(range) +
+                                                       " bytes); binding " + std::to_string(block.binding) + " needs " +
+                                                       std::to_string(blocks.back().bytes));
+  }
+}
+
+void UserVertexSkinning::State::plan(const Scene& scene, const EvaluatedPose& pose) {
+  const uint32_t k = shader.interface.influences;
+  for (const int n : drawn_nodes(scene)) {
+    const Node& node = scene.nodes[size_t(n)];
+    const Mesh& mesh = scene.meshes[size_t(node.mesh)];
+    const bool skinned = node.skin >= 0;
+    const std::vector<Mat4> rigid_palette = {pose.model.global[size_t(n)]};
+    const std::vector<Mat4>& palette = skinned ? pose.palettes.at(size_t(node.skin)).skinning : rigid_palette;
+    for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+      const Primitive& prim = mesh.primitives[p];
+      Draw draw;
+      draw.node = n, draw.mesh = node.mesh, draw.primitive = int(p), draw.skinned = skinned;
+      draw.has_normals = !prim.normals.empty() && shader.interface.normal.has_value();
+      if (prim.vertex_count() >= 0xFFFFFFF0u)
+        throw InputError(scene.source, "", "fewer than 2^32 - 16 vertices in a primitive for the GPU path");
+      draw.vertex_count = uint32_t(prim.vertex_count());
+      draw.padded = (draw.vertex_count + 2) / 3 * 3;
+      if (draw.vertex_count > 0) {
+        const uint32_t stored = skinned ? uint32_t(prim.influences_per_vertex) : 1u;
+        if (stored > k)
+          throw InputError(scene.source, "", "at most " + std::to_string(k) + " influences per vertex, as the shader "
+                                             "reads (" + shader.interface.path + "); node " + std::to_string(n) +
+                                             " has " + std::to_string(stored) +
+                                             ": load it as an engine's importer would, with --convention influences=top" +
+                                             std::to_string(k) + "-renormalized");
+        std::vector<uint32_t> joints(size_t(draw.vertex_count) * k, 0u);
+        std::vector<double> weights(size_t(draw.vertex_count) * k, 0.0);
+        for (uint32_t v = 0; v < draw.vertex_count; ++v)
+          for (uint32_t i = 0; i < stored; ++i) {
+            joints[size_t(v) * k + i] = skinned ? prim.joints[size_t(v) * stored + i] : 0u;
+            weights[size_t(v) * k + i] = skinned ? prim.weights[size_t(v) * stored + i] : 1.0;
+          }
+        fill_vertices(draw, scene, apply_morph_targets(prim, pose.local.morph_weights.at(size_t(n))), joints, weights);
+        fill_blocks(draw, scene, palette);
+      }
+      draws.push_back(std::move(draw));
+    }
+  }
+}
+
+void UserVertexSkinning::State::fill_vertices(Draw& draw, const Scene& scene, const MorphedAttributes& morphed,
+                                              const std::vector<uint32_t>& joints,
+                                              const std::vector<double>& weights) const {
+  const VertexInterface& interface = shader.interface;
+  const uint32_t k = interface.influences;
+  for (const VertexBufferBinding& binding : interface.vertex_buffers)
+    draw.vertex_bytes.emplace_back(size_t(draw.padded) * binding.stride, std::byte{0});
+  for (const VertexInput& input : interface.inputs) {
+    const size_t b = size_t(std::find_if(interface.vertex_buffers.begin(), interface.vertex_buffers.end(),
+                                         [&](const VertexBufferBinding& x) { return x.binding == input.binding; }) -
+                            interface.vertex_buffers.begin());
+    std::vector<std::byte>& bytes = draw.vertex_bytes[b];
+    const uint32_t components = vertex_format_components(input.format);
+    for (uint32_t v = 0; v < draw.vertex_count; ++v) {
+      const size_t at = size_t(v) * interface.vertex_buffers[b].stride + input.offset;
+      switch (input.attribute) {
+        case VertexAttribute::Position:
+          for (uint32_t c = 0; c < components; ++c) put_float(bytes, at + 4 * c, c < 3 ? morphed.positions[v][c] : 1.0);
+          break;
+        case VertexAttribute::Normal:
+          for (uint32_t c = 0; c < components && !morphed.normals.empty(); ++c)
+            put_float(bytes, at + 4 * c, c < 3 ? morphed.normals[v][c] : 0.0);
+          break;
+        case VertexAttribute::Tangent:
+          for (uint32_t c = 0; c < 4 && !morphed.tangents.empty(); ++c) put_float(bytes, at + 4 * c, morphed.tangents[v][c]);
+          break;
+        case VertexAttribute::Joints:
+          for (uint32_t c = 0; c < components; ++c) {
+            const uint32_t slot = input.first + c;
+            const bool unused = slot >= k || weights[size_t(v) * k + slot] == 0.0;
+            const int64_t joint = slot < k ? joints[size_t(v) * k + slot] : 0;
+            if (joint > largest_value(input.format))
+              throw InputError(scene.source, "", std::string("joint indices that fit the shader's ") +
+                                                     vertex_format_name(input.format) + " joints; node " +
+                                                     std::to_string(draw.node) + " uses joint " + std::to_string(joint));
+            put_component(bytes, at, input.format, c, unused && input.sentinel ? *input.sentinel : joint, 0.0);
+          }
+          break;
+        case VertexAttribute::Weights:
+          for (uint32_t c = 0; c < components; ++c) {
+            const uint32_t slot = input.first + c;
+            put_component(bytes, at, input.format, c, 0, slot < k ? weights[size_t(v) * k + slot] : 0.0);
+          }
+          break;
+      }
+    }
+  }
+}
+
+void UserVertexSkinning::State::fill_blocks(Draw& draw, const Scene& scene, const std::vector<Mat4>& palette) const {
+  const VertexInterface& interface = shader.interface;
+  if (palette.size() > interface.palette.joints)
+    throw InputError(scene.source, "", "a palette the shader's block holds (" + std::to_string(interface.palette.joints) +
+                                           " joints, " + interface.path + "); node " + std::to_string(draw.node) +
+                                           "'s skin has " + std::to_string(palette.size()));
+  for (const BlockBinding& block : blocks) {
+    std::vector<std::byte> bytes(block.bytes, std::byte{0});
+    if (block.binding == interface.palette.binding)
+      for (size_t j = 0; j < palette.size(); ++j)
+        put_palette_entry(bytes, interface.palette.offset + j * palette_entry_bytes(interface.palette.layout),
+                          palette[j], interface.palette.layout);
+    for (const IdentityMatrix& m : interface.identities)
+      if (m.binding == block.binding) {
+        const int columns = m.format == IdentityFormat::Mat4 ? 4 : 3;  // std140: mat3 columns padded to vec4
+        for (int c = 0; c < columns; ++c) put_float(bytes, m.offset + 16 * c + 4 * c, 1.0);
+      }
+    draw.block_bytes.push_back(std::move(bytes));
+  }
+}
+
+void UserVertexSkinning::State::upload(Draw& draw) {
+  ResourceAllocator& resources = context.resources();
+  for (const std::vector<std::byte>& bytes : draw.vertex_bytes) {
+    Buffer& buffer = draw.vertex_buffers.emplace_back(
+        resources.create_buffer(std::max<size_t>(bytes.size(), 16), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, true));
+    resources.write(buffer, bytes.data(), bytes.size());
+  }
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const VkBufferUsageFlags usage = blocks[b].descriptor == BlockDescriptor::Uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
+                                                                                      : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    Buffer& buffer = draw.block_buffers.emplace_back(resources.create_buffer(draw.block_bytes[b].size(), usage, true));
+    resources.write(buffer, draw.block_bytes[b].data(), draw.block_bytes[b].size());
+  }
+  draw.capture = resources.create_buffer(size_t(draw.padded) * kCaptureStride,
+                                         VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, true);
+}
+
+// The module, the descriptor layout of the shader's blocks, a render pass and framebuffer without attachments
+// (rasterization is discarded), the pipeline, and one descriptor set rewritten per draw.
+void UserVertexSkinning::State::create_pipeline() {
+  VkDevice device = context.device();
+  VkShaderModuleCreateInfo module_info{};
+  module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  module_info.codeSize = shader.captured.size() * sizeof(uint32_t);
+  module_info.pCode = shader.captured.data();
+  VK_CHECK(vkCreateShaderModule(device, &module_info, nullptr, &module));
+
+  std::vector<VkDescriptorSetLayoutBinding> bindings;
+  std::vector<VkDescriptorPoolSize> sizes;
+  for (const BlockBinding& block : blocks) {
+    const VkDescriptorType type = block.descriptor == BlockDescriptor::Uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                                               : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    bindings.push_back({block.binding, type, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+    sizes.push_back({type, 1});
+  }
+  VkDescriptorSetLayoutCreateInfo set_info{};
+  set_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+  set_info.bindingCount = uint32_t(bindings.size());
+  set_info.pBindings = bindings.data();
+  VK_CHECK(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout));
+  VkPipelineLayoutCreateInfo layout_info{};
+  layout_info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+  layout_info.setLayoutCount = 1;
+  layout_info.pSetLayouts = &set_layout;
+  VK_CHECK(vkCreatePipelineLayout(device, &layout_info, nullptr, &pipeline_layout));
+
+  VkSubpassDescription subpass{};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  VkRenderPassCreateInfo pass_info{};
+  pass_info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO;
+  pass_info.subpassCount = 1;
+  pass_info.pSubpasses = &subpass;
+  VK_CHECK(vkCreateRenderPass(device, &pass_info, nullptr, &render_pass));
+  VkFramebufferCreateInfo framebuffer_info{};
+  framebuffer_info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
+  framebuffer_info.renderPass = render_pass;
+  framebuffer_info.width = framebuffer_info.height = framebuffer_info.layers = 1;
+  VK_CHECK(vkCreateFramebuffer(device, &framebuffer_info, nullptr, &framebuffer));
+  pipeline = create_graphics_pipeline();
+
+  if (!sizes.empty()) {
+    VkDescriptorPoolCreateInfo pool_info{};
+    pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+    pool_info.maxSets = 1;
+    pool_info.poolSizeCount = uint32_t(sizes.size());
+    pool_info.pPoolSizes = sizes.data();
+    VK_CHECK(vkCreateDescriptorPool(device, &pool_info, nullptr, &pool));
+    VkDescriptorSetAllocateInfo allocate{};
+    allocate.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+    allocate.descriptorPool = pool;
+    allocate.descriptorSetCount = 1;
+    allocate.pSetLayouts = &set_layout;
+    VK_CHECK(vkAllocateDescriptorSets(device, &allocate, &set));
+  }
+  bind_feedback = reinterpret_cast<PFN_vkCmdBindTransformFeedbackBuffersEXT>(
+      vkGetDeviceProcAddr(device, "vkCmdBindTransformFeedbackBuffersEXT"));
+  begin_feedback = reinterpret_cast<PFN_vkCmdBeginTransformFeedbackEXT>(
+      vkGetDeviceProcAddr(device, "vkCmdBeginTransformFeedbackEXT"));
+  end_feedback =
+      reinterpret_cast<PFN_vkCmdEndTransformFeedbackEXT>(vkGetDeviceProcAddr(device, "vkCmdEndTransformFeedbackEXT"));
+  if (!bind_feedback || !begin_feedback || !end_feedback)
+    throw GpuError("the device enabled VK_EXT_transform_feedback but gave no vkCmd*TransformFeedbackEXT functions");
+}
+
+// The vertex stage alone: the interface's vertex inputs, TRIANGLE_LIST, rasterizer discard (viewport,
+// multisample and blend states are then ignored).
+VkPipeline UserVertexSkinning::State::create_graphics_pipeline() const {
+  const VertexInterface& interface = shader.interface;
+  VkPipelineShaderStageCreateInfo stage{};
+  stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  stage.stage = VK_SHADER_STAGE_VERTEX_BIT;
+  stage.module = module;
+  stage.pName = interface.entry_point.c_str();
+  std::vector<VkVertexInputBindingDescription> bindings;
+  for (const VertexBufferBinding& b : interface.vertex_buffers)
+    bindings.push_back({b.binding, b.stride, VK_VERTEX_INPUT_RATE_VERTEX});
+  std::vector<VkVertexInputAttributeDescription> attributes;
+  for (const VertexInput& input : interface.inputs)
+    attributes.push_back({input.location, input.binding, vulkan_format(input.format), input.offset});
+  VkPipelineVertexInputStateCreateInfo vertex_input{};
+  vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
+  vertex_input.vertexBindingDescriptionCount = uint32_t(bindings.size());
+  vertex_input.pVertexBindingDescriptions = bindings.data();
+  vertex_input.vertexAttributeDescriptionCount = uint32_t(attributes.size());
+  vertex_input.pVertexAttributeDescriptions = attributes.data();
+  VkPipelineInputAssemblyStateCreateInfo assembly{};
+  assembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO;
+  assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  VkPipelineRasterizationStateCreateInfo raster{};
+  raster.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO;
+  raster.rasterizerDiscardEnable = VK_TRUE;
+  raster.polygonMode = VK_POLYGON_MODE_FILL;
+  raster.cullMode = VK_CULL_MODE_NONE;
+  raster.lineWidth = 1.0f;
+  VkGraphicsPipelineCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO;
+  info.stageCount = 1;
+  info.pStages = &stage;
+  info.pVertexInputState = &vertex_input;
+  info.pInputAssemblyState = &assembly;
+  info.pRasterizationState = &raster;
+  info.layout = pipeline_layout;
+  info.renderPass = render_pass;
+  VkPipeline created = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateGraphicsPipelines(context.device(), VK_NULL_HANDLE, 1, &info, nullptr, &created));
+  return created;
+}
+
+void UserVertexSkinning::State::record(VkCommandBuffer cmd, const Draw& draw) const {
+  VkRenderPassBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
+  begin.renderPass = render_pass;
+  begin.framebuffer = framebuffer;
+  begin.renderArea.extent = {1, 1};
+  vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  if (set != VK_NULL_HANDLE)
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout, 0, 1, &set, 0, nullptr);
+  const VkDeviceSize zero = 0;
+  for (size_t b = 0; b < draw.vertex_buffers.size(); ++b)
+    vkCmdBindVertexBuffers(cmd, shader.interface.vertex_buffers[b].binding, 1, &draw.vertex_buffers[b].buffer, &zero);
+  const VkDeviceSize capture_bytes = VkDeviceSize(draw.padded) * kCaptureStride;
+  bind_feedback(cmd, 0, 1, &draw.capture.buffer, &zero, &capture_bytes);
+  begin_feedback(cmd, 0, 0, nullptr, nullptr);
+  vkCmdDraw(cmd, draw.padded, 1, 0, 0);
+  end_feedback(cmd, 0, 0, nullptr, nullptr);
+  vkCmdEndRenderPass(cmd);
+  // The captured vertices made available to the host's reads after the fence.
+  VkMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  barrier.srcAccessMask = VK_ACCESS_TRANSFORM_FEEDBACK_WRITE_BIT_EXT;
+  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFORM_FEEDBACK_BIT_EXT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
+                       nullptr, 0, nullptr);
+}
+
+UserVertexSkinning::UserVertexSkinning(Context& context, const UserVertexShader& shader, const Scene& scene,
+                                       const EvaluatedPose& pose, const SkinningOptions& options)
+    : state_(std::make_unique<State>(context, shader)) {
+  State& s = *state_;
+  if (!context.transform_feedback_supported())
+    throw GpuError("the device '" + context.info().name + "' has no VK_EXT_transform_feedback, which a vertex shader's "
+                   "outputs are captured with");
+  if (options.method != shader.interface.method)
+    throw InputError(shader.interface.path, "/method",
+                     std::string("the method the run asks for; the shader computes ") +
+                         skinning_method_name(shader.interface.method) + ", the run asks for " +
+                         skinning_method_name(options.method));
+  s.plan_blocks();
+  s.create_pipeline();
+  const auto start = Clock::now();
+  s.plan(scene, pose);
+  for (Draw& draw : s.draws)
+    if (draw.vertex_count > 0) s.upload(draw);
+  s.prepare_time = Clock::now() - start;
+}
+
+UserVertexSkinning::~UserVertexSkinning() = default;
+
+void UserVertexSkinning::dispatch() {
+  State& s = *state_;
+  for (Draw& draw : s.draws) {
+    if (draw.vertex_count == 0) continue;
+    // The previous draw's submission has completed (submit_and_wait), so the set may be rewritten.
+    std::vector<VkDescriptorBufferInfo> infos;
+    for (const Buffer& buffer : draw.block_buffers) infos.push_back({buffer.buffer, 0, buffer.size});
+    std::vector<VkWriteDescriptorSet> writes;
+    for (size_t b = 0; b < s.blocks.size(); ++b) {
+      VkWriteDescriptorSet write{};
+      write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+      write.dstSet = s.set;
+      write.dstBinding = s.blocks[b].binding;
+      write.descriptorCount = 1;
+      write.descriptorType = s.blocks[b].descriptor == BlockDescriptor::Uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                                                : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      write.pBufferInfo = &infos[b];
+      writes.push_back(write);
+    }
+    if (!writes.empty()) vkUpdateDescriptorSets(s.context.device(), uint32_t(writes.size()), writes.data(), 0, nullptr);
+    // The capture starts zeroed, so an output the shader never writes reads back as 0 on every run.
+    const std::vector<std::byte> zeros(size_t(draw.padded) * kCaptureStride, std::byte{0});
+    s.context.resources().write(draw.capture, zeros.data(), zeros.size());
+    s.context.submit_and_wait([&](VkCommandBuffer cmd) { s.record(cmd, draw); });
+    draw.captured.resize(zeros.size());
+    s.context.resources().read(draw.capture, draw.captured.data(), draw.captured.size());
+  }
+  s.dispatched = true;
+}
+
+double UserVertexSkinning::prepare_ms() const {
+  return std::chrono::duration<double, std::milli>(state_->prepare_time).count();
+}
+
+double UserVertexSkinning::traffic_bytes() const {
+  double bytes = 0.0;
+  for (const Draw& draw : state_->draws) {
+    for (const std::vector<std::byte>& b : draw.vertex_bytes) bytes += double(b.size());
+    for (const std::vector<std::byte>& b : draw.block_bytes) bytes += double(b.size());
+    bytes += double(draw.padded) * kCaptureStride;
+  }
+  return bytes;
+}
+
+std::vector<WorldPrimitive> UserVertexSkinning::read_back() const {
+  const State& s = *state_;
+  if (!s.dispatched) throw std::logic_error("UserVertexSkinning::read_back: nothing has been dispatched yet");
+  std::vector<WorldPrimitive> result;
+  result.reserve(s.draws.size());
+  for (const Draw& draw : s.draws) {
+    WorldPrimitive& out = result.emplace_back();
+    out.node = draw.node, out.mesh = draw.mesh, out.primitive = draw.primitive, out.skinned = draw.skinned;
+    out.vertices.positions.resize(draw.vertex_count);
+    if (draw.has_normals) out.vertices.normals.resize(draw.vertex_count);
+    for (uint32_t v = 0; v < draw.vertex_count; ++v) {
+      const size_t at = size_t(v) * kCaptureStride;
+      out.vertices.positions[v] =
+          Vec3(get_float(draw.captured, at), get_float(draw.captured, at + 4), get_float(draw.captured, at + 8));
+      if (!draw.has_normals) continue;
+      const Vec3 normal(get_float(draw.captured, at + 16), get_float(draw.captured, at + 20),
+                        get_float(draw.captured, at + 24));
+      // Normalized as an engine's fragment shader does, in float32.
+      const float length = std::sqrt(float(normal.x()) * float(normal.x()) + float(normal.y()) * float(normal.y()) +
+                                     float(normal.z()) * float(normal.z()));
+      out.vertices.normals[v] = length > 0.0f ? Vec3(float(normal.x()) / length, float(normal.y()) / length,
+                                                     float(normal.z()) / length)
+                                              : normal;
+    }
+  }
+  return result;
+}
+
+}  // namespace skinref::gpu
