@@ -7,6 +7,7 @@
 #include "skin/morph.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -93,11 +94,19 @@ void put_palette_entry(std::vector<std::byte>& bytes, size_t at, const Mat4& m, 
   }
 }
 
+// Bytes of quiet NaN before and after each block in its buffer (the descriptor covers the block alone): a shader
+// that indexes the palette out of range, e.g. at a "no joint" sentinel of -1, reads NaN there and shows it,
+// where it would otherwise read whatever memory lies there.
+constexpr size_t kGuardBytes = 256;
+constexpr uint32_t kMaxSlots = 20;  // influence slots an input may reach: first (up to 15) + 4 components
+constexpr uint32_t kQuietNan = 0x7FC00000u;
+
 // One primitive's draw: its buffers' bytes and what read_back() builds from it.
 struct Draw {
   int node = -1, mesh = -1, primitive = -1;
   bool skinned = false, has_normals = false;
   uint32_t vertex_count = 0, padded = 0;  // padded: a multiple of 3, the vertices drawn
+  std::vector<bool> sentinel_slot;        // per vertex: a slot holds the interface's sentinel
   std::vector<std::vector<std::byte>> vertex_bytes;  // per interface vertex buffer
   std::vector<std::vector<std::byte>> block_bytes;   // per block binding
   std::vector<Buffer> vertex_buffers, block_buffers;
@@ -118,6 +127,7 @@ struct UserVertexSkinning::State {
   Context& context;
   const UserVertexShader shader;
   std::vector<BlockBinding> blocks;
+  size_t guard = kGuardBytes;  // the NaN before each block, a multiple of the device's offset alignment
   std::vector<Draw> draws;
   Clock::duration prepare_time{};
   bool dispatched = false;
@@ -144,7 +154,38 @@ struct UserVertexSkinning::State {
   VkPipeline create_graphics_pipeline() const;
   void upload(Draw& draw);
   void record(VkCommandBuffer cmd, const Draw& draw) const;
+  void name_sentinel_reads(const Draw& draw) const;
 };
+
+// Outputs that are not finite at exactly the vertices with a sentinel slot (and at one at least): the shader
+// read those slots, whose weights are NaN. Named as an InputError on the shader; other non-finite outputs are
+// left for compare and diagnose to report.
+void UserVertexSkinning::State::name_sentinel_reads(const Draw& draw) const {
+  size_t bad = 0, bad_with_sentinel = 0;
+  int64_t first = -1;
+  for (uint32_t v = 0; v < draw.vertex_count; ++v) {
+    bool finite = true;
+    for (size_t at = size_t(v) * kCaptureStride; at < size_t(v + 1) * kCaptureStride; at += 4)
+      finite &= std::isfinite(get_float(draw.captured, at));
+    if (finite) continue;
+    ++bad;
+    bad_with_sentinel += draw.sentinel_slot[v];
+    if (first < 0) first = v;
+  }
+  const size_t with_sentinel = size_t(std::count(draw.sentinel_slot.begin(), draw.sentinel_slot.end(), true));
+  if (bad == 0 || bad != bad_with_sentinel || bad != with_sentinel) return;
+  int64_t sentinel = 0;
+  for (const VertexInput& input : shader.interface.inputs)
+    if (input.attribute == VertexAttribute::Joints && input.sentinel) sentinel = *input.sentinel;
+  throw InputError(shader.path, "",
+                   "a shader that skips the joint slots holding the sentinel " + std::to_string(sentinel) + " (" +
+                       shader.interface.path + "): its outputs are NaN at exactly the " + std::to_string(bad) +
+                       " vertices that have such a slot (the first: vertex " + std::to_string(first) + " of node " +
+                       std::to_string(draw.node) + "), whose weight skinref sets to NaN, as only a shader that reads "
+                       "the slot sees it; it also indexes the palette at " + std::to_string(sentinel) +
+                       " there, outside it. Skip the slot, as `if (boneIds[i] == " + std::to_string(sentinel) +
+                       ") continue;`");
+}
 
 UserVertexSkinning::State::~State() {
   VkDevice device = context.device();
@@ -164,6 +205,9 @@ UserVertexSkinning::State::~State() {
 
 void UserVertexSkinning::State::plan_blocks() {
   const VertexInterface& interface = shader.interface;
+  const VkDeviceSize alignment = std::max(context.limits().minUniformBufferOffsetAlignment,
+                                          context.limits().minStorageBufferOffsetAlignment);
+  guard = (kGuardBytes + alignment - 1) / alignment * alignment;
   std::map<uint32_t, size_t> needed;  // binding -> bytes written there
   needed[interface.palette.binding] =
       interface.palette.offset + size_t(interface.palette.joints) * palette_entry_bytes(interface.palette.layout);
@@ -228,6 +272,12 @@ void UserVertexSkinning::State::fill_vertices(Draw& draw, const Scene& scene, co
   const uint32_t k = interface.influences;
   for (const VertexBufferBinding& binding : interface.vertex_buffers)
     draw.vertex_bytes.emplace_back(size_t(draw.padded) * binding.stride, std::byte{0});
+  draw.sentinel_slot.assign(draw.vertex_count, false);
+  std::array<bool, kMaxSlots> sentinel_slots{};  // influence slots whose joints input has a sentinel
+  for (const VertexInput& input : interface.inputs)
+    if (input.attribute == VertexAttribute::Joints && input.sentinel)
+      for (uint32_t c = 0; c < vertex_format_components(input.format); ++c)
+        sentinel_slots[std::min(input.first + c, kMaxSlots - 1)] = true;
   for (const VertexInput& input : interface.inputs) {
     const size_t b = size_t(std::find_if(interface.vertex_buffers.begin(), interface.vertex_buffers.end(),
                                          [&](const VertexBufferBinding& x) { return x.binding == input.binding; }) -
@@ -256,13 +306,19 @@ void UserVertexSkinning::State::fill_vertices(Draw& draw, const Scene& scene, co
               throw InputError(scene.source, "", std::string("joint indices that fit the shader's ") +
                                                      vertex_format_name(input.format) + " joints; node " +
                                                      std::to_string(draw.node) + " uses joint " + std::to_string(joint));
+            if (unused && input.sentinel) draw.sentinel_slot[v] = true;
             put_component(bytes, at, input.format, c, unused && input.sentinel ? *input.sentinel : joint, 0.0);
           }
           break;
         case VertexAttribute::Weights:
           for (uint32_t c = 0; c < components; ++c) {
             const uint32_t slot = input.first + c;
-            put_component(bytes, at, input.format, c, 0, slot < k ? weights[size_t(v) * k + slot] : 0.0);
+            const double weight = slot < k ? weights[size_t(v) * k + slot] : 0.0;
+            // A slot whose joint is the sentinel weighs NaN: a shader that skips the sentinel never reads it, one
+            // that does not shows NaN there (its palette read at the sentinel is out of bounds anyway).
+            const bool probe = weight == 0.0 && sentinel_slots[std::min(slot, kMaxSlots - 1)] &&
+                               input.format == VertexFormat::R32G32B32A32_SFLOAT;
+            put_component(bytes, at, input.format, c, 0, probe ? std::nan("") : weight);
           }
           break;
       }
@@ -277,15 +333,22 @@ void UserVertexSkinning::State::fill_blocks(Draw& draw, const Scene& scene, cons
                                            " joints, " + interface.path + "); node " + std::to_string(draw.node) +
                                            "'s skin has " + std::to_string(palette.size()));
   for (const BlockBinding& block : blocks) {
-    std::vector<std::byte> bytes(block.bytes, std::byte{0});
-    if (block.binding == interface.palette.binding)
+    // NaN guards, the block between them; the palette's unused entries are NaN too (reads past the skin's joints).
+    std::vector<std::byte> bytes(guard + block.bytes + guard, std::byte{0});
+    for (size_t at = 0; at + 4 <= bytes.size(); at += 4)
+      if (at < guard || at >= guard + block.bytes) put(bytes, at, kQuietNan);
+    const size_t base = guard;
+    if (block.binding == interface.palette.binding) {
+      const size_t entry = palette_entry_bytes(interface.palette.layout);
+      for (size_t at = 0; at < size_t(interface.palette.joints) * entry; at += 4)
+        put(bytes, base + interface.palette.offset + at, kQuietNan);
       for (size_t j = 0; j < palette.size(); ++j)
-        put_palette_entry(bytes, interface.palette.offset + j * palette_entry_bytes(interface.palette.layout),
-                          palette[j], interface.palette.layout);
+        put_palette_entry(bytes, base + interface.palette.offset + j * entry, palette[j], interface.palette.layout);
+    }
     for (const IdentityMatrix& m : interface.identities)
       if (m.binding == block.binding) {
         const int columns = m.format == IdentityFormat::Mat4 ? 4 : 3;  // std140: mat3 columns padded to vec4
-        for (int c = 0; c < columns; ++c) put_float(bytes, m.offset + 16 * c + 4 * c, 1.0);
+        for (int c = 0; c < columns; ++c) put_float(bytes, base + m.offset + 16 * c + 4 * c, 1.0);
       }
     draw.block_bytes.push_back(std::move(bytes));
   }
@@ -476,7 +539,8 @@ void UserVertexSkinning::dispatch() {
     if (draw.vertex_count == 0) continue;
     // The previous draw's submission has completed (submit_and_wait), so the set may be rewritten.
     std::vector<VkDescriptorBufferInfo> infos;
-    for (const Buffer& buffer : draw.block_buffers) infos.push_back({buffer.buffer, 0, buffer.size});
+    for (size_t b = 0; b < draw.block_buffers.size(); ++b)
+      infos.push_back({draw.block_buffers[b].buffer, s.guard, s.blocks[b].bytes});
     std::vector<VkWriteDescriptorSet> writes;
     for (size_t b = 0; b < s.blocks.size(); ++b) {
       VkWriteDescriptorSet write{};
@@ -496,6 +560,7 @@ void UserVertexSkinning::dispatch() {
     s.context.submit_and_wait([&](VkCommandBuffer cmd) { s.record(cmd, draw); });
     draw.captured.resize(zeros.size());
     s.context.resources().read(draw.capture, draw.captured.data(), draw.captured.size());
+    s.name_sentinel_reads(draw);
   }
   s.dispatched = true;
 }
@@ -508,7 +573,7 @@ double UserVertexSkinning::traffic_bytes() const {
   double bytes = 0.0;
   for (const Draw& draw : state_->draws) {
     for (const std::vector<std::byte>& b : draw.vertex_bytes) bytes += double(b.size());
-    for (const std::vector<std::byte>& b : draw.block_bytes) bytes += double(b.size());
+    for (const std::vector<std::byte>& b : draw.block_bytes) bytes += double(b.size() - 2 * state_->guard);
     bytes += double(draw.padded) * kCaptureStride;
   }
   return bytes;

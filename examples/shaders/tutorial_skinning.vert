@@ -1,7 +1,8 @@
 // The skinning vertex shader of the tutorials: a uniform block of mat4 bones[512] with the model, view and
-// projection matrices, ivec4 joint indices where -1 means "no joint", and a loop that sums the weighted bone
-// transforms of the position and the normal. skinref runs it as written (skinref skin ... --backend vulkan
-// --shader examples/shaders/tutorial_skinning.vert --interface examples/shaders/tutorial_skinning.json).
+// projection matrices, ivec4 joint indices where -1 means "no joint", a loop that sums the weighted bone
+// matrices, and the normal by the blended matrix's inverse transpose. skinref runs it as written:
+//   skinref skin MODEL --backend vulkan --shader examples/shaders/tutorial_skinning.vert \
+//       --interface examples/shaders/tutorial_skinning.json --out engine.skv
 #version 450
 
 const int MAX_BONES = 512;
@@ -22,18 +23,14 @@ layout(std140, binding = 0) uniform Matrices {
 layout(location = 0) out vec3 Normal;
 
 void main() {
-  vec4 totalPosition = vec4(0.0);
-  vec3 totalNormal = vec3(0.0);
+  // The blended skinning matrix; the normal by its inverse transpose (the normal of the deformed surface).
+  mat4 skinMatrix = mat4(0.0);
   for (int i = 0; i < MAX_BONE_INFLUENCE; i++) {
     if (boneIds[i] == -1) continue;
-    if (boneIds[i] >= MAX_BONES) {
-      totalPosition = vec4(pos, 1.0);
-      break;
-    }
-    vec4 localPosition = finalBonesMatrices[boneIds[i]] * vec4(pos, 1.0);
-    totalPosition += localPosition * weights[i];
-    totalNormal += mat3(finalBonesMatrices[boneIds[i]]) * norm * weights[i];
+    skinMatrix += finalBonesMatrices[boneIds[i]] * weights[i];
   }
+  vec4 totalPosition = skinMatrix * vec4(pos, 1.0);
+  vec3 totalNormal = transpose(inverse(mat3(skinMatrix))) * norm;
   Normal = mat3(model) * totalNormal;
   gl_Position = projection * view * model * totalPosition;
 }

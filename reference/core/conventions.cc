@@ -350,13 +350,13 @@ void add_skinning_fields(std::vector<ConventionField>& fields) {
       [](auto& c) -> auto& { return c.skinning.zero_weights; },
       {{ZeroWeights::BindPose, "bind-pose"}, {ZeroWeights::FirstJoint, "joint0"}}));
   fields.push_back(enum_field<NormalTransform>(
-      "normals", "skinning", "inverse-transpose|blend-normal-matrices|blend-upper3x3",
-      "normals and tangents: inverse transpose of the blended matrix, per-joint normal matrices blended, or the "
-      "blended matrix's upper 3x3 applied to (n, 0)",
+      "normals", "skinning", "inverse-transpose|blend-normal-matrices|blend-upper3x3|as-point",
+      "normals and tangents: inverse transpose of the blended matrix, per-joint normal matrices blended, the "
+      "blended matrix's upper 3x3 applied to (n, 0), or the blended matrix applied to (n, 1) as to a point",
       [](auto& c) -> auto& { return c.skinning.normals; },
       {{NormalTransform::InverseTranspose, "inverse-transpose"},
        {NormalTransform::BlendNormalMatrices, "blend-normal-matrices"},
-       {NormalTransform::BlendUpper3x3, "blend-upper3x3"}}));
+       {NormalTransform::BlendUpper3x3, "blend-upper3x3"}, {NormalTransform::AsPoint, "as-point"}}));
   fields.push_back(enum_field<bool>(
       "normalize", "skinning", "yes|no", "skinned normals and tangents normalized, or left at their transformed length",
       [](auto& c) -> auto& { return c.skinning.normalize; }, {{true, "yes"}, {false, "no"}}));

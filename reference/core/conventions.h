@@ -138,7 +138,9 @@ struct MorphConventions {
 // ---- skinning and normals ----
 enum class WeightNormalization { AsStored, Sum, L2 };
 enum class ZeroWeights { BindPose, FirstJoint };  // a vertex whose weights sum to 0
-enum class NormalTransform { InverseTranspose, BlendNormalMatrices, BlendUpper3x3 };
+// Normals: the blended matrix's inverse transpose (glTF), per-joint normal matrices blended, the blended
+// matrix's upper 3x3, or the blended matrix applied to (n, 1) as to a point (its translation added).
+enum class NormalTransform { InverseTranspose, BlendNormalMatrices, BlendUpper3x3, AsPoint };
 struct SkinningConventions {
   WeightNormalization weights = WeightNormalization::AsStored;
   ZeroWeights zero_weights = ZeroWeights::BindPose;

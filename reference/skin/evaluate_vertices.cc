@@ -102,7 +102,8 @@ std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const Evaluate
   const SkinningOptions options = skinning_options_under(base_options, skinning);
   const bool normal_variant = needs_normal_variant(skinning);
   if (normal_variant && options.method != SkinningMethod::Lbs)
-    throw std::invalid_argument("the conventions normals=blend-upper3x3 and normalize=no apply to LBS (--method lbs)");
+    throw std::invalid_argument(
+        "the conventions normals=blend-upper3x3|as-point and normalize=no apply to LBS (--method lbs)");
   const bool morph_after = conventions.morph.order == MorphOrder::AfterSkinning;
   const bool adjust = influences_need_adjusting(skinning);
 

@@ -47,7 +47,8 @@ AdjustedInfluences adjust_influences(std::span<const uint32_t> joints, std::span
 }
 
 bool needs_normal_variant(const SkinningConventions& conventions) {
-  return conventions.normals == NormalTransform::BlendUpper3x3 || !conventions.normalize;
+  return conventions.normals == NormalTransform::BlendUpper3x3 || conventions.normals == NormalTransform::AsPoint ||
+         !conventions.normalize;
 }
 
 void skin_lbs_normal_variant(const SkinningInput& in, const SkinningOptions& options,
@@ -92,6 +93,8 @@ void skin_lbs_normal_variant(const SkinningInput& in, const SkinningOptions& opt
         }
         case NormalTransform::BlendNormalMatrices: normal = blended_normal * in.normals[v]; break;
         case NormalTransform::BlendUpper3x3: normal = linear * in.normals[v]; break;
+        // A tutorial's `bone * vec4(normal, 1.0)`: the normal moved like a point.
+        case NormalTransform::AsPoint: normal = linear * in.normals[v] + blended.block<3, 1>(0, 3); break;
       }
       out.normals[v] = conventions.normalize ? normalized_or_zero(normal) : normal;
     }

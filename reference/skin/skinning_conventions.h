@@ -15,6 +15,7 @@
 //     normals=blend-normal-matrices   n' = sum w_i N_i n   (N_i the palette's normal matrices: the cofactor
 //                                                           of JM_i, = the inverse transpose for rigid joints)
 //     normals=blend-upper3x3          n' = B3 n            (the tutorials' mat3(B) * n)
+//     normals=as-point                n' = B (n, 1)        (B's translation added: `B * vec4(n, 1.0)`)
 //   tangents t'.xyz = B3 t.xyz, w kept; normalize=yes normalizes both, normalize=no leaves them.
 //   Weights are used as the options say (WeightPolicy).
 // - add_morph_deltas_after_skinning(): morph-order=after-skinning, p' += sum_k w_k dP_k (likewise normals and
