@@ -2,7 +2,7 @@
 // (mat3x4, 48 bytes) in a storage buffer sized at run time, planar vertex streams (positions, normals, then
 // unsigned-byte joints beside float weights), and world-space position and normal varyings for lighting.
 // skinref captures the varyings: tutorial_skinning.vert's gl_Position is not needed here.
-//   skinref skin MODEL --backend vulkan --shader examples/shaders/rows_storage_skinning.vert \
+//   skinref skin MODEL --backend vulkan --shader examples/shaders/rows_storage_skinning.vert
 //       --interface examples/shaders/rows_storage_skinning.json --out engine.skv
 #version 450
 

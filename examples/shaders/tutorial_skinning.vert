@@ -1,7 +1,7 @@
 // The skinning vertex shader of the tutorials: a uniform block of mat4 bones[512] with the model, view and
 // projection matrices, ivec4 joint indices where -1 means "no joint", a loop that sums the weighted bone
 // matrices, and the normal by the blended matrix's inverse transpose. skinref runs it as written:
-//   skinref skin MODEL --backend vulkan --shader examples/shaders/tutorial_skinning.vert \
+//   skinref skin MODEL --backend vulkan --shader examples/shaders/tutorial_skinning.vert
 //       --interface examples/shaders/tutorial_skinning.json --out engine.skv
 #version 450
 

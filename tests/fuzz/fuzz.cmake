@@ -6,7 +6,7 @@
 # - the normal builds with tests (g++: build/, build-asan/): fuzz_replay_TARGET, the same target source with
 #   tests/fuzz/replay_main.cc, replaying the regressions and the seeds (label fuzz), under the ASan build's
 #   sanitizers too.
-set(SKINREF_FUZZ_TARGETS gltf skv pose_dump recipe manifest png assimp)
+set(SKINREF_FUZZ_TARGETS gltf skv pose_dump recipe manifest png assimp shader_interface)
 # assimp_scene builds aiScene objects itself, so it needs Assimp's headers and library (the others do not: without
 # Assimp, load_assimp_file refuses every file, which the `assimp` target then checks).
 if(assimp_FOUND)
@@ -56,6 +56,16 @@ foreach(target ${SKINREF_FUZZ_TARGETS})
   endif()
   if(target STREQUAL "assimp_scene")
     target_link_libraries(${program} PRIVATE assimp::assimp)
+  endif()
+  if(target STREQUAL "shader_interface")
+    # The interface readers and the SPIR-V patch need no Vulkan: their files are compiled in (the clang tree has
+    # no gpu layer, and a tree without Vulkan none either).
+    target_sources(${program} PRIVATE ${CMAKE_SOURCE_DIR}/gpu/interface_json.cc ${CMAKE_SOURCE_DIR}/gpu/shader_interface.cc
+                                      ${CMAKE_SOURCE_DIR}/gpu/vertex_interface.cc ${CMAKE_SOURCE_DIR}/gpu/spirv_xfb.cc)
+    set(gpu_root ${CMAKE_BINARY_DIR}/layers/fuzz_gpu)  # "gpu/..." includes, where no gpu layer is built
+    file(MAKE_DIRECTORY ${gpu_root})
+    file(CREATE_LINK ${CMAKE_SOURCE_DIR}/gpu ${gpu_root}/gpu SYMBOLIC)
+    target_include_directories(${program} PRIVATE ${gpu_root})
   endif()
   skinref_top_include_root(${program})
   skinref_use_pch(${program} base)
