@@ -15,6 +15,7 @@
 
 #include "skinref_source_revision.h"  // generated at build time (cmake/source_revision.cmake)
 
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -49,8 +50,50 @@ std::string os_kernel() {
 
 }  // namespace
 
+// skinref's own options, taken out of argv before Google Benchmark reads it: --shader FILE --interface FILE.json
+// (or --shader=FILE --interface=FILE) add BM_Skin/user_shader_device, the user's shader beside skin.comp.
+// Returns false, with a message, on a missing value or one option without the other.
+static bool take_user_shader_options(int& argc, char** argv) {
+  std::string shader, interface;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    std::string* target = arg.rfind("--shader", 0) == 0      ? &shader
+                          : arg.rfind("--interface", 0) == 0 ? &interface
+                                                             : nullptr;
+    if (target == nullptr) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    const size_t equals = arg.find('=');
+    if (equals != std::string::npos) {
+      *target = arg.substr(equals + 1);
+    } else if (i + 1 < argc) {
+      *target = argv[++i];
+    } else {
+      std::fprintf(stderr, "skinref_bench: %s needs a file\n", arg.c_str());
+      return false;
+    }
+  }
+  argc = kept;
+  if (shader.empty() != interface.empty()) {
+    std::fprintf(stderr, "skinref_bench: --shader and --interface go together\n");
+    return false;
+  }
+#if SKINREF_HAVE_VULKAN
+  skinref::bench::set_user_shader({shader, interface});
+#else
+  if (!shader.empty()) {
+    std::fprintf(stderr, "skinref_bench: --shader needs the Vulkan path, which this build lacks\n");
+    return false;
+  }
+#endif
+  return true;
+}
+
 int main(int argc, char** argv) {
   using namespace skinref;
+  if (!take_user_shader_options(argc, argv)) return 2;
   bench::register_cpu_copy_benchmarks();
 #if SKINREF_HAVE_VULKAN
   bench::register_vulkan_copy_benchmark();

@@ -31,7 +31,14 @@ struct ContextSlot {
   std::unique_ptr<Context> context;
   std::unique_ptr<Backend> backend;  // the vulkan backend over `context`
   std::string error;
+  std::unique_ptr<Backend> user_backend;  // the same with the user's shader (--shader), made on first use
+  std::string user_error;
 };
+
+UserShaderFiles& user_shader_storage() {
+  static UserShaderFiles files;
+  return files;
+}
 
 ContextSlot& context_slot_storage() {
   static ContextSlot slot;
@@ -62,7 +69,8 @@ ContextSlot& context_slot() {
 
 bool release_vulkan_context() {
   ContextSlot& slot = context_slot_storage();
-  slot.backend.reset();  // the backend's objects before the device they belong to
+  slot.user_backend.reset();  // the backends' objects before the device they belong to
+  slot.backend.reset();
   bool clean = true;
   if (slot.context) {
     const gpu::ValidationCounts counts = slot.context->validation_counts();
@@ -302,6 +310,44 @@ void run_gpu_copy(benchmark::State& state) {
 std::string mebibytes(double bytes) { return std::to_string(static_cast<long long>(bytes / double(kMiB))) + " MiB"; }
 
 }  // namespace
+
+void set_user_shader(const UserShaderFiles& files) { user_shader_storage() = files; }
+const UserShaderFiles& user_shader() { return user_shader_storage(); }
+
+void run_user_shader_skinning(benchmark::State& state, size_t vertices, int influences) {
+  Context* context = bench_context(state, true);
+  if (context == nullptr) return;
+  ContextSlot& slot = context_slot();
+  if (!slot.user_backend && slot.user_error.empty()) {
+    try {
+      slot.user_backend = make_vulkan_backend(*context, false, user_shader().shader, user_shader().interface);
+    } catch (const std::exception& error) {
+      slot.user_error = error.what();
+    }
+  }
+  if (!slot.user_backend) {
+    state.SkipWithError(slot.user_error.c_str());
+    return;
+  }
+  // The largest array a shader reads, at the interface's widest (a vec4 per vertex): within the device's range.
+  const double array = 64.0 * double(vertices), range = double(context->limits().maxStorageBufferRange);
+  if (array > range) {
+    static std::string message;  // SkipWithError keeps the pointer until the case is reported
+    message = "a " + mebibytes(array) + " vertex array exceeds maxStorageBufferRange (" + mebibytes(range) +
+              "); needs a GPU";
+    state.SkipWithError(message.c_str());
+    return;
+  }
+  double copy_bandwidth = 0.0;
+  try {
+    copy_bandwidth = gpu_copy_bytes_per_second(*context);
+  } catch (const std::exception& error) {
+    state.SkipWithError(error.what());
+    return;
+  }
+  run_backend_skinning(state, *slot.user_backend, 1, vertices, influences, SkinningMethod::Lbs, PassTime::Device,
+                       copy_bandwidth, "device time; " + slot.user_backend->summary().substr(2));
+}
 
 void register_vulkan_copy_benchmark() {
   benchmark::RegisterBenchmark("BM_Copy/vulkan", run_gpu_copy)->UseManualTime()->Unit(benchmark::kMillisecond);

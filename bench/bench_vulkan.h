@@ -38,6 +38,17 @@ namespace skinref::bench {
 
 void register_vulkan_copy_benchmark();
 
+// The user's shader that BM_Skin/user_shader_device runs (skinref_bench --shader FILE --interface FILE.json),
+// compute or vertex, over the same context as skin.comp and the copy: its job's traffic model is its buffers'
+// bytes (inputs read, outputs written, the palette block whole), its time the timestamps around each pass's
+// dispatches or draws (one submission per pass, read back: not back to back as skin.comp's busy passes).
+struct UserShaderFiles {
+  std::string shader, interface;
+};
+void set_user_shader(const UserShaderFiles& files);
+const UserShaderFiles& user_shader();
+void run_user_shader_skinning(benchmark::State& state, size_t vertices, int influences);
+
 void run_vulkan_skinning(benchmark::State& state, size_t vertices, int influences, SkinningMethod method,
                          bool end_to_end);
 

@@ -7,16 +7,6 @@
 namespace skinref::gpu {
 namespace {
 
-// The timestamp counter's valid bits on the context's queue family.
-uint64_t timestamp_mask(const Context& context) {
-  uint32_t count = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &count, nullptr);
-  std::vector<VkQueueFamilyProperties> families(count);
-  vkGetPhysicalDeviceQueueFamilyProperties(context.physical_device(), &count, families.data());
-  const uint32_t bits = families.at(context.queue_family()).timestampValidBits;
-  return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
-}
-
 // skinref's own shaders: bindings 0..n-1, entry point main, specialization constant 0 selecting the variant.
 ComputeLayout consecutive_bindings(uint32_t binding_count, uint32_t push_constant_bytes) {
   ComputeLayout layout;
@@ -165,7 +155,7 @@ double ComputeProgram::elapsed_ms() const {
   uint64_t stamps[2] = {0, 0};
   VK_CHECK(vkGetQueryPoolResults(context_.device(), queries_, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-  const uint64_t ticks = (stamps[1] - stamps[0]) & timestamp_mask(context_);
+  const uint64_t ticks = (stamps[1] - stamps[0]) & context_.timestamp_mask();
   return double(ticks) * context_.timestamp_period_ns() * 1e-6;
 }
 

@@ -512,6 +512,15 @@ const DeviceInfo& Context::info() const { return state_->info; }
 const VkPhysicalDeviceLimits& Context::limits() const { return state_->properties.limits; }
 bool Context::timestamps_supported() const { return state_->timestamps; }
 bool Context::transform_feedback_supported() const { return state_->transform_feedback; }
+
+uint64_t Context::timestamp_mask() const {
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(state_->physical_device, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(state_->physical_device, &count, families.data());
+  const uint32_t bits = families.at(state_->queue_family).timestampValidBits;
+  return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+}
 double Context::timestamp_period_ns() const { return state_->properties.limits.timestampPeriod; }
 
 ValidationCounts Context::validation_counts() const {

@@ -69,6 +69,8 @@ class Context {
   const VkPhysicalDeviceLimits& limits() const;
   bool timestamps_supported() const;   // timestampComputeAndGraphics and a non-zero timestampPeriod
   double timestamp_period_ns() const;
+  // The valid bits of a timestamp on the context's queue family (timestampValidBits), as a mask.
+  uint64_t timestamp_mask() const;
   // VK_EXT_transform_feedback enabled (offered by the device with its transformFeedback feature).
   bool transform_feedback_supported() const;
 

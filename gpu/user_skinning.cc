@@ -4,6 +4,7 @@
 #include "gpu/user_skinning.h"
 
 #include "core/input_error.h"
+#include "gpu/buffer_bytes.h"
 #include "gpu/compute.h"
 #include "skin/dqs.h"
 #include "skin/morph.h"
@@ -21,18 +22,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void put_float(std::vector<std::byte>& bytes, size_t at, double value) {
-  const float f = static_cast<float>(value);
-  std::memcpy(bytes.data() + at, &f, sizeof f);
-}
-void put_u32(std::vector<std::byte>& bytes, size_t at, uint32_t value) {
-  std::memcpy(bytes.data() + at, &value, sizeof value);
-}
-float get_float(const std::vector<std::byte>& bytes, size_t at) {
-  float f;
-  std::memcpy(&f, bytes.data() + at, sizeof f);
-  return f;
-}
+void put_u32(std::vector<std::byte>& bytes, size_t at, uint32_t value) { put_value(bytes, at, value); }
 
 // A matrix in the declared order: column-major (16 floats), row-major (16), or the top three rows (12).
 void put_matrix(std::vector<std::byte>& bytes, size_t at, const Mat4& m, AttributeFormat format) {
@@ -131,25 +121,10 @@ void UserShaderSkinning::State::plan(const Scene& scene, const EvaluatedPose& po
       if (prim.vertex_count() >= 0xFFFFFFFFu)
         throw InputError(scene.source, "", "at most 2^32 - 1 vertices in a primitive for the GPU path");
       const uint32_t count = static_cast<uint32_t>(prim.vertex_count());
-      const uint32_t stored = skinned ? uint32_t(prim.influences_per_vertex) : 1u;
-      if (stored > k)
-        throw InputError(scene.source, "",
-                         "at most " + std::to_string(k) + " influences per vertex, as the shader reads (" +
-                             interface.path + "); node " + std::to_string(n) + " '" + node.name + "' primitive " +
-                             std::to_string(p) + " has " + std::to_string(stored) +
-                             ": load it as an engine's importer would, with --convention influences=top" +
-                             std::to_string(k) + "-renormalized");
-      // Influences padded to the interface's count: (joint 0, weight 0) after the stored ones.
-      std::vector<uint32_t> joints(size_t(count) * k, 0u);
-      std::vector<double> weights(size_t(count) * k, 0.0);
-      for (uint32_t v = 0; v < count; ++v)
-        for (uint32_t i = 0; i < stored; ++i) {
-          joints[size_t(v) * k + i] = skinned ? prim.joints[size_t(v) * stored + i] : 0u;
-          weights[size_t(v) * k + i] = skinned ? prim.weights[size_t(v) * stored + i] : 1.0;
-        }
+      const PaddedInfluences influences = padded_influences(scene, n, p, k, interface.path);
       PrimitiveRun run{n, node.mesh, int(p), skinned, count, !prim.normals.empty(), !prim.tangents.empty(),
                        {}, {}, {}, {}};
-      fill(run, scene, pose, prim, palette, k, joints, weights);
+      fill(run, scene, pose, prim, palette, k, influences.joints, influences.weights);
       runs.push_back(std::move(run));
     }
   }

@@ -4,6 +4,7 @@
 #include "gpu/user_vertex_skinning.h"
 
 #include "core/input_error.h"
+#include "gpu/buffer_bytes.h"
 #include "skin/morph.h"
 
 #include <algorithm>
@@ -19,34 +20,21 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void put_float(std::vector<std::byte>& bytes, size_t at, double value) {
-  const float f = static_cast<float>(value);
-  std::memcpy(bytes.data() + at, &f, sizeof f);
-}
-template <class T>
-void put(std::vector<std::byte>& bytes, size_t at, T value) {
-  std::memcpy(bytes.data() + at, &value, sizeof value);
-}
-float get_float(const std::vector<std::byte>& bytes, size_t at) {
-  float f;
-  std::memcpy(&f, bytes.data() + at, sizeof f);
-  return f;
-}
 
 // One integer or normalized component of a vertex format at `at`.
 void put_component(std::vector<std::byte>& bytes, size_t at, VertexFormat format, uint32_t c, int64_t integer,
                    double normalized) {
   switch (format) {
-    case VertexFormat::R8G8B8A8_UINT: put(bytes, at + c, uint8_t(integer)); break;
-    case VertexFormat::R16G16B16A16_UINT: put(bytes, at + 2 * c, uint16_t(integer)); break;
-    case VertexFormat::R16G16B16A16_SINT: put(bytes, at + 2 * c, int16_t(integer)); break;
-    case VertexFormat::R32G32B32A32_UINT: put(bytes, at + 4 * c, uint32_t(integer)); break;
-    case VertexFormat::R32G32B32A32_SINT: put(bytes, at + 4 * c, int32_t(integer)); break;
+    case VertexFormat::R8G8B8A8_UINT: put_value(bytes, at + c, uint8_t(integer)); break;
+    case VertexFormat::R16G16B16A16_UINT: put_value(bytes, at + 2 * c, uint16_t(integer)); break;
+    case VertexFormat::R16G16B16A16_SINT: put_value(bytes, at + 2 * c, int16_t(integer)); break;
+    case VertexFormat::R32G32B32A32_UINT: put_value(bytes, at + 4 * c, uint32_t(integer)); break;
+    case VertexFormat::R32G32B32A32_SINT: put_value(bytes, at + 4 * c, int32_t(integer)); break;
     case VertexFormat::R8G8B8A8_UNORM:
-      put(bytes, at + c, uint8_t(std::lround(std::clamp(normalized, 0.0, 1.0) * 255.0)));
+      put_value(bytes, at + c, uint8_t(std::lround(std::clamp(normalized, 0.0, 1.0) * 255.0)));
       break;
     case VertexFormat::R16G16B16A16_UNORM:
-      put(bytes, at + 2 * c, uint16_t(std::lround(std::clamp(normalized, 0.0, 1.0) * 65535.0)));
+      put_value(bytes, at + 2 * c, uint16_t(std::lround(std::clamp(normalized, 0.0, 1.0) * 65535.0)));
       break;
     case VertexFormat::R32G32B32_SFLOAT:
     case VertexFormat::R32G32B32A32_SFLOAT: put_float(bytes, at + 4 * c, normalized); break;
@@ -139,6 +127,8 @@ struct UserVertexSkinning::State {
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkDescriptorPool pool = VK_NULL_HANDLE;
   VkDescriptorSet set = VK_NULL_HANDLE;
+  VkQueryPool queries = VK_NULL_HANDLE;  // two timestamps around a draw, where the device has them
+  double device_ms = 0.0;                // the last dispatch's draws, summed
   PFN_vkCmdBindTransformFeedbackBuffersEXT bind_feedback = nullptr;
   PFN_vkCmdBeginTransformFeedbackEXT begin_feedback = nullptr;
   PFN_vkCmdEndTransformFeedbackEXT end_feedback = nullptr;
@@ -194,6 +184,7 @@ UserVertexSkinning::State::~State() {
     for (Buffer& b : draw.block_buffers) context.resources().destroy(b);
     if (draw.capture.buffer != VK_NULL_HANDLE) context.resources().destroy(draw.capture);
   }
+  if (queries != VK_NULL_HANDLE) vkDestroyQueryPool(device, queries, nullptr);
   if (pool != VK_NULL_HANDLE) vkDestroyDescriptorPool(device, pool, nullptr);
   if (pipeline != VK_NULL_HANDLE) vkDestroyPipeline(device, pipeline, nullptr);
   if (framebuffer != VK_NULL_HANDLE) vkDestroyFramebuffer(device, framebuffer, nullptr);
@@ -243,20 +234,9 @@ void UserVertexSkinning::State::plan(const Scene& scene, const EvaluatedPose& po
       draw.vertex_count = uint32_t(prim.vertex_count());
       draw.padded = (draw.vertex_count + 2) / 3 * 3;
       if (draw.vertex_count > 0) {
-        const uint32_t stored = skinned ? uint32_t(prim.influences_per_vertex) : 1u;
-        if (stored > k)
-          throw InputError(scene.source, "", "at most " + std::to_string(k) + " influences per vertex, as the shader "
-                                             "reads (" + shader.interface.path + "); node " + std::to_string(n) +
-                                             " has " + std::to_string(stored) +
-                                             ": load it as an engine's importer would, with --convention influences=top" +
-                                             std::to_string(k) + "-renormalized");
-        std::vector<uint32_t> joints(size_t(draw.vertex_count) * k, 0u);
-        std::vector<double> weights(size_t(draw.vertex_count) * k, 0.0);
-        for (uint32_t v = 0; v < draw.vertex_count; ++v)
-          for (uint32_t i = 0; i < stored; ++i) {
-            joints[size_t(v) * k + i] = skinned ? prim.joints[size_t(v) * stored + i] : 0u;
-            weights[size_t(v) * k + i] = skinned ? prim.weights[size_t(v) * stored + i] : 1.0;
-          }
+        const PaddedInfluences influences = padded_influences(scene, n, p, k, shader.interface.path);
+        const std::vector<uint32_t>& joints = influences.joints;
+        const std::vector<double>& weights = influences.weights;
         fill_vertices(draw, scene, apply_morph_targets(prim, pose.local.morph_weights.at(size_t(n))), joints, weights);
         fill_blocks(draw, scene, palette);
       }
@@ -336,12 +316,12 @@ void UserVertexSkinning::State::fill_blocks(Draw& draw, const Scene& scene, cons
     // NaN guards, the block between them; the palette's unused entries are NaN too (reads past the skin's joints).
     std::vector<std::byte> bytes(guard + block.bytes + guard, std::byte{0});
     for (size_t at = 0; at + 4 <= bytes.size(); at += 4)
-      if (at < guard || at >= guard + block.bytes) put(bytes, at, kQuietNan);
+      if (at < guard || at >= guard + block.bytes) put_value(bytes, at, kQuietNan);
     const size_t base = guard;
     if (block.binding == interface.palette.binding) {
       const size_t entry = palette_entry_bytes(interface.palette.layout);
       for (size_t at = 0; at < size_t(interface.palette.joints) * entry; at += 4)
-        put(bytes, base + interface.palette.offset + at, kQuietNan);
+        put_value(bytes, base + interface.palette.offset + at, kQuietNan);
       for (size_t j = 0; j < palette.size(); ++j)
         put_palette_entry(bytes, base + interface.palette.offset + j * entry, palette[j], interface.palette.layout);
     }
@@ -428,6 +408,13 @@ void UserVertexSkinning::State::create_pipeline() {
     allocate.pSetLayouts = &set_layout;
     VK_CHECK(vkAllocateDescriptorSets(device, &allocate, &set));
   }
+  if (context.timestamps_supported()) {
+    VkQueryPoolCreateInfo query_info{};
+    query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+    query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    query_info.queryCount = 2;
+    VK_CHECK(vkCreateQueryPool(device, &query_info, nullptr, &queries));
+  }
   bind_feedback = reinterpret_cast<PFN_vkCmdBindTransformFeedbackBuffersEXT>(
       vkGetDeviceProcAddr(device, "vkCmdBindTransformFeedbackBuffersEXT"));
   begin_feedback = reinterpret_cast<PFN_vkCmdBeginTransformFeedbackEXT>(
@@ -483,6 +470,10 @@ VkPipeline UserVertexSkinning::State::create_graphics_pipeline() const {
 }
 
 void UserVertexSkinning::State::record(VkCommandBuffer cmd, const Draw& draw) const {
+  if (queries != VK_NULL_HANDLE) {
+    vkCmdResetQueryPool(cmd, queries, 0, 2);
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
+  }
   VkRenderPassBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
   begin.renderPass = render_pass;
@@ -501,6 +492,7 @@ void UserVertexSkinning::State::record(VkCommandBuffer cmd, const Draw& draw) co
   vkCmdDraw(cmd, draw.padded, 1, 0, 0);
   end_feedback(cmd, 0, 0, nullptr, nullptr);
   vkCmdEndRenderPass(cmd);
+  if (queries != VK_NULL_HANDLE) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
   // The captured vertices made available to the host's reads after the fence.
   VkMemoryBarrier barrier{};
   barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
@@ -535,6 +527,7 @@ UserVertexSkinning::~UserVertexSkinning() = default;
 
 void UserVertexSkinning::dispatch() {
   State& s = *state_;
+  s.device_ms = 0.0;
   for (Draw& draw : s.draws) {
     if (draw.vertex_count == 0) continue;
     // The previous draw's submission has completed (submit_and_wait), so the set may be rewritten.
@@ -558,12 +551,21 @@ void UserVertexSkinning::dispatch() {
     const std::vector<std::byte> zeros(size_t(draw.padded) * kCaptureStride, std::byte{0});
     s.context.resources().write(draw.capture, zeros.data(), zeros.size());
     s.context.submit_and_wait([&](VkCommandBuffer cmd) { s.record(cmd, draw); });
+    if (s.queries != VK_NULL_HANDLE) {
+      uint64_t stamps[2] = {0, 0};
+      VK_CHECK(vkGetQueryPoolResults(s.context.device(), s.queries, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
+                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+      const uint64_t ticks = (stamps[1] - stamps[0]) & s.context.timestamp_mask();
+      s.device_ms += double(ticks) * s.context.timestamp_period_ns() * 1e-6;
+    }
     draw.captured.resize(zeros.size());
     s.context.resources().read(draw.capture, draw.captured.data(), draw.captured.size());
     s.name_sentinel_reads(draw);
   }
   s.dispatched = true;
 }
+
+double UserVertexSkinning::device_ms() const { return state_->dispatched ? state_->device_ms : 0.0; }
 
 double UserVertexSkinning::prepare_ms() const {
   return std::chrono::duration<double, std::milli>(state_->prepare_time).count();

@@ -37,6 +37,7 @@ class UserVertexSkinning {
   UserVertexSkinning& operator=(const UserVertexSkinning&) = delete;
 
   void dispatch();
+  double device_ms() const;   // timestamps around each draw, summed over the last dispatch; 0 without timestamps
   double prepare_ms() const;  // conversion, buffers and upload; pipeline creation left out
   std::vector<WorldPrimitive> read_back() const;
   double traffic_bytes() const;  // bytes of the buffers one dispatch reads and writes

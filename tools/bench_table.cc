@@ -311,6 +311,8 @@ void write_machine(std::ostream& out, const BenchFile& file) {
 // ---- sections -----------------------------------------------------------------------------------------------
 
 const char* const kSkinBackends[] = {"reference", "cpu_1t", "cpu_all", "vulkan_device", "vulkan_e2e"};
+// A column of its own, shown when the run has it (skinref_bench --shader).
+const char* const kUserShaderBackend = "user_shader_device";
 const char* const kCopyBackends[] = {"cpu_1t", "cpu_all", "vulkan"};
 const char* const kRenderers[] = {"reference_1t", "reference_all", "vulkan"};
 
@@ -324,6 +326,7 @@ std::optional<long long> numbered(const std::string& part, const std::string& pr
 struct Names {
   // (method index, vertices, influences)
   std::vector<std::tuple<SkinningMethod, long long, long long>> skin_rows;
+  bool any_user_shader = false;
   std::vector<long long> animation_joints;
   std::vector<std::pair<std::string, std::string>> render_rows;  // (model, size), in file order
   std::vector<std::string> other;
@@ -341,8 +344,11 @@ Names classify(const BenchFile& file) {
       continue;
     }
     const std::optional<SkinningMethod> method = parts.size() == 5 ? parse_skinning_method(parts[2]) : std::nullopt;
+    const bool user_shader = parts.size() == 5 && parts[1] == kUserShaderBackend;
     if (parts.size() == 5 && parts[0] == "BM_Skin" && method &&
-        std::find(std::begin(kSkinBackends), std::end(kSkinBackends), parts[1]) != std::end(kSkinBackends)) {
+        (user_shader ||
+         std::find(std::begin(kSkinBackends), std::end(kSkinBackends), parts[1]) != std::end(kSkinBackends))) {
+      names.any_user_shader |= user_shader;
       const auto vertices = numbered(parts[3], "vertices:");
       const auto influences = numbered(parts[4], "influences:");
       if (vertices && influences) {
@@ -406,20 +412,24 @@ void write_skinning(std::ostream& out, const BenchFile& file, const Names& names
   out << "## Skinning\n\n"
       << "M vertices/s (fraction of the copy bandwidth above: bytes moved per second / copy bytes per second). "
          "reference: double precision, 1 thread; cpu: float32 SIMD backend; vulkan_device: timestamp device time; "
-         "vulkan_e2e: with conversion, upload and readback. Bytes per vertex: bench/bench_skinning.cc. A fraction "
+         "vulkan_e2e: with conversion, upload and readback; user_shader_device: the shader given to skinref_bench "
+         "--shader, timestamp device time per pass (its bytes: its buffers). Bytes per vertex: "
+         "bench/bench_skinning.cc. A fraction "
          "above 1 means the working set stayed in a cache that the copy's larger buffers do not fit in.\n\n"
       << "| method | vertices | influences |";
-  for (const char* backend : kSkinBackends) out << " " << backend << " |";
+  std::vector<std::string> backends(std::begin(kSkinBackends), std::end(kSkinBackends));
+  if (names.any_user_shader) backends.push_back(kUserShaderBackend);
+  for (const std::string& backend : backends) out << " " << backend << " |";
   out << " cpu_1t / reference |\n|---|---|---|";
-  for (size_t i = 0; i < std::size(kSkinBackends); ++i) out << "---|";
+  for (size_t i = 0; i < backends.size(); ++i) out << "---|";
   out << "---|\n";
   for (const auto& [method, vertices, influences] : names.skin_rows) {
     const std::string suffix = std::string("/") + skinning_method_name(method) + "/vertices:" +
                                std::to_string(vertices) + "/influences:" + std::to_string(influences);
     out << "| " << upper_case(skinning_method_name(method)) << " | " << count_name(vertices) << " | " << influences << " |";
     std::map<std::string, double> rate;
-    for (const char* backend : kSkinBackends) {
-      const std::optional<Result> result = file.find(std::string("BM_Skin/") + backend + suffix);
+    for (const std::string& backend : backends) {
+      const std::optional<Result> result = file.find("BM_Skin/" + backend + suffix);
       if (!result) {
         out << " - |";
       } else if (!result->run) {

@@ -139,6 +139,23 @@ TEST(BenchTable, PicksMediansFallsBackToRunsAndShowsSkippedCases) {
   EXPECT_LT(md.find("| LBS | 100k"), md.find("| DQS | 16M"));
 }
 
+// The user's shader (skinref_bench --shader) gets a column of its own beside skin.comp's, only when the run has it.
+TEST(BenchTable, ShowsTheUserShaderBesideSkinComp) {
+  TempDir dir;
+  const std::string vk = "BM_Skin/vulkan_device/lbs/vertices:100000/influences:4/iterations:5/manual_time";
+  const std::string user = "BM_Skin/user_shader_device/lbs/vertices:100000/influences:4/iterations:5/manual_time";
+  const std::vector<std::string> runs = {
+      aggregate_run(vk, "median", R"("real_time": 1, "time_unit": "ms", "vertices/s": 100e6, "fraction_of_bandwidth": 0.6)"),
+      aggregate_run(user, "median", R"("real_time": 4, "time_unit": "ms", "vertices/s": 25e6, "fraction_of_bandwidth": 0.2)"),
+  };
+  write_bytes(dir.file("bench.json"), bench_file_text(runs));
+  const CliRun run = run_cli(dir, {dir.file("bench.json")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  expect_line(run.out, "| method | vertices | influences | reference | cpu_1t | cpu_all | vulkan_device | vulkan_e2e | "
+                       "user_shader_device | cpu_1t / reference |");
+  expect_line(run.out, "| LBS | 100k | 4 | - | - | - | 100 (0.60) | - | 25.0 (0.20) | - |");
+}
+
 // The aims of issue 18 beside their targets: each row reads its benchmark, compares with the target, and says
 // "not measured" with the reason where the run has no figure.
 TEST(BenchTable, ShowsEachAimBesideItsTarget) {

@@ -69,6 +69,17 @@ class VulkanSkinningJob final : public SkinningJob {
   double traffic_bytes_;
 };
 
+// The device time per pass of a user's shader over `passes` passes (0 without timestamps).
+template <class Skinning>
+double user_pass_seconds(Skinning& skinning, int passes) {
+  double total = 0.0;
+  for (int p = 0; p < passes; ++p) {
+    skinning.dispatch();
+    total += skinning.device_ms() * 1e-3;
+  }
+  return passes > 0 ? total / passes : 0.0;
+}
+
 // A user's shader in place of skin.comp (gpu::UserShaderSkinning: buffers laid out as its interface says).
 class UserShaderJob final : public SkinningJob {
  public:
@@ -81,6 +92,8 @@ class UserShaderJob final : public SkinningJob {
   double traffic_bytes() const override { return skinning_.traffic_bytes(); }
   double prepare_seconds() const override { return skinning_.prepare_ms() * 1e-3; }
   std::optional<double> device_seconds() const override { return skinning_.device_ms() * 1e-3; }
+  // Each pass its own dispatches (one submission per primitive, read back): the timestamps around them.
+  std::optional<double> busy_pass_seconds(int passes) override { return user_pass_seconds(skinning_, passes); }
   void set_threads(int) override {}
   std::string label() const override { return "vulkan, user shader " + name_ + ", " + context_.info().name; }
 
@@ -102,7 +115,9 @@ class UserVertexShaderJob final : public SkinningJob {
   std::vector<WorldPrimitive> vertices() const override { return skinning_.read_back(); }
   double traffic_bytes() const override { return skinning_.traffic_bytes(); }
   double prepare_seconds() const override { return skinning_.prepare_ms() * 1e-3; }
-  std::optional<double> device_seconds() const override { return std::nullopt; }
+  std::optional<double> device_seconds() const override { return skinning_.device_ms() * 1e-3; }
+  // Each pass its own draws (one submission per primitive, captured and read back): the timestamps around them.
+  std::optional<double> busy_pass_seconds(int passes) override { return user_pass_seconds(skinning_, passes); }
   void set_threads(int) override {}
   std::string label() const override { return "vulkan, user vertex shader " + name_ + ", " + context_.info().name; }
 
@@ -191,15 +206,21 @@ std::unique_ptr<Backend> make_vulkan_backend(gpu::Context& context, bool gpu_pos
   return std::make_unique<VulkanBackend>(nullptr, context, gpu_pose);
 }
 
+// The user's shader of either stage, as its interface's "stage" says, read and checked.
+static UserShaderOfStage load_user_shader_of_stage(const std::string& shader, const std::string& interface) {
+  if (gpu::interface_stage(interface) == "vertex") return gpu::load_user_vertex_shader(shader, interface);
+  return gpu::load_user_shader(shader, interface);
+}
+
+std::unique_ptr<Backend> make_vulkan_backend(gpu::Context& context, bool gpu_pose, const std::string& shader,
+                                             const std::string& interface) {
+  return std::make_unique<VulkanBackend>(nullptr, context, gpu_pose, load_user_shader_of_stage(shader, interface));
+}
+
 std::unique_ptr<Backend> make_vulkan_backend(const BackendOptions& options) {
   // The user's shader is read and checked against its interface before any device is set up.
   std::optional<UserShaderOfStage> shader;
-  if (!options.shader.empty()) {
-    if (gpu::interface_stage(options.shader_interface) == "vertex")
-      shader = gpu::load_user_vertex_shader(options.shader, options.shader_interface);
-    else
-      shader = gpu::load_user_shader(options.shader, options.shader_interface);
-  }
+  if (!options.shader.empty()) shader = load_user_shader_of_stage(options.shader, options.shader_interface);
   auto context = std::make_unique<gpu::Context>(gpu::ContextOptions{options.validate, options.device});
   gpu::Context& borrowed = *context;
   return std::make_unique<VulkanBackend>(std::move(context), borrowed, options.gpu_pose, std::move(shader));

@@ -12,9 +12,16 @@
 
 #include "gpu/context.h"
 
+#include <string>
+
 namespace skinref {
 
 // `context` must outlive the backend.
 std::unique_ptr<Backend> make_vulkan_backend(gpu::Context& context, bool gpu_pose);
+// The same with the user's shader (compute or vertex, as its interface says) in place of skin.comp; the
+// shader is read and checked first (InputError). Its job's busy_pass_seconds() is the mean of the timestamps
+// around each pass's dispatches or draws.
+std::unique_ptr<Backend> make_vulkan_backend(gpu::Context& context, bool gpu_pose, const std::string& shader,
+                                             const std::string& interface);
 
 }  // namespace skinref
