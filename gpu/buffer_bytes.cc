@@ -4,6 +4,16 @@
 
 namespace skinref::gpu {
 
+void put_matrix_columns(std::vector<std::byte>& bytes, size_t at, const Mat4& m) {
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) put_float(bytes, at + 4 * size_t(4 * c + r), m(r, c));
+}
+
+void put_matrix_rows(std::vector<std::byte>& bytes, size_t at, const Mat4& m, int rows) {
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < 4; ++c) put_float(bytes, at + 4 * size_t(4 * r + c), m(r, c));
+}
+
 PaddedInfluences padded_influences(const Scene& scene, int node, size_t primitive, uint32_t influences,
                                    const std::string& interface_path) {
   const Node& n = scene.nodes[size_t(node)];

@@ -26,17 +26,10 @@ void put_u32(std::vector<std::byte>& bytes, size_t at, uint32_t value) { put_val
 
 // A matrix in the declared order: column-major (16 floats), row-major (16), or the top three rows (12).
 void put_matrix(std::vector<std::byte>& bytes, size_t at, const Mat4& m, AttributeFormat format) {
-  size_t k = 0;
   switch (format) {
-    case AttributeFormat::Mat4ColumnMajor:
-      for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r) put_float(bytes, at + 4 * k++, m(r, c));
-      break;
-    case AttributeFormat::Mat4RowMajor:
-    case AttributeFormat::Mat3x4RowMajor:
-      for (int r = 0; r < (format == AttributeFormat::Mat4RowMajor ? 4 : 3); ++r)
-        for (int c = 0; c < 4; ++c) put_float(bytes, at + 4 * k++, m(r, c));
-      break;
+    case AttributeFormat::Mat4ColumnMajor: put_matrix_columns(bytes, at, m); break;
+    case AttributeFormat::Mat4RowMajor: put_matrix_rows(bytes, at, m, 4); break;
+    case AttributeFormat::Mat3x4RowMajor: put_matrix_rows(bytes, at, m, 3); break;
     default: throw std::logic_error("put_matrix: not a matrix format");
   }
 }

@@ -68,17 +68,10 @@ VkFormat vulkan_format(VertexFormat format) {
 
 // A palette entry in the declared layout.
 void put_palette_entry(std::vector<std::byte>& bytes, size_t at, const Mat4& m, PaletteLayout layout) {
-  size_t k = 0;
   switch (layout) {
-    case PaletteLayout::Mat4:
-      for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r) put_float(bytes, at + 4 * k++, m(r, c));
-      break;
-    case PaletteLayout::Mat4RowMajor:
-    case PaletteLayout::Mat3x4Rows:
-      for (int r = 0; r < (layout == PaletteLayout::Mat4RowMajor ? 4 : 3); ++r)
-        for (int c = 0; c < 4; ++c) put_float(bytes, at + 4 * k++, m(r, c));
-      break;
+    case PaletteLayout::Mat4: put_matrix_columns(bytes, at, m); break;
+    case PaletteLayout::Mat4RowMajor: put_matrix_rows(bytes, at, m, 4); break;
+    case PaletteLayout::Mat3x4Rows: put_matrix_rows(bytes, at, m, 3); break;
   }
 }
 

@@ -69,62 +69,40 @@ class VulkanSkinningJob final : public SkinningJob {
   double traffic_bytes_;
 };
 
-// The device time per pass of a user's shader over `passes` passes (0 without timestamps).
-template <class Skinning>
-double user_pass_seconds(Skinning& skinning, int passes) {
-  double total = 0.0;
-  for (int p = 0; p < passes; ++p) {
-    skinning.dispatch();
-    total += skinning.device_ms() * 1e-3;
-  }
-  return passes > 0 ? total / passes : 0.0;
-}
-
-// A user's shader in place of skin.comp (gpu::UserShaderSkinning: buffers laid out as its interface says).
+// A user's shader in place of skin.comp: a compute shader (gpu::UserShaderSkinning: buffers laid out as its
+// interface says) or a vertex shader (gpu::UserVertexSkinning: its outputs captured by transform feedback).
+// busy_pass_seconds() is the mean over `passes` passes of the timestamps around each pass's dispatches or draws,
+// each pass its own submissions, read back.
+template <class Shader, class Skinning>
 class UserShaderJob final : public SkinningJob {
  public:
-  UserShaderJob(gpu::Context& context, const gpu::UserShader& shader, const Scene& scene, const EvaluatedPose& pose,
-                const SkinningOptions& options)
-      : context_(context), name_(shader.interface.name), skinning_(context, shader, scene, pose, options) {}
+  UserShaderJob(gpu::Context& context, const Shader& shader, const Scene& scene, const EvaluatedPose& pose,
+                const SkinningOptions& options, const char* kind)
+      : context_(context),
+        name_(shader.interface.name),
+        kind_(kind),
+        skinning_(context, shader, scene, pose, options) {}
 
   void run() override { skinning_.dispatch(); }
   std::vector<WorldPrimitive> vertices() const override { return skinning_.read_back(); }
   double traffic_bytes() const override { return skinning_.traffic_bytes(); }
   double prepare_seconds() const override { return skinning_.prepare_ms() * 1e-3; }
   std::optional<double> device_seconds() const override { return skinning_.device_ms() * 1e-3; }
-  // Each pass its own dispatches (one submission per primitive, read back): the timestamps around them.
-  std::optional<double> busy_pass_seconds(int passes) override { return user_pass_seconds(skinning_, passes); }
+  std::optional<double> busy_pass_seconds(int passes) override {
+    double total = 0.0;
+    for (int p = 0; p < passes; ++p) {
+      skinning_.dispatch();
+      total += skinning_.device_ms() * 1e-3;
+    }
+    return passes > 0 ? total / passes : 0.0;
+  }
   void set_threads(int) override {}
-  std::string label() const override { return "vulkan, user shader " + name_ + ", " + context_.info().name; }
+  std::string label() const override { return "vulkan, " + kind_ + " " + name_ + ", " + context_.info().name; }
 
  private:
   gpu::Context& context_;
-  std::string name_;
-  gpu::UserShaderSkinning skinning_;
-};
-
-// A user's vertex shader in place of skin.comp (gpu::UserVertexSkinning: its outputs captured by transform
-// feedback).
-class UserVertexShaderJob final : public SkinningJob {
- public:
-  UserVertexShaderJob(gpu::Context& context, const gpu::UserVertexShader& shader, const Scene& scene,
-                      const EvaluatedPose& pose, const SkinningOptions& options)
-      : context_(context), name_(shader.interface.name), skinning_(context, shader, scene, pose, options) {}
-
-  void run() override { skinning_.dispatch(); }
-  std::vector<WorldPrimitive> vertices() const override { return skinning_.read_back(); }
-  double traffic_bytes() const override { return skinning_.traffic_bytes(); }
-  double prepare_seconds() const override { return skinning_.prepare_ms() * 1e-3; }
-  std::optional<double> device_seconds() const override { return skinning_.device_ms() * 1e-3; }
-  // Each pass its own draws (one submission per primitive, captured and read back): the timestamps around them.
-  std::optional<double> busy_pass_seconds(int passes) override { return user_pass_seconds(skinning_, passes); }
-  void set_threads(int) override {}
-  std::string label() const override { return "vulkan, user vertex shader " + name_ + ", " + context_.info().name; }
-
- private:
-  gpu::Context& context_;
-  std::string name_;
-  gpu::UserVertexSkinning skinning_;
+  std::string name_, kind_;
+  Skinning skinning_;
 };
 
 // The user's shader, of either stage.
@@ -149,9 +127,11 @@ class VulkanBackend final : public Backend {
   std::unique_ptr<SkinningJob> prepare_skinning(const Scene& scene, const EvaluatedPose& pose,
                                                 const SkinningOptions& options) override {
     if (shader_ && std::holds_alternative<gpu::UserVertexShader>(*shader_))
-      return std::make_unique<UserVertexShaderJob>(context_, std::get<gpu::UserVertexShader>(*shader_), scene, pose,
-                                                   options);
-    if (shader_) return std::make_unique<UserShaderJob>(context_, std::get<gpu::UserShader>(*shader_), scene, pose, options);
+      return std::make_unique<UserShaderJob<gpu::UserVertexShader, gpu::UserVertexSkinning>>(
+          context_, std::get<gpu::UserVertexShader>(*shader_), scene, pose, options, "user vertex shader");
+    if (shader_)
+      return std::make_unique<UserShaderJob<gpu::UserShader, gpu::UserShaderSkinning>>(
+          context_, std::get<gpu::UserShader>(*shader_), scene, pose, options, "user shader");
     return std::make_unique<VulkanSkinningJob>(context_, scene, pose, options);
   }
 
