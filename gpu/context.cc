@@ -4,6 +4,8 @@
 // resources.cc's; the Context owns the device's ResourceAllocator (resources()).
 #include "gpu/context.h"
 
+#include "gpu/compute_pipelines.h"
+
 #include "core/input_error.h"
 
 #include <algorithm>
@@ -297,6 +299,7 @@ struct Context::State {
   bool timestamps = false;
   bool transform_feedback = false;
   std::optional<ResourceAllocator> resources;  // made once the device exists
+  std::optional<ComputePipelineCache> compute_pipelines;  // likewise; destroyed before the device
   // Fences of submissions whose wait timed out: the device may still signal them, so they are destroyed
   // only after vkDeviceWaitIdle at teardown.
   std::vector<VkFence> abandoned_fences;
@@ -361,6 +364,7 @@ Context::State::~State() {
                    vk_result_name(idle));
     }
     for (VkFence fence : abandoned_fences) vkDestroyFence(device, fence, nullptr);
+    compute_pipelines.reset();
     if (command_pool != VK_NULL_HANDLE) vkDestroyCommandPool(device, command_pool, nullptr);
     vkDestroyDevice(device, nullptr);
   }
@@ -484,6 +488,7 @@ void Context::State::create_device() {
   VK_CHECK(vkCreateDevice(physical_device, &device_info, nullptr, &device));
   vkGetDeviceQueue(device, queue_family, 0, &queue);
   resources.emplace(physical_device, device, properties.limits, info.name);
+  compute_pipelines.emplace(device);
 
   VkCommandPoolCreateInfo pool_info{};
   pool_info.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
@@ -534,6 +539,8 @@ std::vector<std::string> Context::validation_messages() const {
 }
 
 ResourceAllocator& Context::resources() { return *state_->resources; }
+
+ComputePipelineCache& Context::compute_pipelines() { return *state_->compute_pipelines; }
 
 void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record) {
   State& s = *state_;

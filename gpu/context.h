@@ -14,6 +14,8 @@
 //   every transfer/compute/graphics hop recorded by the helpers carries an explicit pipeline barrier.
 //   Host-visible memory is mapped; non-coherent memory is flushed after writes and invalidated before
 //   reads (resources.h).
+// - Compute pipelines are made once per shader, layout and specialization and kept until destruction
+//   (compute_pipelines()).
 // - Destruction releases everything in reverse order of creation; no object leaks (the validation layer
 //   reports leaks at vkDestroyDevice / vkDestroyInstance, and those count as errors).
 // - Not thread-safe: one context per thread.
@@ -29,6 +31,8 @@
 #include <vector>
 
 namespace skinref::gpu {
+
+class ComputePipelineCache;  // gpu/compute_pipelines.h
 
 struct ContextOptions {
   bool validate = false;
@@ -85,6 +89,10 @@ class Context {
 
   // A shader module from SPIR-V words (the build embeds them; see gpu/shaders/).
   VkShaderModule create_shader(const uint32_t* words, size_t word_count);
+
+  // The compute programs' layouts, shader modules and pipelines, kept for the context's lifetime
+  // (gpu/compute_pipelines.h): a pass run many times compiles its shader once.
+  ComputePipelineCache& compute_pipelines();
 
  private:
   struct State;

@@ -5,12 +5,10 @@
 // result: each step's operations and their order are the same (-ffp-contract=off), only where they live.
 #pragma once
 
-#if defined(__SANITIZE_ADDRESS__)
+#include "core/sanitizers.h"
+
+#if defined(SKINREF_UNDER_ASAN)
 #define SKINREF_ALWAYS_INLINE
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SKINREF_ALWAYS_INLINE
-#endif
 #endif
 #ifndef SKINREF_ALWAYS_INLINE
 #define SKINREF_ALWAYS_INLINE [[gnu::always_inline]]

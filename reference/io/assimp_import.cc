@@ -5,6 +5,7 @@
 
 #include "core/input_error.h"
 #include "core/limits.h"
+#include "core/sanitizers.h"
 #include "io/gltf_export.h"
 #include "io/gltf_load.h"
 
@@ -520,16 +521,7 @@ void send(int fd, char status, const std::vector<std::string>& blocks) {
 // AddressSanitizer reserves terabytes of shadow and allocator address space at start-up, so under it the limit
 // counts from what the child has mapped when it starts (an absolute limit killed every child in ASan's first
 // mmap): the import's own allocations get the same budget as without ASan, and a failed one ends the child
-// with ASan's out-of-memory report (a failed import) instead of exhausting the machine. GCC says ASan with
-// __SANITIZE_ADDRESS__, clang with __has_feature(address_sanitizer) (the fuzz build, tests/fuzz/).
-#if defined(__SANITIZE_ADDRESS__)
-#define SKINREF_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SKINREF_UNDER_ASAN 1
-#endif
-#endif
-
+// with ASan's out-of-memory report (a failed import) instead of exhausting the machine (core/sanitizers.h).
 #if defined(SKINREF_UNDER_ASAN)
 constexpr bool kUnderAsan = true;
 // The process's mapped address space (VmSize of /proc/self/status), 0 when it cannot be read.

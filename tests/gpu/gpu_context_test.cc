@@ -4,6 +4,7 @@
 // host accessors, timestamps, a shader module in a compute pipeline, proof that the validation messenger
 // really counts errors, and the `skinref devices` command.
 #include "core/input_error.h"
+#include "gpu/compute.h"
 #include "gpu/context.h"
 #include "support/temp_dir.h"
 
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -474,6 +476,38 @@ TEST(GpuContext, ShaderModuleBuildsAComputePipelineThatDispatches) {
   vkDestroyPipeline(context.device(), pipeline, nullptr);
   vkDestroyPipelineLayout(context.device(), layout, nullptr);
   vkDestroyShaderModule(context.device(), module, nullptr);
+  expect_validation_clean(context);
+}
+
+// A pass run many times on one context compiles its shader once: two programs of the same SPIR-V and layout
+// share the context's shape and pipelines (gpu/compute_pipelines.h); other words at the same address, or
+// another layout, are another shape. Every object goes with the context, which the validation layer checks.
+TEST(GpuContext, ComputeProgramsOfOneShaderShareTheContextsPipelines) {
+  Context context(validated());
+  const std::span<const uint32_t> words(kEmptyComputeShader);
+  ComputeLayout layout;
+  layout.bindings = {0};
+  VkPipeline first_pipeline = VK_NULL_HANDLE;
+  {
+    ComputeProgram first(context, words, layout);
+    first.prepare(0);
+    first_pipeline = context.compute_pipelines().pipeline(context.compute_pipelines().shape(words, layout), 0);
+  }
+  ComputeProgram second(context, words, layout);
+  ComputeShape& shape = context.compute_pipelines().shape(words, layout);
+  EXPECT_EQ(context.compute_pipelines().pipeline(shape, 0), first_pipeline);  // made by `first`, kept
+  EXPECT_EQ(shape.pipelines.size(), 1u);
+  second.prepare(1);  // another specialization value: another pipeline of the same shape
+  EXPECT_EQ(shape.pipelines.size(), 2u);
+
+  ComputeLayout other_layout = layout;
+  other_layout.bindings = {0, 1};
+  EXPECT_NE(&context.compute_pipelines().shape(words, other_layout), &shape);
+  std::vector<uint32_t> edited(words.begin(), words.end());
+  ComputeShape& same_words = context.compute_pipelines().shape(edited, layout);
+  EXPECT_EQ(&same_words, &shape);  // by the words, not their address
+  edited[1] = 0x00010000;          // SPIR-V 1.0 in the header: other words
+  EXPECT_NE(&context.compute_pipelines().shape(edited, layout), &shape);
   expect_validation_clean(context);
 }
 

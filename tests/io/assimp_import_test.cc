@@ -6,6 +6,7 @@
 // InputError naming the file, never a crash.
 #include "anim/evaluate_pose.h"
 #include "core/conventions.h"
+#include "core/sanitizers.h"
 #include "core/input_error.h"
 #include "core/vertices.h"
 #include "io/assimp_import.h"
@@ -314,7 +315,7 @@ TEST(AssimpMalformed, ChildLimitsAreReported) {
   } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find("Assimp was stopped"), std::string::npos) << error.what();
   }
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(SKINREF_UNDER_ASAN)
   GTEST_SKIP() << "the address-space limit is not set under AddressSanitizer (its shadow memory needs the space)";
 #else
   // In a freshly executed copy of this test program (gtest's threadsafe death-test style), so that the forked
@@ -377,7 +378,7 @@ TEST(AssimpMalformed, AFileAssimpExpandsWithoutEndFailsWithinItsBudget) {
               run.err.find("259 MiB of address space") != std::string::npos ||
               run.err.find("within its 259 MiB") != std::string::npos)
       << run.err;
-#if !defined(__SANITIZE_ADDRESS__)  // under ASan the child's out-of-memory report comes first
+#if !defined(SKINREF_UNDER_ASAN)  // under ASan the child's out-of-memory report comes first
   EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
 #endif
   std::printf("[ measured ] the Collada allocation bomb refused in %.1f s: %s", seconds, run.err.c_str());

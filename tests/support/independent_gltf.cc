@@ -410,7 +410,10 @@ struct GltfFile::Impl {
     const Json& accessor = at_index(top_array("accessors"), index, "accessor");
     const int component_type = accessor.at("componentType").get<int>();
     const bool normalized = accessor.value("normalized", false);
-    const auto [columns, rows] = type_shape(accessor.at("type").get<std::string>());
+    // Named copies, not a structured binding: lambdas below capture them (clang before 16 cannot capture a
+    // binding).
+    const auto shape = type_shape(accessor.at("type").get<std::string>());
+    const int columns = shape.first, rows = shape.second;
     const size_t count = as_index(accessor.at("count"), where + "/count");
     if (count == 0) fail(where + ": count 0");
     const size_t csize = component_size(component_type);

@@ -2,6 +2,7 @@
 // problem, no output file after any failure, deterministic dumps (also across thread counts), the pose
 // and info outputs, export followed by skinning of the exported file, pose recipes (--recipe), and render
 // (PNG size, views, joints by name, ids and dump outputs, bad values, no output after a failed one).
+#include "core/sanitizers.h"
 #include "io/builtin_scenes.h"
 #include "io/image_io.h"
 #include "io/vertex_dump.h"
@@ -1179,17 +1180,7 @@ int run_with_address_space_limit(const std::vector<std::string>& args, size_t ki
   return (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
+constexpr bool kAddressSanitizer = kUnderAddressSanitizer;  // core/sanitizers.h
 
 TEST_F(CliTest, TimeNanAndInfinityAreRefused) {
   for (const std::string time : {"nan", "NaN", "inf", "-inf", "1e999"}) {

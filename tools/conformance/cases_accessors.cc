@@ -25,6 +25,8 @@ const char* const kStrideRule =
     "targets), the locations of the subsequent data elements are controlled by the bufferView.byteStride property.";
 
 // The mesh of `primitive` on its own node, skinned to `chain` with the inverseBindMatrices accessor `ibm`.
+// Callers make `ibm` first, in a statement of its own: the accessors' order is part of the file, and the order in
+// which a call's arguments are evaluated is unspecified (g++ and clang++ differ).
 void build_rig(GltfBuilder& b, const Chain& chain, const nlohmann::ordered_json& primitive, int ibm) {
   const int mesh = b.add_mesh({{"name", "ribbon"}, {"primitives", {primitive}}});
   const int skin = b.add_skin({{"name", "chain"}, {"inverseBindMatrices", ibm}, {"joints", chain.joints}});
@@ -80,7 +82,8 @@ void sparse_inverse_binds(GltfBuilder& b) {
 void sparse_rotation_keys(GltfBuilder& b) {
   const Chain chain = add_chain(b, "joint", kJoints, kSegment);
   const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
-  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), rest_inverse_binds(b));
+  const int ibm = rest_inverse_binds(b);
+  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
   const std::vector<double> identity = axis_angle_xyzw(kAxisZ, 0.0);
   const SparseValues turns{{1, 2}, ComponentType::U8,
                            concat({axis_angle_xyzw(kAxisZ, degrees(-60)), axis_angle_xyzw(kAxisZ, degrees(-120))})};
@@ -95,7 +98,8 @@ void offset_inverse_binds(GltfBuilder& b) {
   const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
   AccessorLayout after_a_matrix;
   after_a_matrix.leading_padding = 64;
-  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), rest_inverse_binds(b, after_a_matrix));
+  const int ibm = rest_inverse_binds(b, after_a_matrix);
+  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
   add_animation(b, "swings", chain_swings(chain));
 }
 
@@ -103,7 +107,8 @@ void offset_inverse_binds(GltfBuilder& b) {
 void offset_rotation_keys(GltfBuilder& b) {
   const Chain chain = add_chain(b, "joint", kJoints, kSegment);
   const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
-  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), rest_inverse_binds(b));
+  const int ibm = rest_inverse_binds(b);
+  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
   AccessorLayout after_a_key;
   after_a_key.leading_padding = 16;
   const int input = b.add_times("joint 1 rotation times", {0.0, 1.0});
@@ -119,7 +124,8 @@ void strided_weights(GltfBuilder& b) {
   const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
   InfluenceSet set{ribbon.joints, ribbon.weights};
   set.weight_layout.byte_stride = 32;
-  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), rest_inverse_binds(b));
+  const int ibm = rest_inverse_binds(b);
+  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
   add_animation(b, "swings", chain_swings(chain));
 }
 
@@ -129,8 +135,9 @@ void strided_positions(GltfBuilder& b) {
   const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
   AccessorLayout strided;
   strided.byte_stride = 16;
+  const int ibm = rest_inverse_binds(b);
   build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {InfluenceSet{ribbon.joints, ribbon.weights}}, strided),
-            rest_inverse_binds(b));
+            ibm);
   add_animation(b, "swings", chain_swings(chain));
 }
 
@@ -149,7 +156,8 @@ void sparse_skin_weights(GltfBuilder& b) {
     blends.values.insert(blends.values.end(), first, first + 4);
   }
   set.weight_sparse = blends;
-  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), rest_inverse_binds(b));
+  const int ibm = rest_inverse_binds(b);
+  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
   add_animation(b, "swings", chain_swings(chain));
 }
 
@@ -160,7 +168,8 @@ void strided_weights_view_ends_at_last_element(GltfBuilder& b) {
   InfluenceSet set{ribbon.joints, ribbon.weights};
   set.weight_layout.byte_stride = 32;
   set.weight_layout.view_ends_at_last_element = true;
-  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), rest_inverse_binds(b));
+  const int ibm = rest_inverse_binds(b);
+  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
   add_animation(b, "swings", chain_swings(chain));
 }
 

@@ -249,8 +249,9 @@ GeneratedSuite generate_suite() {
 
 void write_suite(const GeneratedSuite& suite, const std::string& folder) {
   StagedFiles staged;
-  for (const auto& [relative, bytes] : suite.files) {
-    const std::filesystem::path path = std::filesystem::path(folder) / relative;
+  for (const auto& file : suite.files) {
+    const std::string& bytes = file.second;  // a name the lambda can capture (clang before 16 cannot a binding)
+    const std::filesystem::path path = std::filesystem::path(folder) / file.first;
     std::filesystem::create_directories(path.parent_path());
     staged.stage(path.string(), [&bytes](const std::string& temporary) {
       std::ofstream out(temporary, std::ios::binary);
