@@ -18,6 +18,7 @@
 #include "support/skinning_cases.h"
 #include "support/temp_dir.h"
 #include "support/tolerances.h"
+#include "support/vector_distance.h"
 #include "verify/pose_error_bounds.h"
 #include "verify/vertex_compare.h"
 #include "verify/vertex_error_bounds.h"
@@ -35,31 +36,13 @@
 namespace skinref {
 inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
 
+using test::distance;
+using test::length;
 using test::method_name;
 using test::sample_times;
 using test::time_text;
 using test::twist_collapsed_ring;  // LBS at the same half turn: the collapsed middle ring
 
-
-// |a - b| and |a| by hand. These run over every value of the million-vertex scene, and the test code is
-// built without optimization in the sanitizer tree, where Eigen's expression templates cost a score of calls
-// per norm (a fifth of this suite's time there).
-double distance(const Vec3& a, const Vec3& b) {
-  const double* p = a.data();
-  const double* q = b.data();
-  const double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
-  return std::sqrt(dx * dx + dy * dy + dz * dz);
-}
-double distance(const Vec4& a, const Vec4& b) {  // tangents: xyz and the handedness
-  const double* p = a.data();
-  const double* q = b.data();
-  const double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2], dw = p[3] - q[3];
-  return std::sqrt(dx * dx + dy * dy + dz * dz + dw * dw);
-}
-double length(const Vec3& a) {
-  const double* p = a.data();
-  return std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
-}
 
 // What a set of comparisons adds up to: how many ratios are above 1/1000 among those that differ at all (the
 // median is above 1/1000 exactly when they are more than half), and the ratios' largest value. Counted from
