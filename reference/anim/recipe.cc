@@ -6,6 +6,7 @@
 #include "anim/palette.h"
 #include "anim/sampling.h"
 #include "core/input_error.h"
+#include "core/stream_bytes.h"
 #include "core/strict_json.h"
 
 #include <nlohmann/json.hpp>
@@ -426,7 +427,7 @@ Recipe load_recipe(const std::string& path, const Scene& scene) {
     throw InputError(path, "", std::string("a readable recipe file (") +
                                    (error_number != 0 ? std::strerror(error_number) : "cannot open") + ")");
   }
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = read_stream_bytes(in);
   if (in.bad()) throw InputError(path, "", "a readable recipe file (reading failed)");
   return parse_recipe(text, path, scene);
 }

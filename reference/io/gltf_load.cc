@@ -5,6 +5,7 @@
 
 #include "core/input_error.h"
 #include "core/limits.h"
+#include "core/stream_bytes.h"
 #include "io/accessor.h"
 
 #include <nlohmann/json.hpp>
@@ -948,7 +949,7 @@ Scene load_gltf_memory(const std::string& bytes, const std::string& display_name
 Scene load_gltf_file(const std::string& path, const LoadConventions& reading) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "a readable glTF (.gltf or .glb) file");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes = read_stream_bytes(in);
   if (in.bad()) throw InputError(path, "", "a readable glTF (.gltf or .glb) file");
   std::string base_dir = std::filesystem::path(path).parent_path().string();
   if (base_dir.empty()) base_dir = ".";

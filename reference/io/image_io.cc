@@ -5,6 +5,7 @@
 #include "core/atomic_file.h"
 #include "core/input_error.h"
 #include "core/limits.h"
+#include "core/stream_bytes.h"
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -161,7 +162,7 @@ void check_image_size(const std::string& file, const std::string& where, size_t 
 RgbaImage read_png(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "cannot open the file: " + std::string(std::strerror(errno)));
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes = read_stream_bytes(in);
   if (in.bad()) throw InputError(path, "", "reading the file failed");
   if (bytes.size() < sizeof(kPngSignature) || std::memcmp(bytes.data(), kPngSignature, sizeof(kPngSignature)) != 0) {
     throw InputError(path, "", "a PNG file (the 8-byte PNG signature)");

@@ -8,6 +8,7 @@
 
 #include "core/atomic_file.h"
 #include "core/input_error.h"
+#include "core/stream_bytes.h"
 
 #include <algorithm>
 #include <array>
@@ -468,7 +469,7 @@ std::string read_skv_bytes(const std::string& path) {
     throw InputError(path, "", std::string("a readable .skv file (") +
                                    (error_number != 0 ? std::strerror(error_number) : "cannot open") + ")");
   }
-  std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string contents = read_stream_bytes(in);
   if (in.bad()) throw InputError(path, "", "a readable .skv file (reading failed)");
   return contents;
 }

@@ -1,6 +1,7 @@
 #include "golden/golden_case.h"
 
 #include "core/input_error.h"
+#include "core/stream_bytes.h"
 #include "io/load_model.h"
 #include "io/pose_dump.h"
 #include "io/vertex_dump.h"
@@ -177,7 +178,7 @@ std::string pose_bytes(const Scene& scene, const EvaluatedPose& pose) {
 std::optional<std::string> read_file_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return read_stream_bytes(in);
 }
 
 std::string format(const char* pattern, double value) {
