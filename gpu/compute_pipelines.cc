@@ -39,11 +39,7 @@ ComputeShape create_shape(VkDevice device, std::span<const uint32_t> spirv, cons
     pipeline_layout_info.pPushConstantRanges = push_constant_bytes > 0 ? &range : nullptr;
     VK_CHECK(vkCreatePipelineLayout(device, &pipeline_layout_info, nullptr, &shape.pipeline_layout));
 
-    VkShaderModuleCreateInfo module_info{};
-    module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-    module_info.codeSize = spirv.size() * sizeof(uint32_t);
-    module_info.pCode = spirv.data();
-    VK_CHECK(vkCreateShaderModule(device, &module_info, nullptr, &shape.shader));
+    shape.shader = create_shader_module(device, spirv);
   } catch (...) {
     destroy_shape(device, shape);
     throw;
@@ -52,6 +48,16 @@ ComputeShape create_shape(VkDevice device, std::span<const uint32_t> spirv, cons
 }
 
 }  // namespace
+
+VkShaderModule create_shader_module(VkDevice device, std::span<const uint32_t> spirv) {
+  VkShaderModuleCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  info.codeSize = spirv.size() * sizeof(uint32_t);
+  info.pCode = spirv.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateShaderModule(device, &info, nullptr, &module));
+  return module;
+}
 
 ComputePipelineCache::~ComputePipelineCache() {
   for (auto& [key, shape] : shapes_) destroy_shape(device_, shape);

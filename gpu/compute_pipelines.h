@@ -44,6 +44,9 @@ struct ComputeShape {
   std::map<uint32_t, VkPipeline> pipelines;  // by specialization value
 };
 
+// A shader module of `device` from SPIR-V words; Context::create_shader() and the cache both make theirs here.
+VkShaderModule create_shader_module(VkDevice device, std::span<const uint32_t> spirv);
+
 class ComputePipelineCache {
  public:
   explicit ComputePipelineCache(VkDevice device) : device_(device) {}

@@ -589,13 +589,7 @@ void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record
 }
 
 VkShaderModule Context::create_shader(const uint32_t* words, size_t word_count) {
-  VkShaderModuleCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-  info.codeSize = word_count * sizeof(uint32_t);
-  info.pCode = words;
-  VkShaderModule module = VK_NULL_HANDLE;
-  VK_CHECK(vkCreateShaderModule(state_->device, &info, nullptr, &module));
-  return module;
+  return create_shader_module(state_->device, std::span<const uint32_t>(words, word_count));
 }
 
 }  // namespace skinref::gpu
