@@ -15,7 +15,6 @@ namespace {
 
 [[noreturn]] void contract_violation(const std::string& what) { throw std::invalid_argument(what); }
 
-std::string str(size_t value) { return std::to_string(value); }
 
 // q^w for a unit quaternion on its short path (w >= 0 component): the rotation by w times q's angle about
 // q's axis. Equals slerp(I, q, w) for w in [0, 1] and extends it beyond; w == 0 gives the identity exactly.
@@ -31,13 +30,13 @@ Quat quat_power(const Quat& q_in, double w) {
 
 void check_same_shape(const LocalPose& pose, const LocalPose& other, const char* what) {
   if (pose.local.size() != other.local.size() || pose.morph_weights.size() != other.morph_weights.size())
-    contract_violation(std::string(what) + ": poses of different shapes (" + str(pose.local.size()) + " and " +
-                       str(other.local.size()) + " nodes)");
+    contract_violation(std::string(what) + ": poses of different shapes (" + std::to_string(pose.local.size()) + " and " +
+                       std::to_string(other.local.size()) + " nodes)");
 }
 
 void check_mask(std::span<const double> mask, size_t nodes, const std::string& what) {
   if (!mask.empty() && mask.size() != nodes)
-    contract_violation(what + ": a mask needs one weight per node (" + str(nodes) + "), got " + str(mask.size()));
+    contract_violation(what + ": a mask needs one weight per node (" + std::to_string(nodes) + "), got " + std::to_string(mask.size()));
 }
 
 // Check step: every layer against the fallback's shape, its weight and its mask. Everything is checked up
@@ -45,11 +44,11 @@ void check_mask(std::span<const double> mask, size_t nodes, const std::string& w
 void check_blend_layers(std::span<const BlendLayer> layers, const LocalPose& fallback) {
   const size_t nodes = fallback.local.size();
   if (fallback.morph_weights.size() != nodes)
-    contract_violation("blend_poses: fallback has " + str(nodes) + " transforms but " +
-                       str(fallback.morph_weights.size()) + " morph weight lists");
+    contract_violation("blend_poses: fallback has " + std::to_string(nodes) + " transforms but " +
+                       std::to_string(fallback.morph_weights.size()) + " morph weight lists");
   for (size_t i = 0; i < layers.size(); ++i) {
     const BlendLayer& layer = layers[i];
-    const auto name = [i] { return "blend_poses: layer " + str(i); };  // built only for a message
+    const auto name = [i] { return "blend_poses: layer " + std::to_string(i); };  // built only for a message
     if (layer.pose == nullptr) contract_violation(name() + " has no pose");
     check_same_shape(*layer.pose, fallback, "blend_poses");
     if (!(layer.weight >= 0.0) || !std::isfinite(layer.weight))
@@ -57,11 +56,11 @@ void check_blend_layers(std::span<const BlendLayer> layers, const LocalPose& fal
     if (!layer.mask.empty()) check_mask(layer.mask, nodes, name());
     for (size_t n = 0; n < layer.mask.size(); ++n)
       if (!(layer.mask[n] >= 0.0 && layer.mask[n] <= 1.0))
-        contract_violation(name() + " mask[" + str(n) + "] must be in [0, 1], got " + std::to_string(layer.mask[n]));
+        contract_violation(name() + " mask[" + std::to_string(n) + "] must be in [0, 1], got " + std::to_string(layer.mask[n]));
     for (size_t n = 0; n < nodes; ++n)
       if (layer.pose->morph_weights[n].size() != fallback.morph_weights[n].size())
-        contract_violation(name() + " node " + str(n) + " has " + str(layer.pose->morph_weights[n].size()) +
-                           " morph weights, the fallback " + str(fallback.morph_weights[n].size()));
+        contract_violation(name() + " node " + std::to_string(n) + " has " + std::to_string(layer.pose->morph_weights[n].size()) +
+                           " morph weights, the fallback " + std::to_string(fallback.morph_weights[n].size()));
   }
 }
 
@@ -195,7 +194,7 @@ LocalPose blend_poses(std::span<const BlendLayer> layers, const LocalPose& fallb
 std::vector<double> subtree_mask(const Scene& scene, int root) {
   const size_t nodes = scene.nodes.size();
   if (root < 0 || size_t(root) >= nodes)
-    throw InputError(scene.source, "", "a node index in [0, " + str(nodes) + "), got " + std::to_string(root));
+    throw InputError(scene.source, "", "a node index in [0, " + std::to_string(nodes) + "), got " + std::to_string(root));
   std::vector<double> mask(nodes, 0.0);
   mask[size_t(root)] = 1.0;
   // node_order lists parents first, so a node's parent is final when the node is reached.
@@ -213,7 +212,7 @@ int find_node(const Scene& scene, const std::string& name) {
   for (size_t n = 0; n < scene.nodes.size(); ++n) {
     if (!known.empty()) known += ", ";
     // Unnamed nodes are listed by index: that is how they can be referred to.
-    known += scene.nodes[n].name.empty() ? "#" + str(n) : "'" + scene.nodes[n].name + "'";
+    known += scene.nodes[n].name.empty() ? "#" + std::to_string(n) : "'" + scene.nodes[n].name + "'";
   }
   throw InputError(scene.source, "",
                    "a node named '" + name + "'; the scene has " +
@@ -236,8 +235,8 @@ LocalPose make_additive_delta(const LocalPose& pose, const LocalPose& reference)
     const std::vector<double>& pw = pose.morph_weights[n];
     const std::vector<double>& rw = reference.morph_weights[n];
     if (pw.size() != rw.size())
-      contract_violation("make_additive_delta: node " + str(n) + " has " + str(pw.size()) +
-                         " morph weights, the reference " + str(rw.size()));
+      contract_violation("make_additive_delta: node " + std::to_string(n) + " has " + std::to_string(pw.size()) +
+                         " morph weights, the reference " + std::to_string(rw.size()));
     std::vector<double>& dw = delta.morph_weights[n];
     dw.resize(pw.size());
     for (size_t k = 0; k < pw.size(); ++k) dw[k] = pw[k] - rw[k];
@@ -254,7 +253,7 @@ void apply_additive(LocalPose& base, const LocalPose& delta, double weight, std:
     double w = weight;
     if (!mask.empty()) {
       if (!(mask[n] >= 0.0 && mask[n] <= 1.0))
-        contract_violation("apply_additive: mask[" + str(n) + "] must be in [0, 1], got " + std::to_string(mask[n]));
+        contract_violation("apply_additive: mask[" + std::to_string(n) + "] must be in [0, 1], got " + std::to_string(mask[n]));
       w *= mask[n];
     }
     if (w == 0.0) continue;  // untouched, bit for bit
@@ -267,8 +266,8 @@ void apply_additive(LocalPose& base, const LocalPose& delta, double weight, std:
     std::vector<double>& bw = base.morph_weights[n];
     const std::vector<double>& dw = delta.morph_weights[n];
     if (bw.size() != dw.size())
-      contract_violation("apply_additive: node " + str(n) + " has " + str(bw.size()) + " morph weights, the delta " +
-                         str(dw.size()));
+      contract_violation("apply_additive: node " + std::to_string(n) + " has " + std::to_string(bw.size()) + " morph weights, the delta " +
+                         std::to_string(dw.size()));
     for (size_t k = 0; k < bw.size(); ++k) bw[k] += w * dw[k];
   }
 }

@@ -12,7 +12,6 @@
 namespace skinref {
 namespace {
 
-std::string str(size_t v) { return std::to_string(v); }
 
 class SceneChecker {
  public:
@@ -36,12 +35,12 @@ class SceneChecker {
   void check_index(int index, size_t size, const std::string& path, const char* what, bool optional) const {
     if (optional && index == -1) return;
     if (index < 0 || size_t(index) >= size)
-      fail(path, std::string("a ") + what + " index < " + str(size) + ", got " + std::to_string(index));
+      fail(path, std::string("a ") + what + " index < " + std::to_string(size) + ", got " + std::to_string(index));
   }
   // Where root r came from: the active scene's node list (or, without scenes, the parentless nodes).
   std::string roots_path(size_t r) const {
     return s_.active_scene < 0 ? "/nodes/" + std::to_string(s_.roots[r])
-                               : "/scenes/" + std::to_string(s_.active_scene) + "/nodes/" + str(r);
+                               : "/scenes/" + std::to_string(s_.active_scene) + "/nodes/" + std::to_string(r);
   }
   size_t target_count(int mesh) const {
     return s_.meshes[mesh].primitives.empty() ? 0 : s_.meshes[mesh].primitives[0].targets.size();
@@ -50,16 +49,16 @@ class SceneChecker {
   void check_node_references() {
     for (size_t n = 0; n < s_.nodes.size(); ++n) {
       const Node& node = s_.nodes[n];
-      const std::string path = "/nodes/" + str(n);
+      const std::string path = "/nodes/" + std::to_string(n);
       check_index(node.mesh, s_.meshes.size(), path + "/mesh", "mesh", true);
       check_index(node.skin, s_.skins.size(), path + "/skin", "skin", true);
       check_index(node.camera, s_.cameras.size(), path + "/camera", "camera", true);
       if (node.skin != -1 && node.mesh == -1) fail(path + "/skin", "a skin only on a node with a mesh");
       if (node.mesh != -1 && !node.morph_weights.empty() && node.morph_weights.size() != target_count(node.mesh))
-        fail(path + "/weights", str(target_count(node.mesh)) + " weights (the morph target count of mesh " +
-                                    std::to_string(node.mesh) + "), got " + str(node.morph_weights.size()));
+        fail(path + "/weights", std::to_string(target_count(node.mesh)) + " weights (the morph target count of mesh " +
+                                    std::to_string(node.mesh) + "), got " + std::to_string(node.morph_weights.size()));
       for (size_t c = 0; c < node.children.size(); ++c)
-        check_index(node.children[c], s_.nodes.size(), path + "/children/" + str(c), "node", false);
+        check_index(node.children[c], s_.nodes.size(), path + "/children/" + std::to_string(c), "node", false);
     }
     for (size_t r = 0; r < s_.roots.size(); ++r)
       check_index(s_.roots[r], s_.nodes.size(), roots_path(r), "node", false);
@@ -75,7 +74,7 @@ class SceneChecker {
       for (size_t c = 0; c < children.size(); ++c) {
         Node& child = s_.nodes[children[c]];
         if (child.parent != -1)
-          fail("/nodes/" + str(n) + "/children/" + str(c),
+          fail("/nodes/" + std::to_string(n) + "/children/" + std::to_string(c),
                "a node with a single parent; node " + std::to_string(children[c]) + " is already a child of node " +
                    std::to_string(child.parent));
         child.parent = int(n);
@@ -121,7 +120,7 @@ class SceneChecker {
       if (depth[size_t(n)] > limits::kMaxHierarchyDepth)
         fail("/nodes/" + std::to_string(parent) + "/children",
              "a node hierarchy depth " + limits::limit_text(limits::kMaxHierarchyDepth, "kMaxHierarchyDepth") +
-                 "; node " + std::to_string(n) + " is at depth " + str(depth[size_t(n)]));
+                 "; node " + std::to_string(n) + " is at depth " + std::to_string(depth[size_t(n)]));
     }
     for (Node& node : s_.nodes) node.in_active_scene = false;
     for (size_t r = 0; r < s_.roots.size(); ++r) {
@@ -142,20 +141,20 @@ class SceneChecker {
   void check_meshes() {
     for (size_t m = 0; m < s_.meshes.size(); ++m) {
       const Mesh& mesh = s_.meshes[m];
-      const std::string path = "/meshes/" + str(m);
+      const std::string path = "/meshes/" + std::to_string(m);
       if (mesh.primitives.empty()) fail(path + "/primitives", "at least one primitive");
       const size_t targets = mesh.primitives[0].targets.size();
       if (!mesh.default_weights.empty() && mesh.default_weights.size() != targets)
-        fail(path + "/weights", str(targets) + " weights (the morph target count), got " + str(mesh.default_weights.size()));
+        fail(path + "/weights", std::to_string(targets) + " weights (the morph target count), got " + std::to_string(mesh.default_weights.size()));
       for (size_t p = 0; p < mesh.primitives.size(); ++p) {
         const Primitive& prim = mesh.primitives[p];
-        const std::string ppath = path + "/primitives/" + str(p);
+        const std::string ppath = path + "/primitives/" + std::to_string(p);
         const size_t n = prim.positions.size();
         if (n == 0) fail(ppath + "/attributes", "a POSITION attribute with at least one vertex");
         if (prim.targets.size() != targets)
-          fail(ppath + "/targets", str(targets) + " morph targets like primitive 0, got " + str(prim.targets.size()));
+          fail(ppath + "/targets", std::to_string(targets) + " morph targets like primitive 0, got " + std::to_string(prim.targets.size()));
         auto sized = [&](size_t size, const char* name) {
-          if (size != 0 && size != n) fail(ppath + "/attributes/" + name, "count " + str(n) + " (POSITION's), got " + str(size));
+          if (size != 0 && size != n) fail(ppath + "/attributes/" + name, "count " + std::to_string(n) + " (POSITION's), got " + std::to_string(size));
         };
         sized(prim.normals.size(), "NORMAL");
         sized(prim.tangents.size(), "TANGENT");
@@ -168,15 +167,15 @@ class SceneChecker {
         if (!prim.weight_set_max.empty() && prim.weight_set_max.size() * 4 != size_t(prim.influences_per_vertex))
           fail(ppath + "/attributes/WEIGHTS_0", "one stored weight type per influence set");
         for (uint32_t index : prim.indices)
-          if (index >= n) fail(ppath + "/indices", "vertex indices < the vertex count " + str(n));
+          if (index >= n) fail(ppath + "/indices", "vertex indices < the vertex count " + std::to_string(n));
         if (prim.topology == Topology::Triangles && prim.indices.size() % 3 != 0)
           fail(ppath + "/indices", "a multiple of 3 indices for triangles");
         for (size_t t = 0; t < prim.targets.size(); ++t) {
           const MorphTarget& target = prim.targets[t];
-          const std::string tpath = ppath + "/targets/" + str(t) + "/";
-          if (target.position_deltas.size() > 0 && target.position_deltas.size() != n) fail(tpath + "POSITION", "count " + str(n));
-          if (target.normal_deltas.size() > 0 && target.normal_deltas.size() != n) fail(tpath + "NORMAL", "count " + str(n));
-          if (target.tangent_deltas.size() > 0 && target.tangent_deltas.size() != n) fail(tpath + "TANGENT", "count " + str(n));
+          const std::string tpath = ppath + "/targets/" + std::to_string(t) + "/";
+          if (target.position_deltas.size() > 0 && target.position_deltas.size() != n) fail(tpath + "POSITION", "count " + std::to_string(n));
+          if (target.normal_deltas.size() > 0 && target.normal_deltas.size() != n) fail(tpath + "NORMAL", "count " + std::to_string(n));
+          if (target.tangent_deltas.size() > 0 && target.tangent_deltas.size() != n) fail(tpath + "TANGENT", "count " + std::to_string(n));
         }
         check_index(prim.material, s_.materials.size(), ppath + "/material", "material", true);
       }
@@ -186,13 +185,13 @@ class SceneChecker {
   void check_skins() {
     for (size_t s = 0; s < s_.skins.size(); ++s) {
       const Skin& skin = s_.skins[s];
-      const std::string path = "/skins/" + str(s);
+      const std::string path = "/skins/" + std::to_string(s);
       if (skin.joints.empty()) fail(path + "/joints", "at least one joint");
       for (size_t j = 0; j < skin.joints.size(); ++j)
-        check_index(skin.joints[j], s_.nodes.size(), path + "/joints/" + str(j), "node", false);
+        check_index(skin.joints[j], s_.nodes.size(), path + "/joints/" + std::to_string(j), "node", false);
       if (skin.inverse_bind.size() < skin.joints.size())
-        fail(path + "/inverseBindMatrices", "at least " + str(skin.joints.size()) + " matrices (one per joint), got " +
-                                                str(skin.inverse_bind.size()));
+        fail(path + "/inverseBindMatrices", "at least " + std::to_string(skin.joints.size()) + " matrices (one per joint), got " +
+                                                std::to_string(skin.inverse_bind.size()));
       for (const Mat4& m : skin.inverse_bind)
         if (!m.allFinite()) fail(path + "/inverseBindMatrices", "finite matrices");
       check_index(skin.skeleton, s_.nodes.size(), path + "/skeleton", "node", true);
@@ -207,16 +206,16 @@ class SceneChecker {
       const Mesh& mesh = s_.meshes[node.mesh];
       for (size_t p = 0; p < mesh.primitives.size(); ++p) {
         const Primitive& prim = mesh.primitives[p];
-        const std::string ppath = "/meshes/" + std::to_string(node.mesh) + "/primitives/" + str(p);
+        const std::string ppath = "/meshes/" + std::to_string(node.mesh) + "/primitives/" + std::to_string(p);
         if (prim.influences_per_vertex == 0)
-          fail(ppath + "/attributes", "JOINTS_0 and WEIGHTS_0, since node " + str(n) + " skins this mesh with skin " +
+          fail(ppath + "/attributes", "JOINTS_0 and WEIGHTS_0, since node " + std::to_string(n) + " skins this mesh with skin " +
                                           std::to_string(node.skin));
         const size_t ipv = size_t(prim.influences_per_vertex);
         for (size_t i = 0; i < prim.joints.size(); ++i) {
           if (prim.joints[i] >= joint_count)
-            fail(ppath + "/attributes/JOINTS_" + str((i % ipv) / 4),
-                 "joint indices < " + str(joint_count) + " (the joint count of skin " + std::to_string(node.skin) +
-                     " used by node " + str(n) + "); vertex " + str(i / ipv) + " has " + std::to_string(prim.joints[i]));
+            fail(ppath + "/attributes/JOINTS_" + std::to_string((i % ipv) / 4),
+                 "joint indices < " + std::to_string(joint_count) + " (the joint count of skin " + std::to_string(node.skin) +
+                     " used by node " + std::to_string(n) + "); vertex " + std::to_string(i / ipv) + " has " + std::to_string(prim.joints[i]));
         }
       }
     }
@@ -225,10 +224,10 @@ class SceneChecker {
   void check_animations() {
     for (size_t a = 0; a < s_.animations.size(); ++a) {
       const Animation& anim = s_.animations[a];
-      const std::string path = "/animations/" + str(a);
+      const std::string path = "/animations/" + std::to_string(a);
       for (size_t c = 0; c < anim.channels.size(); ++c) {
         const AnimationChannel& ch = anim.channels[c];
-        const std::string cpath = path + "/channels/" + str(c);
+        const std::string cpath = path + "/channels/" + std::to_string(c);
         check_index(ch.sampler, anim.samplers.size(), cpath + "/sampler", "sampler", false);
         check_index(ch.node, s_.nodes.size(), cpath + "/target/node", "node", false);
         const int mesh = s_.nodes[ch.node].mesh;
@@ -238,11 +237,11 @@ class SceneChecker {
         if (want == 0) fail(cpath + "/target/path", "\"weights\" only on a node whose mesh has morph targets");
         if (anim.samplers[ch.sampler].components != want)
           fail(path + "/samplers/" + std::to_string(ch.sampler) + "/output",
-               std::to_string(want) + " components per key for channel " + str(c));
+               std::to_string(want) + " components per key for channel " + std::to_string(c));
       }
       for (size_t si = 0; si < anim.samplers.size(); ++si) {
         const AnimationSampler& s = anim.samplers[si];
-        const std::string spath = path + "/samplers/" + str(si);
+        const std::string spath = path + "/samplers/" + std::to_string(si);
         if (s.times.empty()) fail(spath + "/input", "at least one key");
         for (size_t k = 0; k < s.times.size(); ++k)
           if (!(s.times[k] >= 0.0) || (k > 0 && !(s.times[k] > s.times[k - 1])))
@@ -290,16 +289,16 @@ class SceneChecker {
   }
 
   std::string sampler_path(const Animation& anim, const AnimationSampler& sampler) const {
-    return "/animations/" + str(size_t(&anim - s_.animations.data())) + "/samplers/" +
-           str(size_t(&sampler - anim.samplers.data()));
+    return "/animations/" + std::to_string(size_t(&anim - s_.animations.data())) + "/samplers/" +
+           std::to_string(size_t(&sampler - anim.samplers.data()));
   }
 
   void check_materials() {
     for (size_t m = 0; m < s_.materials.size(); ++m)
       check_index(s_.materials[m].base_color_texture, s_.textures.size(),
-                  "/materials/" + str(m) + "/pbrMetallicRoughness/baseColorTexture/index", "texture", true);
+                  "/materials/" + std::to_string(m) + "/pbrMetallicRoughness/baseColorTexture/index", "texture", true);
     for (size_t t = 0; t < s_.textures.size(); ++t)
-      check_index(s_.textures[t].image, s_.images.size(), "/textures/" + str(t) + "/source", "image", true);
+      check_index(s_.textures[t].image, s_.images.size(), "/textures/" + std::to_string(t) + "/source", "image", true);
   }
 
   Scene& s_;

@@ -68,7 +68,6 @@ bool is_identity_sequence(const std::vector<uint32_t>& indices, size_t n) {
   return true;
 }
 
-std::string str(size_t v) { return std::to_string(v); }
 
 // Builds the tinygltf::Model; the binary data collects in `bin` (the model's buffer stays empty).
 class ModelBuilder {
@@ -206,8 +205,8 @@ class ModelBuilder {
         for (size_t c = 0; c < 4 && s * 4 + c < ipv; ++c) {
           const size_t at = v * ipv + s * 4 + c;
           if (src.joints[at] > std::numeric_limits<uint16_t>::max())
-            throw InputError(file_, path + "/attributes/JOINTS_" + str(s),
-                             "joint indices below 65536 (JOINTS_n is written as unsigned short); vertex " + str(v) +
+            throw InputError(file_, path + "/attributes/JOINTS_" + std::to_string(s),
+                             "joint indices below 65536 (JOINTS_n is written as unsigned short); vertex " + std::to_string(v) +
                                  " has " + std::to_string(src.joints[at]));
           joints[v * 4 + c] = static_cast<uint16_t>(src.joints[at]);
           weights[v * 4 + c] = static_cast<float>(src.weights[at]);
@@ -219,8 +218,8 @@ class ModelBuilder {
       joint_accessor.type = TINYGLTF_TYPE_VEC4;
       joint_accessor.count = n;
       model_.accessors.push_back(std::move(joint_accessor));
-      prim.attributes["JOINTS_" + str(s)] = static_cast<int>(model_.accessors.size()) - 1;
-      prim.attributes["WEIGHTS_" + str(s)] =
+      prim.attributes["JOINTS_" + std::to_string(s)] = static_cast<int>(model_.accessors.size()) - 1;
+      prim.attributes["WEIGHTS_" + std::to_string(s)] =
           add_float_accessor(weights, TINYGLTF_TYPE_VEC4, 4, TINYGLTF_TARGET_ARRAY_BUFFER, false);
     }
 
@@ -254,7 +253,7 @@ class ModelBuilder {
       mesh.weights = src.default_weights;
       for (size_t p = 0; p < src.primitives.size(); ++p)
         mesh.primitives.push_back(
-            write_primitive(src.primitives[p], "/meshes/" + str(m) + "/primitives/" + str(p)));
+            write_primitive(src.primitives[p], "/meshes/" + std::to_string(m) + "/primitives/" + std::to_string(p)));
       model_.meshes.push_back(std::move(mesh));
     }
   }
@@ -301,7 +300,7 @@ class ModelBuilder {
       const Animation& src = scene_.animations[a];
       // tinygltf silently drops an animation without channels, which would renumber the later ones.
       if (src.channels.empty())
-        throw InputError(file_, "/animations/" + str(a) + "/channels",
+        throw InputError(file_, "/animations/" + std::to_string(a) + "/channels",
                          "at least one channel (glTF cannot express an animation without channels)");
       tinygltf::Animation animation;
       animation.name = src.name;

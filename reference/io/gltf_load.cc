@@ -39,7 +39,6 @@ constexpr int kU32 = TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
 
 const char* const kQuantization = "KHR_mesh_quantization";
 
-std::string str(size_t v) { return std::to_string(v); }
 
 // Component storages allowed by the core specification and, with KHR_mesh_quantization, by the extension.
 struct Storage {
@@ -96,7 +95,7 @@ class GltfReader {
 
   void check_index(int index, size_t size, const std::string& path, const char* what) const {
     if (index < 0 || size_t(index) >= size)
-      fail(path, std::string("a ") + what + " index < " + str(size) + ", got " + std::to_string(index));
+      fail(path, std::string("a ") + what + " index < " + std::to_string(size) + ", got " + std::to_string(index));
   }
 
   AccessorRules rules(const std::string& semantic, std::vector<int> types, const Storage& storage) const {
@@ -113,7 +112,7 @@ class GltfReader {
   void check_extensions() {
     for (size_t i = 0; i < m_.extensionsRequired.size(); ++i) {
       if (!is_supported_required_extension(m_.extensionsRequired[i]))
-        fail("/extensionsRequired/" + str(i),
+        fail("/extensionsRequired/" + std::to_string(i),
              "only supported extensions in extensionsRequired (" + std::string(kQuantization) + "); \"" +
                  m_.extensionsRequired[i] + "\" is not supported");
     }
@@ -128,7 +127,7 @@ class GltfReader {
       const tinygltf::Image& src = m_.images[i];
       Image img;
       img.name = src.name;
-      const std::string path = "/images/" + str(i);
+      const std::string path = "/images/" + std::to_string(i);
       if (src.width <= 0 || src.height <= 0 || src.component < 1 || src.component > 4 ||
           (src.bits != 8 && src.bits != 16))
         fail(path, "a decodable 8- or 16-bit image with 1 to 4 channels");
@@ -179,7 +178,7 @@ class GltfReader {
   void read_textures() {
     for (size_t t = 0; t < m_.textures.size(); ++t) {
       const tinygltf::Texture& src = m_.textures[t];
-      const std::string path = "/textures/" + str(t);
+      const std::string path = "/textures/" + std::to_string(t);
       Texture tex;
       if (src.source != -1) check_index(src.source, m_.images.size(), path + "/source", "image");
       tex.image = src.source;
@@ -199,7 +198,7 @@ class GltfReader {
   void read_materials() {
     for (size_t i = 0; i < m_.materials.size(); ++i) {
       const tinygltf::Material& src = m_.materials[i];
-      const std::string path = "/materials/" + str(i);
+      const std::string path = "/materials/" + std::to_string(i);
       Material mat;
       mat.name = src.name;
       const auto& pbr = src.pbrMetallicRoughness;
@@ -226,7 +225,7 @@ class GltfReader {
   void read_cameras() {
     for (size_t i = 0; i < m_.cameras.size(); ++i) {
       const tinygltf::Camera& src = m_.cameras[i];
-      const std::string path = "/cameras/" + str(i);
+      const std::string path = "/cameras/" + std::to_string(i);
       Camera cam;
       cam.name = src.name;
       if (src.type == "perspective") {
@@ -267,7 +266,7 @@ class GltfReader {
 
   void check_count(const AccessorData& d, size_t vertex_count, const std::string& path) const {
     if (d.count != vertex_count)
-      fail(path, "count " + str(vertex_count) + " (POSITION's), got " + str(d.count));
+      fail(path, "count " + std::to_string(vertex_count) + " (POSITION's), got " + std::to_string(d.count));
   }
 
   // Parses "PREFIX_n" attribute names; returns -1 when `name` is not of that form.
@@ -297,7 +296,7 @@ class GltfReader {
         if (mode == TINYGLTF_MODE_LINE_LOOP && raw.size() > 2) out.insert(out.end(), {raw.back(), raw.front()});
         return out;
       case TINYGLTF_MODE_TRIANGLES:
-        if (raw.size() % 3 != 0) fail(path + "/indices", "a multiple of 3 indices for TRIANGLES, got " + str(raw.size()));
+        if (raw.size() % 3 != 0) fail(path + "/indices", "a multiple of 3 indices for TRIANGLES, got " + std::to_string(raw.size()));
         *topology = Topology::Triangles;
         return raw;
       case TINYGLTF_MODE_TRIANGLE_STRIP:
@@ -327,7 +326,7 @@ class GltfReader {
         m_.accessors[size_t(pos->second)].count > limits::kMaxVerticesPerPrimitive)
       fail(apath + "POSITION", "a vertex count " +
                                    limits::limit_text(limits::kMaxVerticesPerPrimitive, "kMaxVerticesPerPrimitive") +
-                                   ", got " + str(m_.accessors[size_t(pos->second)].count) + " (accessor " +
+                                   ", got " + std::to_string(m_.accessors[size_t(pos->second)].count) + " (accessor " +
                                    std::to_string(pos->second) + ")");
     const AccessorData positions =
         read(pos->second, rules("POSITION", {TINYGLTF_TYPE_VEC3}, {{{kFloat, false}}, kAnyInt}), apath + "POSITION");
@@ -393,12 +392,12 @@ class GltfReader {
           prim.joints[at] = uint32_t(j.values[v * 4 + c]);
           prim.weights[at] = w.values[v * 4 + c];
           if (prim.weights[at] < 0.0)
-            fail(apath + wname, "non-negative weights; vertex " + str(v) + " has " + std::to_string(prim.weights[at]));
+            fail(apath + wname, "non-negative weights; vertex " + std::to_string(v) + " has " + std::to_string(prim.weights[at]));
           // The convention joint-sentinel: "no joint" is joint 0 with weight 0, and only with weight 0.
           if (j.values[v * 4 + c] == sentinel) {
             if (prim.weights[at] != 0.0)
               fail(apath + wname, "weight 0 where JOINTS_" + std::to_string(s) + " holds the no-joint sentinel " +
-                                      str(size_t(sentinel)) + "; vertex " + str(v) + " has " +
+                                      std::to_string(size_t(sentinel)) + "; vertex " + std::to_string(v) + " has " +
                                       std::to_string(prim.weights[at]));
             prim.joints[at] = 0;
           }
@@ -414,8 +413,8 @@ class GltfReader {
       raw.resize(d.count);
       for (size_t i = 0; i < d.count; ++i) {
         if (d.values[i] >= double(n))
-          fail(path + "/indices", "vertex indices < the vertex count " + str(n) + "; index " + str(i) + " is " +
-                                      str(size_t(d.values[i])));
+          fail(path + "/indices", "vertex indices < the vertex count " + std::to_string(n) + "; index " + std::to_string(i) + " is " +
+                                      std::to_string(size_t(d.values[i])));
         raw[i] = uint32_t(d.values[i]);
       }
       prim.indexed = true;
@@ -427,7 +426,7 @@ class GltfReader {
 
     for (size_t t = 0; t < src.targets.size(); ++t) {
       MorphTarget target;
-      const std::string tpath = path + "/targets/" + str(t) + "/";
+      const std::string tpath = path + "/targets/" + std::to_string(t) + "/";
       for (const auto& [name, index] : src.targets[t]) {
         Storage storage{{{kFloat, false}}, name == "POSITION" ? kAnyInt : kSignedNormalized};
         if (name == "POSITION" || name == "NORMAL" || name == "TANGENT") {
@@ -447,12 +446,12 @@ class GltfReader {
   void read_meshes() {
     for (size_t m = 0; m < m_.meshes.size(); ++m) {
       const tinygltf::Mesh& src = m_.meshes[m];
-      const std::string path = "/meshes/" + str(m);
+      const std::string path = "/meshes/" + std::to_string(m);
       Mesh mesh;
       mesh.name = src.name;
       if (src.primitives.empty()) fail(path + "/primitives", "at least one primitive");
       for (size_t p = 0; p < src.primitives.size(); ++p)
-        mesh.primitives.push_back(read_primitive(src.primitives[p], path + "/primitives/" + str(p)));
+        mesh.primitives.push_back(read_primitive(src.primitives[p], path + "/primitives/" + std::to_string(p)));
       mesh.default_weights = src.weights;
       scene_.meshes.push_back(std::move(mesh));
     }
@@ -461,7 +460,7 @@ class GltfReader {
   void read_skins() {
     for (size_t s = 0; s < m_.skins.size(); ++s) {
       const tinygltf::Skin& src = m_.skins[s];
-      const std::string path = "/skins/" + str(s);
+      const std::string path = "/skins/" + std::to_string(s);
       Skin skin;
       skin.name = src.name;
       skin.joints = src.joints;
@@ -472,7 +471,7 @@ class GltfReader {
                               path + "/inverseBindMatrices");
         if (d.count < src.joints.size())
           fail(path + "/inverseBindMatrices",
-               "at least " + str(src.joints.size()) + " matrices (one per joint), got " + str(d.count));
+               "at least " + std::to_string(src.joints.size()) + " matrices (one per joint), got " + std::to_string(d.count));
         for (size_t j = 0; j < src.joints.size(); ++j)
           skin.inverse_bind.push_back(Eigen::Map<const Mat4>(&d.values[j * 16]));  // column-major, as glTF
       } else {
@@ -485,7 +484,7 @@ class GltfReader {
   void read_nodes() {
     for (size_t i = 0; i < m_.nodes.size(); ++i) {
       const tinygltf::Node& src = m_.nodes[i];
-      const std::string path = "/nodes/" + str(i);
+      const std::string path = "/nodes/" + std::to_string(i);
       Node node;
       node.name = src.name;
       node.children = src.children;
@@ -531,14 +530,14 @@ class GltfReader {
   void read_animations() {
     for (size_t a = 0; a < m_.animations.size(); ++a) {
       const tinygltf::Animation& src = m_.animations[a];
-      const std::string path = "/animations/" + str(a);
+      const std::string path = "/animations/" + std::to_string(a);
       Animation anim;
       anim.name = src.name;
       // A sampler's output layout depends on the channel that uses it; the first user decides.
       std::vector<int> first_user(src.samplers.size(), -1);
       for (size_t c = 0; c < src.channels.size(); ++c) {
         const tinygltf::AnimationChannel& ch = src.channels[c];
-        const std::string cpath = path + "/channels/" + str(c);
+        const std::string cpath = path + "/channels/" + std::to_string(c);
         check_index(ch.sampler, src.samplers.size(), cpath + "/sampler", "sampler");
         if (ch.target_node == -1) continue;  // glTF: a channel without a target node is ignored
         check_index(ch.target_node, m_.nodes.size(), cpath + "/target/node", "node");
@@ -558,7 +557,7 @@ class GltfReader {
         anim.channels.push_back(channel);
       }
       for (size_t s = 0; s < src.samplers.size(); ++s)
-        anim.samplers.push_back(read_sampler(src.samplers[s], path + "/samplers/" + str(s),
+        anim.samplers.push_back(read_sampler(src.samplers[s], path + "/samplers/" + std::to_string(s),
                                              first_user[s] < 0 ? nullptr : &anim.channels[first_user[s]]));
       // Every channel must agree with its sampler's layout (a sampler may serve several channels).
       for (size_t c = 0; c < anim.channels.size(); ++c) {
@@ -569,7 +568,7 @@ class GltfReader {
                                                            : 3;
         if (s.components != want)
           fail(path + "/samplers/" + std::to_string(ch.sampler) + "/output",
-               str(size_t(want)) + " components per key for the channels that use it, got " + std::to_string(s.components));
+               std::to_string(size_t(want)) + " components per key for the channels that use it, got " + std::to_string(s.components));
       }
       bool any = false;
       for (const AnimationSampler& s : anim.samplers) {
@@ -594,16 +593,16 @@ class GltfReader {
     if (src.input >= 0 && size_t(src.input) < m_.accessors.size() &&
         m_.accessors[size_t(src.input)].count > limits::kMaxKeysPerSampler)
       fail(path + "/input", "a key count " + limits::limit_text(limits::kMaxKeysPerSampler, "kMaxKeysPerSampler") +
-                                ", got " + str(m_.accessors[size_t(src.input)].count) + " (accessor " +
+                                ", got " + std::to_string(m_.accessors[size_t(src.input)].count) + " (accessor " +
                                 std::to_string(src.input) + ")");
     const AccessorData input =
         read(src.input, rules("animation input", {TINYGLTF_TYPE_SCALAR}, {{{kFloat, false}}, {}}), path + "/input");
     out.times = input.values;
     for (size_t k = 0; k < out.times.size(); ++k) {
-      if (out.times[k] < 0.0) fail(path + "/input", "key times >= 0; key " + str(k) + " is " + std::to_string(out.times[k]));
+      if (out.times[k] < 0.0) fail(path + "/input", "key times >= 0; key " + std::to_string(k) + " is " + std::to_string(out.times[k]));
       if (k > 0 && !(out.times[k] > out.times[k - 1]))
-        fail(path + "/input", "strictly increasing key times; key " + str(k) + " (" + std::to_string(out.times[k]) +
-                                  ") <= key " + str(k - 1) + " (" + std::to_string(out.times[k - 1]) + ")");
+        fail(path + "/input", "strictly increasing key times; key " + std::to_string(k) + " (" + std::to_string(out.times[k]) +
+                                  ") <= key " + std::to_string(k - 1) + " (" + std::to_string(out.times[k - 1]) + ")");
     }
     if (out.interpolation == Interpolation::CubicSpline && out.times.size() < 2)
       fail(path + "/input", "at least 2 keys for CUBICSPLINE");
@@ -631,10 +630,10 @@ class GltfReader {
     const size_t expected = out.times.size() * per_key * components;
     if (output.count * size_t(output.components) != expected)
       fail(path + "/output",
-           std::string("an output count of ") + str(out.times.size() * per_key * components / size_t(output.components)) +
-               " (" + str(out.times.size()) + " keys" + (per_key == 3 ? " x 3 for CUBICSPLINE" : "") +
-               (user && p == ChannelPath::Weights ? " x " + str(components) + " morph targets" : "") + "), got " +
-               str(output.count));
+           std::string("an output count of ") + std::to_string(out.times.size() * per_key * components / size_t(output.components)) +
+               " (" + std::to_string(out.times.size()) + " keys" + (per_key == 3 ? " x 3 for CUBICSPLINE" : "") +
+               (user && p == ChannelPath::Weights ? " x " + std::to_string(components) + " morph targets" : "") + "), got " +
+               std::to_string(output.count));
     out.values = output.values;
     out.components = int(components);
     return out;
@@ -657,7 +656,7 @@ class GltfReader {
     check_index(active, m_.scenes.size(), "/scene", "scene");
     const std::vector<int>& nodes = m_.scenes[active].nodes;
     for (size_t i = 0; i < nodes.size(); ++i)
-      check_index(nodes[i], m_.nodes.size(), "/scenes/" + std::to_string(active) + "/nodes/" + str(i), "node");
+      check_index(nodes[i], m_.nodes.size(), "/scenes/" + std::to_string(active) + "/nodes/" + std::to_string(i), "node");
     scene_.roots = nodes;
     scene_.active_scene = active;
   }

@@ -192,7 +192,6 @@ RangeKernel scalar_kernel(int influences) {
 namespace {
 
 using dqs_detail::DqJoint;
-using dqs_detail::RangeKernel;
 
 DqJoint split_joint(const Mat4& jm) {
   const DqsJointSplit split = split_dqs_joint(jm);
@@ -209,20 +208,20 @@ DqJoint split_joint(const Mat4& jm) {
 }
 
 // The kernel `which` names (Avx2: DQS has no AVX2 kernel, so the scalar one); null where not available.
-RangeKernel find_kernel(SkinningKernel which, int influences, bool renormalize) {
+dqs_detail::RangeKernel find_dqs_kernel(SkinningKernel which, int influences, bool renormalize) {
   switch (which) {
     case SkinningKernel::Scalar:
     case SkinningKernel::Avx2: return dqs_detail::scalar_kernel(influences);
     case SkinningKernel::Avx512: return dqs_detail::avx512_kernel(influences, renormalize);
     case SkinningKernel::Auto: break;
   }
-  if (RangeKernel kernel = dqs_detail::avx512_kernel(influences, renormalize)) return kernel;
+  if (dqs_detail::RangeKernel kernel = dqs_detail::avx512_kernel(influences, renormalize)) return kernel;
   return dqs_detail::scalar_kernel(influences);
 }
 
 }  // namespace
 
-bool dqs_kernel_available(SkinningKernel kernel) { return find_kernel(kernel, 4, false) != nullptr; }
+bool dqs_kernel_available(SkinningKernel kernel) { return find_dqs_kernel(kernel, 4, false) != nullptr; }
 
 const char* dqs_kernel_name(SkinningKernel kernel) {
   if (kernel == SkinningKernel::Auto)
@@ -261,7 +260,7 @@ void skin_dqs(const SkinningInput& in, const SkinningOptions& options, SkinnedVe
       (!in.normals.empty() && in.normals.size() != n) || (!in.tangents.empty() && in.tangents.size() != n) ||
       options.threads < 1)
     throw std::invalid_argument("skin_dqs: inconsistent input sizes or options");
-  const RangeKernel kernel = find_kernel(options.kernel, k, options.weights == WeightPolicy::Renormalize);
+  const dqs_detail::RangeKernel kernel = find_dqs_kernel(options.kernel, k, options.weights == WeightPolicy::Renormalize);
   if (kernel == nullptr)
     throw std::invalid_argument(std::string("skin_dqs: the ") + dqs_kernel_name(options.kernel) +
                                 " kernel is not available on this CPU or build");

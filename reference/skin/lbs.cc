@@ -112,9 +112,8 @@ RangeKernel scalar_kernel(int influences, bool renormalize) {
 namespace {
 
 using lbs_detail::kBlock;
-using lbs_detail::RangeKernel;
 
-RangeKernel find_kernel(SkinningKernel which, int influences, bool renormalize) {
+lbs_detail::RangeKernel find_lbs_kernel(SkinningKernel which, int influences, bool renormalize) {
   switch (which) {
     case SkinningKernel::Scalar: return lbs_detail::scalar_kernel(influences, renormalize);
     case SkinningKernel::Avx2: return lbs_detail::avx2_kernel(influences, renormalize);
@@ -122,13 +121,13 @@ RangeKernel find_kernel(SkinningKernel which, int influences, bool renormalize) 
     case SkinningKernel::Auto: break;
   }
   for (SkinningKernel k : {SkinningKernel::Avx512, SkinningKernel::Avx2, SkinningKernel::Scalar})
-    if (RangeKernel kernel = find_kernel(k, influences, renormalize)) return kernel;
+    if (lbs_detail::RangeKernel kernel = find_lbs_kernel(k, influences, renormalize)) return kernel;
   return nullptr;
 }
 
 }  // namespace
 
-bool skinning_kernel_available(SkinningKernel kernel) { return find_kernel(kernel, 4, false) != nullptr; }
+bool skinning_kernel_available(SkinningKernel kernel) { return find_lbs_kernel(kernel, 4, false) != nullptr; }
 
 const char* skinning_kernel_name(SkinningKernel kernel) {
   if (kernel == SkinningKernel::Auto) {
@@ -146,7 +145,7 @@ void skin_lbs(const SkinningInput& in, const SkinningOptions& options, SkinnedVe
       (!in.normals.empty() && in.normals.size() != n) || (!in.tangents.empty() && in.tangents.size() != n) ||
       options.threads < 1)
     throw std::invalid_argument("skin_lbs: inconsistent input sizes or options");
-  const RangeKernel kernel = find_kernel(options.kernel, k, options.weights == WeightPolicy::Renormalize);
+  const lbs_detail::RangeKernel kernel = find_lbs_kernel(options.kernel, k, options.weights == WeightPolicy::Renormalize);
   if (kernel == nullptr)
     throw std::invalid_argument(std::string("skin_lbs: the ") + skinning_kernel_name(options.kernel) +
                                 " kernel is not available on this CPU or build");

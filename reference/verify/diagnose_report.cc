@@ -2,6 +2,8 @@
 // JSON for --report.
 #include "verify/diagnose.h"
 
+#include "core/number_text.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -10,12 +12,6 @@
 
 namespace skinref {
 namespace {
-
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
-}
 
 std::string settings_text(const std::vector<std::string>& settings) {
   std::string text;
@@ -39,9 +35,9 @@ void print_diagnosis(const Diagnosis& d, std::ostream& out) {
   if (d.matches_specification) {
     out << "matches " << base_name << ": " << counts_text(d.base) << "\n";
     for (const CandidateScore& closer : d.closer_fits)
-      out << "  but " << settings_text(closer.settings) << " fits " << number(d.base.residual / std::max(closer.residual, 1e-300))
-          << " times closer (largest distance " << number(closer.residual) << " of the extent, against "
-          << number(d.base.residual) << " for " << base_name << "): the bounds are too wide to tell, the dumps are not\n";
+      out << "  but " << settings_text(closer.settings) << " fits " << number_text(d.base.residual / std::max(closer.residual, 1e-300))
+          << " times closer (largest distance " << number_text(closer.residual) << " of the extent, against "
+          << number_text(d.base.residual) << " for " << base_name << "): the bounds are too wide to tell, the dumps are not\n";
   } else if (d.explained) {
     out << "matches " << base_name << " with " << settings_text(best.settings) << ": " << counts_text(best)
         << " (as specified: " << counts_text(d.base) << ")\n";
@@ -56,20 +52,20 @@ void print_diagnosis(const Diagnosis& d, std::ostream& out) {
         << ")\n";
     const StageDivergence& f = d.first_stage;
     out << "  first stage over its bound: " << pipeline_stage_name(f.stage) << " (" << f.values_over
-        << " values over, in " << d.first_stage_label << "); worst: " << f.location << ": error " << number(f.error)
-        << ", bound " << number(f.bound) << "\n";
+        << " values over, in " << d.first_stage_label << "); worst: " << f.location << ": error " << number_text(f.error)
+        << ", bound " << number_text(f.bound) << "\n";
     if (!d.ranked.empty())
       out << "  closest: " << settings_text(best.settings) << ": " << counts_text(best) << "\n";
     for (const TimeMismatch& m : d.time_mismatches)
-      out << "  " << m.label << " matches t = " << number(m.fits) << ", not the t = " << number(m.given)
+      out << "  " << m.label << " matches t = " << number_text(m.fits) << ", not the t = " << number_text(m.given)
           << " given: the engine played another time (within the float32 bounds there)\n";
   }
   for (const SettingEffect& effect : d.effects)
-    out << "  " << effect.setting << ": moves positions by up to " << number(effect.effect)
-        << " of the extent, normals by up to " << number(effect.normal_effect) << "\n";
+    out << "  " << effect.setting << ": moves positions by up to " << number_text(effect.effect)
+        << " of the extent, normals by up to " << number_text(effect.normal_effect) << "\n";
   if (!d.effects.empty() || d.matches_specification)
-    out << "  the engine's own error against it: up to " << number(d.engine_error) << " of the extent ("
-        << number(d.extent) << " m), within the float32 bounds: " << (best.failing() == 0 ? "yes" : "no") << "\n";
+    out << "  the engine's own error against it: up to " << number_text(d.engine_error) << " of the extent ("
+        << number_text(d.extent) << " m), within the float32 bounds: " << (best.failing() == 0 ? "yes" : "no") << "\n";
   out << "  " << d.candidates_tried << " candidates evaluated; " << d.no_effect.size()
       << " change nothing on this model\n";
 }

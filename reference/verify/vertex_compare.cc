@@ -1,6 +1,7 @@
 #include "verify/vertex_compare.h"
 
 #include "core/input_error.h"
+#include "core/number_text.h"
 #include "verify/float_model.h"
 
 #include <nlohmann/json.hpp>
@@ -13,7 +14,7 @@
 namespace skinref {
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kInfinityBound = std::numeric_limits<double>::infinity();
 
 // The upper ends of the histogram's bins but the last, (1, inf).
 constexpr double kBinEdges[] = {1e-4, 1e-3, 1e-2, 1e-1};
@@ -103,7 +104,7 @@ struct Accumulator {
     }
     const double allowed = bound + tol::kReferenceRelative * reference_magnitude;
     double ratio = error == 0.0 ? 0.0 : error / allowed;  // error / 0 = inf; NaN stays NaN
-    if (forced_over || std::isnan(ratio)) ratio = kInfinity;
+    if (forced_over || std::isnan(ratio)) ratio = kInfinityBound;
     if (forced_over || !(error <= allowed)) ++c.over;
     ++c.ratio_histogram[histogram_bin(ratio)];
     if (error != 0.0 || forced_over) ratios.push_back(ratio);
@@ -203,13 +204,6 @@ VertexComparison compare_vertices(const Scene& scene, const std::vector<WorldPri
 
 namespace {
 
-std::string number(double value) {
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
-}
-
 }  // namespace
 
 void print_vertex_comparison(const VertexComparison& c, std::ostream& out) {
@@ -219,11 +213,11 @@ void print_vertex_comparison(const VertexComparison& c, std::ostream& out) {
       << c.over_tangents << "\n";
   if (c.unnormalized > 0)
     out << "  not unit length: " << c.unnormalized << " normals and tangents of the test (|length - 1| up to "
-        << number(c.largest_length_error) << "): the engine does not normalize them (convention normalize=no)\n";
+        << number_text(c.largest_length_error) << "): the engine does not normalize them (convention normalize=no)\n";
   if (c.primitives_without_test_normals + c.primitives_without_test_tangents > 0)
     out << "  not compared: the test has no normals in " << c.primitives_without_test_normals
         << " primitive(s) and no tangents in " << c.primitives_without_test_tangents << " that have them\n";
-  out << "  error/bound: max " << number(c.max_ratio) << ", median " << number(c.median_ratio)
+  out << "  error/bound: max " << number_text(c.max_ratio) << ", median " << number_text(c.median_ratio)
       << " (of the values that differ)\n";
   out << "  histogram of error/bound:";
   for (size_t b = 0; b < c.ratio_histogram.size(); ++b)
@@ -234,7 +228,7 @@ void print_vertex_comparison(const VertexComparison& c, std::ostream& out) {
     out << "  worst: none (every value equals the reference's)\n";
   } else {
     out << "  worst: " << w.attribute << " of vertex " << w.vertex << " in " << where(w) << ": error "
-        << number(w.error) << ", bound " << number(w.bound);
+        << number_text(w.error) << ", bound " << number_text(w.bound);
     if (w.joint_nodes.empty()) {
       out << ", a rigid node\n";
     } else {

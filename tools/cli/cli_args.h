@@ -61,6 +61,10 @@ std::string require_value(const ParsedArgs& parsed, const std::string& option, c
 // A finite double; the whole text must be a number (std::strtod, nothing left over, no leading space).
 double parse_finite_double(const std::string& text, const std::string& option);
 
+// The largest --threads: far above any useful core count; it only stops absurd values before threads are
+// created.
+constexpr long long kMaxThreads = 1024;
+
 // A decimal integer in [min_value, max_value], the whole text consumed.
 long long parse_integer(const std::string& text, const std::string& option, long long min_value,
                         long long max_value);

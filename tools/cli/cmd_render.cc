@@ -28,8 +28,6 @@
 namespace skinref::cli {
 namespace {
 
-// Far above any useful core count; it only stops absurd values before threads are created.
-constexpr long long kMaxThreads = 1024;
 // Each side of the image, and its pixels (core/limits.h): 16384^2 pixels would need about 10 GiB of per-pixel
 // buffers, so the pixel limit is 8192^2.
 constexpr long long kMaxImageSide = static_cast<long long>(limits::kMaxImageDimension);

@@ -14,13 +14,6 @@
 #include <iostream>
 
 namespace skinref::cli {
-namespace {
-
-// Far above any useful core count; it only stops absurd values before threads are created.
-constexpr long long kMaxThreads = 1024;
-
-}  // namespace
-
 std::string skin_usage() {
   return "usage: skinref skin MODEL [--anim NAME|INDEX | --recipe FILE | --pose rest|bind] [--time SECONDS]\n"
          "         [--precision f32|f64]\n"

@@ -9,7 +9,7 @@ namespace skinref::conformance {
 namespace {
 
 constexpr int kJoints = 3;
-constexpr double kSegment = 2.0;
+constexpr double kAccessorCaseSegment = 2.0;
 
 const char* const kSection = "3.6.2.3 Sparse Accessors";
 const char* const kSparseRule =
@@ -40,7 +40,7 @@ std::vector<ChannelSpec> chain_swings(const Chain& chain) {
 
 int rest_inverse_binds(GltfBuilder& b, const AccessorLayout& layout = {}) {
   return b.add_accessor("chain inverse bind matrices", "MAT4",
-                        inverse_bind_values(chain_rest_globals(kJoints, kSegment, Mat4::Identity())), layout);
+                        inverse_bind_values(chain_rest_globals(kJoints, kAccessorCaseSegment, Mat4::Identity())), layout);
 }
 
 // One LINEAR rotation channel of `node` over accessors the case laid out itself (add_animation() writes its own).
@@ -66,9 +66,9 @@ ConformanceCase accessor_case(const std::string& id, const std::string& title, c
 
 // Inverse bind matrices whose base holds identities; the sparse values give joints 1 and 2 theirs.
 void sparse_inverse_binds(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
-  const std::vector<double> stored = inverse_bind_values(chain_rest_globals(kJoints, kSegment, Mat4::Identity()));
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
+  const std::vector<double> stored = inverse_bind_values(chain_rest_globals(kJoints, kAccessorCaseSegment, Mat4::Identity()));
   std::vector<double> identities;
   for (int j = 0; j < kJoints; ++j) identities.insert(identities.end(), stored.begin(), stored.begin() + 16);
   const SparseValues sparse{{1, 2}, ComponentType::U16, std::vector<double>(stored.begin() + 16, stored.end())};
@@ -80,8 +80,8 @@ void sparse_inverse_binds(GltfBuilder& b) {
 // Joint 1 turns through keys at 0, 0.5 and 1 s whose base holds the identity; the sparse values (indexed by
 // unsigned bytes) give keys 1 and 2 their turns of -60 and -120 degrees.
 void sparse_rotation_keys(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
   const int ibm = rest_inverse_binds(b);
   build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
   const std::vector<double> identity = axis_angle_xyzw(kAxisZ, 0.0);
@@ -94,8 +94,8 @@ void sparse_rotation_keys(GltfBuilder& b) {
 
 // The inverse bind matrices start 64 bytes into their bufferView (accessor.byteOffset 64).
 void offset_inverse_binds(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
   AccessorLayout after_a_matrix;
   after_a_matrix.leading_padding = 64;
   const int ibm = rest_inverse_binds(b, after_a_matrix);
@@ -105,8 +105,8 @@ void offset_inverse_binds(GltfBuilder& b) {
 
 // Joint 1's rotation keys start 16 bytes into their bufferView (one quaternion's worth).
 void offset_rotation_keys(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
   const int ibm = rest_inverse_binds(b);
   build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
   AccessorLayout after_a_key;
@@ -120,8 +120,8 @@ void offset_rotation_keys(GltfBuilder& b) {
 
 // WEIGHTS_0 in a bufferView of byteStride 32: each element's 16 bytes followed by 16 of other data.
 void strided_weights(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
   InfluenceSet set{ribbon.joints, ribbon.weights};
   set.weight_layout.byte_stride = 32;
   const int ibm = rest_inverse_binds(b);
@@ -131,8 +131,8 @@ void strided_weights(GltfBuilder& b) {
 
 // POSITION in a bufferView of byteStride 16: each 12-byte element followed by 4 bytes of other data.
 void strided_positions(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
   AccessorLayout strided;
   strided.byte_stride = 16;
   const int ibm = rest_inverse_binds(b);
@@ -144,8 +144,8 @@ void strided_positions(GltfBuilder& b) {
 // WEIGHTS_0 whose base binds every vertex to its first joint alone (1, 0, 0, 0); the sparse values give the
 // vertices between joints their blends.
 void sparse_skin_weights(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
   InfluenceSet set{ribbon.joints, {}};
   SparseValues blends{{}, ComponentType::U16, {}};
   for (size_t v = 0; v < ribbon.vertex_count(); ++v) {
@@ -163,8 +163,8 @@ void sparse_skin_weights(GltfBuilder& b) {
 
 // WEIGHTS_0 in a bufferView of byteStride 32 that ends with the last element's 16 bytes.
 void strided_weights_view_ends_at_last_element(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kSegment, 2, 0.5, true);
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
   InfluenceSet set{ribbon.joints, ribbon.weights};
   set.weight_layout.byte_stride = 32;
   set.weight_layout.view_ends_at_last_element = true;

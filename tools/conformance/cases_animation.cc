@@ -9,7 +9,7 @@
 namespace skinref::conformance {
 namespace {
 
-constexpr double kSegment = 4.0;
+constexpr double kAnimationCaseSegment = 4.0;
 
 ConformanceCase rotation_slerp() {
   ConformanceCase c;
@@ -23,7 +23,7 @@ ConformanceCase rotation_slerp() {
   c.targets = {{"S2", {"rotation=nlerp"}}, {"S2", {"rotation=lerp"}}};
   c.times = {0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
     add_animation(b, "swing", {{rig.chain.joints[0], "rotation", "LINEAR", {0.0, 1.0, 2.0},
                                 concat({axis_angle_xyzw(kAxisZ, 0.0), axis_angle_xyzw(kAxisZ, degrees(150)),
                                         axis_angle_xyzw(kAxisZ, degrees(60))})}});
@@ -42,7 +42,7 @@ ConformanceCase rotation_hemisphere() {
   c.targets = {{"S1", {"rotation=lerp"}}};
   c.times = {0.0, 0.25, 0.5, 0.75, 1.0};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
     // The second key is -q(100 degrees): the same rotation, stored in the other hemisphere.
     std::vector<double> second = axis_angle_xyzw(kAxisZ, degrees(100));
     for (double& v : second) v = -v;
@@ -62,7 +62,7 @@ ConformanceCase step_keys() {
   c.targets = {{"S3", {"step-boundary=previous"}}, {"S3", {"step=linear"}}};
   c.times = {0.0, 0.25, 0.5, 0.75, 1.0, 1.5};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
     add_animation(b, "steps",
                   {{rig.chain.joints[0], "translation", "STEP", {0.0, 0.5, 1.0}, {0, 0, 0, 0, 3, 0, 2, -2, 0}},
                    {rig.chain.joints[1], "rotation", "STEP", {0.0, 0.5, 1.0},
@@ -82,7 +82,7 @@ ConformanceCase step_scale() {
   c.targets = {{"S3", {"step-boundary=previous"}}, {"S3", {"step=linear"}}};
   c.times = {0.0, 0.25, 0.5, 0.75, 1.0, 1.5};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
     add_animation(b, "steps", {{rig.chain.joints[1], "scale", "STEP", {0.0, 0.5, 1.0},
                                 {1, 1, 1, 2, 0.5, 1, 0.5, 1.5, 2}}});
   };
@@ -108,7 +108,7 @@ ConformanceCase cubic_rotation() {
   c.targets = {{"S4", {"cubic=unscaled-tangents"}}, {"S5", {"cubic=linear"}}, {"S6", {"cubic=no-renormalize"}}};
   c.times = {0.0, 0.125, 0.25, 0.5, 0.875, 1.25, 1.625, 2.0, 2.5};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
     add_animation(b, "spline", {{rig.chain.joints[0], "rotation", "CUBICSPLINE", {0.0, 0.5, 2.0},
                                  cubic_rotation_values()}});
   };
@@ -125,7 +125,7 @@ ConformanceCase cubic_translation_scale() {
   c.targets = {{"S4", {"cubic=unscaled-tangents"}}, {"S5", {"cubic=linear"}}};
   c.times = {0.0, 0.125, 0.25, 0.5, 0.875, 1.25, 1.625, 2.0};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
     const std::vector<double> zero = {0, 0, 0};
     const std::vector<double> translation = concat({zero, {0, 0, 0}, {2, 6, 0},       //
                                                     {-4, 2, 0}, {3, 1, 0}, {0, -5, 0},  //
@@ -151,7 +151,7 @@ ConformanceCase clip_starts_late() {
   c.targets = {{"T1", {"clip-start=first-key"}}};
   c.times = {0.0, 0.5, 1.0, 1.25, 1.5, 2.0, 3.0};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
     add_animation(b, "late", {{rig.chain.joints[0], "rotation", "LINEAR", {1.0, 2.0},
                                concat({axis_angle_xyzw(kAxisZ, degrees(20)), axis_angle_xyzw(kAxisZ, degrees(110))})}});
   };
@@ -170,13 +170,13 @@ ConformanceCase channels_end_apart() {
   c.targets = {{"T2", {"playback=loop"}}, {"T2", {"playback=loop", "wrap-period=last-minus-first"}}};
   c.times = {0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.25};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
     add_animation(b, "uneven",
                   {{rig.chain.joints[0], "rotation", "LINEAR", {0.0, 1.0},
                     concat({axis_angle_xyzw(kAxisZ, 0.0), axis_angle_xyzw(kAxisZ, degrees(60))})},
                    {rig.chain.joints[1], "rotation", "LINEAR", {0.25, 2.0},
                     concat({axis_angle_xyzw(kAxisZ, degrees(-10)), axis_angle_xyzw(kAxisZ, degrees(-100))})},
-                   {rig.chain.joints[2], "translation", "LINEAR", {0.7}, {kSegment, 1.5, 0}}});
+                   {rig.chain.joints[2], "translation", "LINEAR", {0.7}, {kAnimationCaseSegment, 1.5, 0}}});
   };
   return c;
 }
@@ -191,7 +191,7 @@ ConformanceCase keys_off_grid() {
   c.targets = {{"T3", {"resample=30"}}, {"T3", {"resample=60"}}, {"T3", {"resample=24"}}};
   c.times = {0.0, 0.5, 0.515625, 0.53125, 0.546875, 0.5625, 1.0};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
     add_animation(b, "spike", {{rig.chain.joints[0], "translation", "LINEAR",
                                 {0.0, 0.515625, 0.53125, 0.546875, 1.0},
                                 {0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0}}});
@@ -208,10 +208,10 @@ ConformanceCase samplers_with_own_inputs() {
   c.targets = {{"T3", {"resample=30"}}, {"T3", {"resample=24"}}};
   c.times = {0.0, 0.34375, 0.4375, 0.703125, 1.0};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
     const int joint = rig.chain.joints[1];
     add_animation(b, "apart", {{joint, "translation", "LINEAR", {0.0, 0.34375, 1.0},
-                                {kSegment, 0, 0, kSegment, 3, 0, kSegment, -1, 0}},
+                                {kAnimationCaseSegment, 0, 0, kAnimationCaseSegment, 3, 0, kAnimationCaseSegment, -1, 0}},
                                {joint, "rotation", "LINEAR", {0.0, 0.703125, 1.0},
                                 concat({axis_angle_xyzw(kAxisZ, 0.0), axis_angle_xyzw(kAxisZ, degrees(80)),
                                         axis_angle_xyzw(kAxisZ, degrees(-20))})},
@@ -231,7 +231,7 @@ ConformanceCase cubic_between_frames() {
   c.targets = {{"T3", {"resample=30"}}, {"T3", {"resample=60"}}};
   c.times = {0.0, 0.15625, 0.3125, 0.46875, 0.625};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
     const std::vector<double> zero = {0, 0, 0};
     add_animation(b, "curve", {{rig.chain.joints[0], "translation", "CUBICSPLINE", {0.0, 0.625},
                                 concat({zero, {0, 0, 0}, {0, 40, 0}, {0, -40, 0}, {3, 0, 0}, zero})}});
@@ -254,7 +254,7 @@ ConformanceCase translation_keys_precision() {
   c.targets = {{"S8", {"key-translation-scale=half"}}};
   c.times = {0.0, 0.25, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
     add_animation(b, "far", {{rig.chain.joints[0], "translation", "LINEAR", {0.0, 1.0},
                               {1000.37, 2.1, 0, 1003.71, -1.3, 0}}});
   };
@@ -278,7 +278,7 @@ ConformanceCase rotation_keys_precision() {
   // that the keys are played as stored: a slerp between keys a degree apart is ill-conditioned in float32
   // (the arccosine of a dot product near 1), and its bounds would hide the grid.
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 1, 3 * kSegment, 12, false);
+    const SkinnedChain rig = add_skinned_chain(b, 1, 3 * kAnimationCaseSegment, 12, false);
     add_animation(b, "fine", {{rig.chain.joints[0], "rotation", "STEP", {0.0, 0.5},
                                concat({axis_angle_xyzw(Vec3(0.3, 0.2, 1.0), degrees(0.73)),
                                        axis_angle_xyzw(Vec3(-0.2, 0.4, 1.0), degrees(1.91))})}});
@@ -298,7 +298,7 @@ ConformanceCase scale_keys_precision() {
   c.targets = {{"S8", {"key-translation-scale=half"}}};
   c.times = {0.0, 0.25, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 1, 3 * kSegment, 12, false);
+    const SkinnedChain rig = add_skinned_chain(b, 1, 3 * kAnimationCaseSegment, 12, false);
     add_animation(b, "breathe", {{rig.chain.joints[0], "scale", "LINEAR", {0.0, 1.0},
                                   {1.000488, 1.001464, 1.0, 1.001464, 1.000488, 1.0}}});
   };

@@ -10,7 +10,7 @@
 namespace skinref::conformance {
 namespace {
 
-constexpr double kSegment = 4.0;
+constexpr double kHierarchyCaseSegment = 4.0;
 
 // A matrix's 16 column-major values, each rounded to float32.
 nlohmann::ordered_json matrix_json(const Mat4& m) {
@@ -33,9 +33,9 @@ ConformanceCase node_matrices() {
     const std::vector<double> turn30 = axis_angle_xyzw(kAxisZ, degrees(30));
     const Mat4 mirror = trs_matrix(Vec3(1, 2, 0), turn30, Vec3(-1, 1, 1));
     const int rig = b.add_node({{"name", "mirror"}, {"matrix", matrix_json(mirror)}});
-    const Chain chain = add_chain(b, "joint", 3, kSegment);
+    const Chain chain = add_chain(b, "joint", 3, kHierarchyCaseSegment);
     // Joint 1 keeps its translation but is given by a matrix with a scale of 2 along its own x (not animated).
-    const Mat4 stretch = trs_matrix(Vec3(kSegment, 0, 0), axis_angle_xyzw(kAxisZ, degrees(20)), Vec3(2, 1, 1));
+    const Mat4 stretch = trs_matrix(Vec3(kHierarchyCaseSegment, 0, 0), axis_angle_xyzw(kAxisZ, degrees(20)), Vec3(2, 1, 1));
     nlohmann::ordered_json& joint1 = b.json()["nodes"][size_t(chain.joints[1])];
     joint1.erase("translation");
     joint1["matrix"] = matrix_json(stretch);
@@ -43,8 +43,8 @@ ConformanceCase node_matrices() {
     const Mat4 g0 = mirror;
     const Mat4 g1 = g0 * stretch;
     Mat4 step = Mat4::Identity();
-    step(0, 3) = kSegment;
-    const int ribbon = add_ribbon_skin(b, chain.joints, kSegment, {g0, g1, g1 * step});
+    step(0, 3) = kHierarchyCaseSegment;
+    const int ribbon = add_ribbon_skin(b, chain.joints, kHierarchyCaseSegment, {g0, g1, g1 * step});
     b.set_scene_roots({rig, ribbon});
     add_animation(b, "swing", {swing(chain.joints[0], 0, 50), swing(chain.joints[2], 0, -60)});
   };
@@ -62,19 +62,19 @@ ConformanceCase rest_values() {
   c.build = [](GltfBuilder& b) {
     const std::vector<double> turn30 = axis_angle_xyzw(kAxisZ, degrees(30));
     const std::vector<double> turn20 = axis_angle_xyzw(kAxisZ, degrees(20));
-    const Chain chain = add_chain(b, "joint", 3, kSegment, Vec3(2, 1, 0));
+    const Chain chain = add_chain(b, "joint", 3, kHierarchyCaseSegment, Vec3(2, 1, 0));
     // Joint 0: translation (2, 1, 0) at rest, only its rotation animated; joint 1: turned 20 degrees at rest,
     // only its translation animated.
     b.json()["nodes"][size_t(chain.joints[1])]["rotation"] = f32_array(turn20);
     const Mat4 g0 = trs_matrix(Vec3(2, 1, 0), {0, 0, 0, 1}, Vec3::Ones());
-    const Mat4 g1 = g0 * trs_matrix(Vec3(kSegment, 0, 0), turn20, Vec3::Ones());
-    const Mat4 g2 = g1 * trs_matrix(Vec3(kSegment, 0, 0), {0, 0, 0, 1}, Vec3::Ones());
-    const int ribbon = add_ribbon_skin(b, chain.joints, kSegment, {g0, g1, g2});
+    const Mat4 g1 = g0 * trs_matrix(Vec3(kHierarchyCaseSegment, 0, 0), turn20, Vec3::Ones());
+    const Mat4 g2 = g1 * trs_matrix(Vec3(kHierarchyCaseSegment, 0, 0), {0, 0, 0, 1}, Vec3::Ones());
+    const int ribbon = add_ribbon_skin(b, chain.joints, kHierarchyCaseSegment, {g0, g1, g2});
     b.set_scene_roots({chain.joints[0], ribbon});
     add_animation(b, "partial", {{chain.joints[0], "rotation", "LINEAR", {0.0, 1.0},
                                   concat({axis_angle_xyzw(kAxisZ, 0.0), turn30})},
                                  {chain.joints[1], "translation", "LINEAR", {0.0, 1.0},
-                                  {kSegment, 0, 0, kSegment + 1.5, 0.5, 0}}});
+                                  {kHierarchyCaseSegment, 0, 0, kHierarchyCaseSegment + 1.5, 0.5, 0}}});
   };
   return c;
 }
@@ -89,8 +89,8 @@ ConformanceCase shear() {
   c.targets = {{"M3", {"shear=dropped"}}};
   c.times = {0.0, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
-    const Chain chain = add_chain(b, "joint", 3, kSegment);
-    const int ribbon = add_ribbon_skin(b, chain.joints, kSegment, chain_rest_globals(3, kSegment, Mat4::Identity()));
+    const Chain chain = add_chain(b, "joint", 3, kHierarchyCaseSegment);
+    const int ribbon = add_ribbon_skin(b, chain.joints, kHierarchyCaseSegment, chain_rest_globals(3, kHierarchyCaseSegment, Mat4::Identity()));
     b.set_scene_roots({chain.joints[0], ribbon});
     add_animation(b, "shear", {{chain.joints[0], "scale", "LINEAR", {0.0, 1.0}, {1, 1, 1, 3, 1, 1}},
                                swing(chain.joints[1], 45, 45), swing(chain.joints[2], 0, 30)});
@@ -108,12 +108,12 @@ ConformanceCase same_names() {
   c.targets = {{"L7", {"channel-target=first-named"}}};
   c.times = {0.0, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
-    const Chain first = add_chain(b, "joint", 3, kSegment);
-    const Chain second = add_chain(b, "joint", 3, kSegment, Vec3(0, 5, 0));
-    const int ribbon_a = add_ribbon_skin(b, first.joints, kSegment, chain_rest_globals(3, kSegment, Mat4::Identity()));
+    const Chain first = add_chain(b, "joint", 3, kHierarchyCaseSegment);
+    const Chain second = add_chain(b, "joint", 3, kHierarchyCaseSegment, Vec3(0, 5, 0));
+    const int ribbon_a = add_ribbon_skin(b, first.joints, kHierarchyCaseSegment, chain_rest_globals(3, kHierarchyCaseSegment, Mat4::Identity()));
     Mat4 up = Mat4::Identity();
     up(1, 3) = 5.0;
-    const int ribbon_b = add_ribbon_skin(b, second.joints, kSegment, chain_rest_globals(3, kSegment, up));
+    const int ribbon_b = add_ribbon_skin(b, second.joints, kHierarchyCaseSegment, chain_rest_globals(3, kHierarchyCaseSegment, up));
     b.set_scene_roots({first.joints[0], second.joints[0], ribbon_a, ribbon_b});
     add_animation(b, "two", {swing(first.joints[0], 0, 40), swing(second.joints[1], 0, -70)});
   };

@@ -10,7 +10,7 @@
 namespace skinref::conformance {
 namespace {
 
-constexpr double kSegment = 2.0;
+constexpr double kInfluenceCaseSegment = 2.0;
 
 // Each joint k turns about z by +-(15 + 5k) degrees over one second, alternating in sign.
 std::vector<ChannelSpec> alternating_swings(const Chain& chain) {
@@ -41,15 +41,15 @@ std::vector<InfluenceSet> rotating_influences(size_t vertex_count, int joint_cou
 // (rotating_influences), stored as `layout_of` says, and every joint swinging.
 void build_shared_ribbon(GltfBuilder& b, int joint_count, const std::vector<double>& weights,
                          const AccessorLayout& joint_layout, const AccessorLayout& weight_layout) {
-  const Chain chain = add_chain(b, "joint", joint_count, kSegment);
-  const Ribbon ribbon = make_ribbon(joint_count, kSegment, 1, 0.5, false);
+  const Chain chain = add_chain(b, "joint", joint_count, kInfluenceCaseSegment);
+  const Ribbon ribbon = make_ribbon(joint_count, kInfluenceCaseSegment, 1, 0.5, false);
   std::vector<InfluenceSet> sets = rotating_influences(ribbon.vertex_count(), joint_count, weights);
   for (InfluenceSet& set : sets) {
     set.joint_layout = joint_layout;
     set.weight_layout = weight_layout;
   }
   const int mesh = b.add_mesh({{"name", "ribbon"}, {"primitives", {skinned_primitive(b, "ribbon", ribbon, sets)}}});
-  const int skin = add_skin(b, "chain", chain.joints, chain_rest_globals(joint_count, kSegment, Mat4::Identity()));
+  const int skin = add_skin(b, "chain", chain.joints, chain_rest_globals(joint_count, kInfluenceCaseSegment, Mat4::Identity()));
   const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
   b.set_scene_roots({chain.joints[0], node});
   add_animation(b, "swings", alternating_swings(chain));
@@ -114,8 +114,8 @@ ConformanceCase third_set_only() {
   c.times = {0.0, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
     constexpr int kJoints = 4;
-    const Chain chain = add_chain(b, "joint", kJoints, kSegment);
-    const Ribbon ribbon = make_ribbon(kJoints, kSegment, 1, 0.5, false);
+    const Chain chain = add_chain(b, "joint", kJoints, kInfluenceCaseSegment);
+    const Ribbon ribbon = make_ribbon(kJoints, kInfluenceCaseSegment, 1, 0.5, false);
     std::vector<InfluenceSet> sets(3);
     for (size_t v = 0; v < ribbon.vertex_count(); ++v) {
       const double j0 = double(v % kJoints), j1 = double((v + 1) % kJoints), j2 = double((v + 2) % kJoints);
@@ -128,7 +128,7 @@ ConformanceCase third_set_only() {
       }
     }
     const int mesh = b.add_mesh({{"name", "ribbon"}, {"primitives", {skinned_primitive(b, "ribbon", ribbon, sets)}}});
-    const int skin = add_skin(b, "chain", chain.joints, chain_rest_globals(kJoints, kSegment, Mat4::Identity()));
+    const int skin = add_skin(b, "chain", chain.joints, chain_rest_globals(kJoints, kInfluenceCaseSegment, Mat4::Identity()));
     const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
     b.set_scene_roots({chain.joints[0], node});
     add_animation(b, "swings", alternating_swings(chain));
@@ -148,7 +148,7 @@ ConformanceCase weights_as_stored() {
   c.targets = {{"K1", {"weights=l2"}}};
   c.times = {0.0, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kInfluenceCaseSegment, 4, true);
     add_animation(b, "swings", {swing(rig.chain.joints[1], 0, 70), swing(rig.chain.joints[2], 0, -80)});
   };
   return c;

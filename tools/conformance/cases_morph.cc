@@ -11,7 +11,7 @@
 namespace skinref::conformance {
 namespace {
 
-constexpr double kSegment = 4.0;
+constexpr double kMorphCaseSegment = 4.0;
 
 // Target t of `count` moves vertex v by a displacement that depends on both, of up to 3 m, so that any two
 // targets move the ribbon differently and every target moves every vertex.
@@ -73,8 +73,8 @@ struct MorphRig {
 MorphRig build_morphed_ribbon(GltfBuilder& b, int count, const std::vector<double>& mesh_weights,
                               FirstTarget first = FirstTarget::Dense) {
   MorphRig m;
-  m.rig.chain = add_chain(b, "joint", 3, kSegment);
-  const Ribbon ribbon = make_ribbon(3, kSegment, 2, 0.5, true);
+  m.rig.chain = add_chain(b, "joint", 3, kMorphCaseSegment);
+  const Ribbon ribbon = make_ribbon(3, kMorphCaseSegment, 2, 0.5, true);
   nlohmann::ordered_json primitive = skinned_ribbon_primitive(b, "ribbon", ribbon);
   nlohmann::ordered_json targets = nlohmann::ordered_json::array();
   for (int t = 0; t < count; ++t)
@@ -85,7 +85,7 @@ MorphRig build_morphed_ribbon(GltfBuilder& b, int count, const std::vector<doubl
   nlohmann::ordered_json mesh = {{"name", "ribbon"}, {"primitives", {primitive}}};
   if (!mesh_weights.empty()) mesh["weights"] = f32_array(mesh_weights);
   m.mesh = b.add_mesh(mesh);
-  m.rig.skin = add_skin(b, "chain", m.rig.chain.joints, chain_rest_globals(3, kSegment, Mat4::Identity()));
+  m.rig.skin = add_skin(b, "chain", m.rig.chain.joints, chain_rest_globals(3, kMorphCaseSegment, Mat4::Identity()));
   m.rig.mesh_node = b.add_node({{"name", "ribbon"}, {"mesh", m.mesh}, {"skin", m.rig.skin}});
   b.set_scene_roots({m.rig.chain.joints[0], m.rig.mesh_node});
   return m;

@@ -10,7 +10,7 @@
 namespace skinref::conformance {
 namespace {
 
-constexpr double kSegment = 4.0;
+constexpr double kSkinCaseSegment = 4.0;
 
 const std::vector<double> kSwingTimes = {0.0, 0.5, 1.0};
 
@@ -23,9 +23,9 @@ ConformanceCase no_inverse_bind_matrices() {
   c.targets = {{"L4", {"inverse-bind=from-rest-pose"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
-    const Chain chain = add_chain(b, "joint", 3, kSegment, Vec3(2, 1, 0));
+    const Chain chain = add_chain(b, "joint", 3, kSkinCaseSegment, Vec3(2, 1, 0));
     b.json()["nodes"][size_t(chain.joints[0])]["rotation"] = f32_array(axis_angle_xyzw(kAxisZ, degrees(30)));
-    const int ribbon = add_ribbon_skin(b, chain.joints, kSegment, {});
+    const int ribbon = add_ribbon_skin(b, chain.joints, kSkinCaseSegment, {});
     b.set_scene_roots({chain.joints[0], ribbon});
     add_animation(b, "swing", {swing(chain.joints[1], 0, 60)});
   };
@@ -44,11 +44,11 @@ ConformanceCase skeleton_under_transformed_node() {
   c.build = [](GltfBuilder& b) {
     const std::vector<double> turn = axis_angle_xyzw(kAxisZ, degrees(90));
     const int rig = b.add_node(trs_node("rig", Vec3(0, 3, 0), turn));
-    const Chain chain = add_chain(b, "joint", 3, kSegment);
+    const Chain chain = add_chain(b, "joint", 3, kSkinCaseSegment);
     b.json()["nodes"][size_t(rig)]["children"] = {chain.joints[0]};
     const Mat4 rig_global = trs_matrix(Vec3(0, 3, 0), turn, Vec3::Ones());
     const int ribbon =
-        add_ribbon_skin(b, chain.joints, kSegment, chain_rest_globals(3, kSegment, rig_global), chain.joints[0]);
+        add_ribbon_skin(b, chain.joints, kSkinCaseSegment, chain_rest_globals(3, kSkinCaseSegment, rig_global), chain.joints[0]);
     b.set_scene_roots({rig, ribbon});
     add_animation(b, "swing", {swing(chain.joints[1], 0, 60)});
   };
@@ -66,19 +66,19 @@ ConformanceCase joints_child_first() {
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
     // Nodes 0, 1, 2 are the chain's joints 2, 1, 0: leaf first.
-    const int leaf = b.add_node(trs_node("joint2", Vec3(kSegment, 0, 0)));
-    const int middle = b.add_node(trs_node("joint1", Vec3(kSegment, 0, 0)));
+    const int leaf = b.add_node(trs_node("joint2", Vec3(kSkinCaseSegment, 0, 0)));
+    const int middle = b.add_node(trs_node("joint1", Vec3(kSkinCaseSegment, 0, 0)));
     const int root = b.add_node(trs_node("joint0", Vec3::Zero()));
     b.json()["nodes"][size_t(middle)]["children"] = {leaf};
     b.json()["nodes"][size_t(root)]["children"] = {middle};
     // skin.joints = [middle, root, leaf]: chain joint 0 (the root) is skin joint 1, chain joint 1 skin joint
     // 0, chain joint 2 skin joint 2; no skin index equals its node's index but the leaf's.
     const double skin_index_of_chain[3] = {1, 0, 2};
-    Ribbon ribbon = make_ribbon(3, kSegment, 4, 0.5, true);
+    Ribbon ribbon = make_ribbon(3, kSkinCaseSegment, 4, 0.5, true);
     for (size_t i = 0; i < ribbon.joints.size(); ++i)
       if (i % 4 < 2) ribbon.joints[i] = skin_index_of_chain[size_t(ribbon.joints[i])];
     const int mesh = add_ribbon_mesh(b, "ribbon", ribbon);
-    const std::vector<Mat4> globals = chain_rest_globals(3, kSegment, Mat4::Identity());
+    const std::vector<Mat4> globals = chain_rest_globals(3, kSkinCaseSegment, Mat4::Identity());
     const int skin = add_skin(b, "chain", {middle, root, leaf}, {globals[1], globals[0], globals[2]});
     const int node = b.add_node({{"name", "ribbon"}, {"mesh", mesh}, {"skin", skin}});
     b.set_scene_roots({root, node});
@@ -97,7 +97,7 @@ ConformanceCase mesh_node_transform() {
   c.targets = {{"P1", {"mesh-node=applied"}}, {"P1", {"mesh-node=inverse"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSkinCaseSegment, 4, true);
     nlohmann::ordered_json& ribbon = b.json()["nodes"][size_t(rig.mesh_node)];
     ribbon["translation"] = f32_array({0, 5, 0});
     ribbon["rotation"] = f32_array(axis_angle_xyzw(Vec3(0, 1, 0), degrees(60)));
@@ -120,9 +120,9 @@ ConformanceCase one_skin_two_meshes() {
   c.targets = {{"P1", {"mesh-node=applied"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSkinCaseSegment, 4, true);
     b.json()["nodes"][size_t(rig.mesh_node)]["translation"] = f32_array({0, -4, 0});
-    Ribbon upper = make_ribbon(3, kSegment, 2, 0.25, false);
+    Ribbon upper = make_ribbon(3, kSkinCaseSegment, 2, 0.25, false);
     for (size_t v = 0; v < upper.vertex_count(); ++v) upper.positions[3 * v + 1] += 2.0;
     const int mesh = add_ribbon_mesh(b, "upper", upper);
     const int second = b.add_node({{"name", "upper"}, {"mesh", mesh}, {"skin", rig.skin},
@@ -146,11 +146,11 @@ ConformanceCase bind_pose_differs_from_rest_pose() {
   c.targets = {{"L4", {"inverse-bind=from-rest-pose"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
-    const Chain chain = add_chain(b, "joint", 3, kSegment);
-    const Mat4 bend1 = trs_matrix(Vec3(kSegment, 0, 0), axis_angle_xyzw(kAxisZ, degrees(30)), Vec3::Ones());
-    const Mat4 bend2 = trs_matrix(Vec3(kSegment, 0, 0), axis_angle_xyzw(kAxisZ, degrees(-45)), Vec3::Ones());
+    const Chain chain = add_chain(b, "joint", 3, kSkinCaseSegment);
+    const Mat4 bend1 = trs_matrix(Vec3(kSkinCaseSegment, 0, 0), axis_angle_xyzw(kAxisZ, degrees(30)), Vec3::Ones());
+    const Mat4 bend2 = trs_matrix(Vec3(kSkinCaseSegment, 0, 0), axis_angle_xyzw(kAxisZ, degrees(-45)), Vec3::Ones());
     const std::vector<Mat4> bind = {Mat4::Identity(), bend1, bend1 * bend2};
-    const int node = add_ribbon_skin(b, chain.joints, kSegment, bind);
+    const int node = add_ribbon_skin(b, chain.joints, kSkinCaseSegment, bind);
     b.set_scene_roots({chain.joints[0], node});
     add_animation(b, "swing", {swing(chain.joints[1], 0, 60)});
   };
@@ -169,10 +169,10 @@ ConformanceCase animated_common_root() {
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
     const int rig = b.add_node(trs_node("rig", Vec3(1, 2, 0)));
-    const Chain chain = add_chain(b, "joint", 3, kSegment);
+    const Chain chain = add_chain(b, "joint", 3, kSkinCaseSegment);
     b.json()["nodes"][size_t(rig)]["children"] = {chain.joints[0]};
     const Mat4 rig_rest = trs_matrix(Vec3(1, 2, 0), {0, 0, 0, 1}, Vec3::Ones());
-    const int node = add_ribbon_skin(b, chain.joints, kSegment, chain_rest_globals(3, kSegment, rig_rest));
+    const int node = add_ribbon_skin(b, chain.joints, kSkinCaseSegment, chain_rest_globals(3, kSkinCaseSegment, rig_rest));
     b.set_scene_roots({rig, node});
     add_animation(b, "carry", {swing(rig, 0, -50), swing(chain.joints[1], 0, 40),
                                {rig, "translation", "LINEAR", {0.0, 1.0}, {1, 2, 0, -3, 4, 1}}});
@@ -191,7 +191,7 @@ ConformanceCase mesh_node_under_animated_parent() {
   c.targets = {{"P1", {"mesh-node=applied"}}, {"P1", {"mesh-node=inverse"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSkinCaseSegment, 4, true);
     const int carrier = b.add_node(trs_node("carrier", Vec3(0, 0, 0)));
     b.json()["nodes"][size_t(carrier)]["children"] = {rig.mesh_node};
     b.set_scene_roots({rig.chain.joints[0], carrier});
@@ -211,12 +211,12 @@ ConformanceCase two_skins_share_joints() {
   c.targets = {{"P3", {"joint-index=node"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSegment, 4, true);
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSkinCaseSegment, 4, true);
     // The second skin lists the joints backwards, so its JOINTS value k names joint 2 - k of the chain.
     std::vector<int> backwards(rig.chain.joints.rbegin(), rig.chain.joints.rend());
-    std::vector<Mat4> rest = chain_rest_globals(3, kSegment, Mat4::Identity());
+    std::vector<Mat4> rest = chain_rest_globals(3, kSkinCaseSegment, Mat4::Identity());
     std::reverse(rest.begin(), rest.end());
-    Ribbon upper = make_ribbon(3, kSegment, 4, 0.25, true);
+    Ribbon upper = make_ribbon(3, kSkinCaseSegment, 4, 0.25, true);
     for (size_t v = 0; v < upper.vertex_count(); ++v) upper.positions[3 * v + 1] += 2.0;
     for (size_t i = 0; i < upper.joints.size(); ++i)
       if (upper.weights[i] != 0.0) upper.joints[i] = 2.0 - upper.joints[i];
@@ -241,12 +241,12 @@ ConformanceCase normals_under_non_uniform_scale() {
   c.targets = {{"N1", {"normals=blend-upper3x3"}}, {"N1", {"normals=blend-normal-matrices"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
-    const Chain chain = add_chain(b, "joint", 3, kSegment);
+    const Chain chain = add_chain(b, "joint", 3, kSkinCaseSegment);
     const std::vector<double> tilt = axis_angle_xyzw(Vec3(1, 0, 0), degrees(45));
     b.json()["nodes"][size_t(chain.joints[2])]["rotation"] = f32_array(tilt);
-    std::vector<Mat4> rest = chain_rest_globals(3, kSegment, Mat4::Identity());
+    std::vector<Mat4> rest = chain_rest_globals(3, kSkinCaseSegment, Mat4::Identity());
     rest[2] = rest[2] * trs_matrix(Vec3::Zero(), tilt, Vec3::Ones());
-    const int ribbon = add_ribbon_skin(b, chain.joints, kSegment, rest);
+    const int ribbon = add_ribbon_skin(b, chain.joints, kSkinCaseSegment, rest);
     b.set_scene_roots({chain.joints[0], ribbon});
     add_animation(b, "stretch", {swing(chain.joints[1], 0, 40),
                                  {chain.joints[2], "scale", "LINEAR", {0.0, 1.0}, {1, 1, 1, 2, 3, 0.5}}});
@@ -270,13 +270,13 @@ ConformanceCase one_mesh_two_skins() {
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
     const Vec3 above(0, 3, 0);
-    const Chain first = add_chain(b, "first", 3, kSegment);
-    const Chain second = add_chain(b, "second", 3, kSegment, above);
-    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSegment, 4, 0.5, true));
-    const int first_skin = add_skin(b, "first", first.joints, chain_rest_globals(3, kSegment, Mat4::Identity()));
+    const Chain first = add_chain(b, "first", 3, kSkinCaseSegment);
+    const Chain second = add_chain(b, "second", 3, kSkinCaseSegment, above);
+    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSkinCaseSegment, 4, 0.5, true));
+    const int first_skin = add_skin(b, "first", first.joints, chain_rest_globals(3, kSkinCaseSegment, Mat4::Identity()));
     Mat4 raised = Mat4::Identity();
     raised.block<3, 1>(0, 3) = above;
-    const int second_skin = add_skin(b, "second", second.joints, chain_rest_globals(3, kSegment, raised));
+    const int second_skin = add_skin(b, "second", second.joints, chain_rest_globals(3, kSkinCaseSegment, raised));
     const int lower = b.add_node({{"name", "lower"}, {"mesh", mesh}, {"skin", first_skin},
                                   {"translation", f32_array({0, -4, 0})}});
     const int upper = b.add_node({{"name", "upper"}, {"mesh", mesh}, {"skin", second_skin},
