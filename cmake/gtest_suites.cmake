@@ -49,10 +49,16 @@ set(all_skipped "\\[  PASSED  \\] 0 tests\\.${nl}\\[  SKIPPED \\] [0-9]+ tests?,
                 "(\\[  SKIPPED \\] [^${nl}]+${nl}?)*$")
 string(CONCAT all_skipped ${all_skipped})
 set(content "# Written by cmake/gtest_suites.cmake from ${EXE} --gtest_list_tests; do not edit.\n")
+include(${CMAKE_CURRENT_LIST_DIR}/test_costs.cmake)  # the slow suites' COST, so that ctest starts them first
 foreach(suite IN LISTS suites)
   set(name "${suite}.*")
+  skinref_test_cost("${name}" cost)
+  set(cost_property "")
+  if(cost)
+    set(cost_property " COST ${cost}")
+  endif()
   string(APPEND content "add_test([=[${name}]=] [=[${EXE}]=] [=[--gtest_filter=${suite}.*${exclusions}]=])\n")
-  string(APPEND content "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${LABELS}]=]"
+  string(APPEND content "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${LABELS}]=]${cost_property}"
                         " SKIP_REGULAR_EXPRESSION [=[${all_skipped}]=])\n")
 endforeach()
 file(WRITE "${OUT}.tmp" "${content}")

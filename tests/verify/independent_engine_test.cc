@@ -7,12 +7,15 @@
 // engine's error and each model's bounds in units of the extent, and the largest error/bound, the figures
 // the README quotes.
 #include "anim/evaluate_pose.h"
+#include "anim/sampling.h"
 #include "io/builtin_scenes.h"
 #include "io/load_model.h"
 #include "skin/evaluate_vertices.h"
 #include "support/corpus_models.h"
 #include "support/skinning_cases.h"
 #include "support/float32_engine.h"
+#include "verify/any_order_pose_bounds.h"
+#include "verify/any_order_vertex_bounds.h"
 #include "verify/bounds_model.h"
 #include "verify/vertex_compare.h"
 
@@ -39,12 +42,55 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
+// Where the any-order position bound comes from, stage by stage (docs/error_bounds.md, "Where the width comes
+// from"): the bound as it is; with the sampled locals taken as exact (what is left is the rounding of the
+// rotation matrices, the chain, the palette and the skinning); with the reference's palette rounded to float
+// (the skinning's own rounding). The second is the same walk as the bound from smaller errors, so it is at most
+// the bound, vertex by vertex (the third is another walk: no order is claimed). Per vertex at every time, of the
+// extent.
+struct BoundShares {
+  std::vector<double> full, exact_locals, reference_palette;
+};
+
+void add_bound_shares(const Scene& scene, const EvaluatedPose& pose, double time, double extent, BoundShares& shares) {
+  LocalPose values = rest_pose(scene);
+  sample_animation(scene, 0, time, values);
+  LocalErrorBounds exact_locals;
+  exact_locals.trs.assign(scene.nodes.size(), {});
+  for (const std::vector<double>& weights : values.morph_weights) exact_locals.morph_weights.emplace_back(weights.size(), 0.0);
+  const PoseErrorBounds full_pose = any_order_pose_error_bounds(scene, 0, time);
+  const PoseErrorBounds exact_locals_pose = any_order_pose_bounds_from_locals(scene, values, exact_locals);
+  const auto full = any_order_vertex_error_bounds(scene, pose, {}, &full_pose);
+  const auto without_sampling = any_order_vertex_error_bounds(scene, pose, {}, &exact_locals_pose);
+  const auto reference_palette = any_order_vertex_error_bounds(scene, pose, {}, nullptr);
+  for (size_t p = 0; p < full.size(); ++p)
+    for (size_t v = 0; v < full[p].position.size(); ++v) {
+      EXPECT_LE(without_sampling[p].position[v], full[p].position[v]) << "vertex " << v;
+      shares.full.push_back(full[p].position[v] / extent);
+      shares.exact_locals.push_back(without_sampling[p].position[v] / extent);
+      shares.reference_palette.push_back(reference_palette[p].position[v] / extent);
+    }
+}
+
+void print_bound_shares(const BoundShares& shares) {
+  if (shares.full.empty()) return;
+  const size_t worst = size_t(std::max_element(shares.full.begin(), shares.full.end()) - shares.full.begin());
+  const double median_full = median(shares.full);
+  const double median_exact_locals = median(shares.exact_locals);
+  const double median_reference_palette = median(shares.reference_palette);
+  std::printf("  any-order bound by stage (median | largest): %.3g | %.3g; sampled locals exact %.3g | %.3g; "
+              "the reference's palette %.3g | %.3g\n",
+              median_full, shares.full[worst], median_exact_locals, shares.exact_locals[worst],
+              median_reference_palette, shares.reference_palette[worst]);
+}
+
 void check_model(const std::string& label, const Scene& scene) {
   if (scene.animations.empty() || drawn_nodes(scene).empty()) GTEST_SKIP() << label << " has no clip or nothing drawn";
   const Animation& clip = scene.animations[0];
   std::mt19937 random(1411);
   double worst_error = 0.0;
   ModelTally tally[2];  // any-order, skinref-order
+  BoundShares shares;
   const BoundsModel models[2] = {BoundsModel::AnyOrder, BoundsModel::SkinrefOrder};
   for (int i = 0; i < 20; ++i) {
     const float time = float(std::uniform_real_distribution<double>(clip.start_time, clip.end_time)(random));
@@ -60,6 +106,7 @@ void check_model(const std::string& label, const Scene& scene) {
         error = std::max(error, (engine[p].vertices.positions[v] - reference[p].vertices.positions[v]).norm());
     EXPECT_LT(error / extent, kFloat32EngineAccuracy);
     worst_error = std::max(worst_error, error / extent);
+    add_bound_shares(scene, pose, double(time), extent, shares);
     for (int m = 0; m < 2; ++m) {
       SCOPED_TRACE(bounds_model_name(models[m]));
       const PoseErrorBounds pose_bounds = pose_error_bounds(models[m], scene, 0, double(time));
@@ -83,6 +130,7 @@ void check_model(const std::string& label, const Scene& scene) {
                 bounds_model_name(models[m]), median(b), b.empty() ? 0.0 : *std::max_element(b.begin(), b.end()),
                 tally[m].over, tally[m].values, tally[m].unbounded, tally[m].worst_ratio);
   }
+  print_bound_shares(shares);
 }
 
 class IndependentEngineBuiltin : public ::testing::TestWithParam<std::string> {};
