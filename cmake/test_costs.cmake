@@ -6,8 +6,7 @@
 # costs time, never a result.
 set(SKINREF_TEST_COSTS
   # release tree (./run test's release checks)
-  conformance.run.vulkan=65 golden_reproducible=25 python_module=22 engines.babylon=15 engines.assimp=15
-  package_consumer=14 conformance.run.reference=11 conformance.run.cpu=10 bench_smoke=9
+  golden_reproducible=25 python_module=22 engines.babylon=15 engines.assimp=15 package_consumer=14 bench_smoke=9
   golden.vulkan.million-dqs=9 golden.vulkan.million-lbs=7
   # sanitizer tree, one ctest per suite
   GpuVertexBoundsTest.*=100 Blender/BlenderRoundTripTest.*=93 All/RenderBuiltin.*=89 DiagnoseTest.*=66

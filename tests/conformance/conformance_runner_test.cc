@@ -259,6 +259,62 @@ TEST(ConformanceRunner, BatchProtocolAndResume) {
   EXPECT_EQ(reread.engine.batch_command, engine.batch_command);
 }
 
+// `skinref skin --queries` as a batch engine (how conformance.run.cpu and .vulkan run the whole suite): one
+// process answers every query, a line each in the batch log; a query whose model is missing fails alone (its
+// line says why, the batch exits 2) and the others pass.
+TEST(ConformanceRunner, SkinrefSkinAnswersABatch) {
+  test::TempDir dir;
+  const EngineSpec engine{"skin --queries", "", "",
+                          test::shell_quoted(SKINREF_CLI) + " skin --queries {queries} --backend cpu", 60.0, 1};
+  std::vector<Query> queries = suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), "influences-*");
+  ASSERT_GE(queries.size(), 2u);
+  queries.back().model = (dir.path() / "missing.gltf").string();
+  const RunRecord run = run_engine(engine, queries, dir.path().string(), false);
+  ASSERT_EQ(run.results.size(), queries.size());
+  for (size_t i = 0; i + 1 < run.results.size(); ++i)
+    EXPECT_TRUE(run.results[i].ok()) << run.results[i].query.case_id << " " << run.results[i].status;
+  EXPECT_EQ(run.results.back().status, "no output (the batch exit 2)");
+  const std::string log = read_text(dir.path() / "logs" / "batch.log");
+  const Query& first = queries.front();
+  EXPECT_NE(log.find(first.case_id + " at t = " + time_text(first.time) + ": wrote " + first.out), std::string::npos)
+      << log;
+  EXPECT_NE(log.find("missing.gltf"), std::string::npos) << log;
+  EXPECT_NE(log.find("skinned " + std::to_string(queries.size() - 1) + " of " + std::to_string(queries.size())),
+            std::string::npos)
+      << log;
+  for (const CaseVerdict& v : judge_run(run))
+    if (v.definition->id != queries.back().case_id) EXPECT_EQ(v.outcome, CaseOutcome::Passed) << v.detail;
+}
+
+// A queries file that is not one is refused before anything runs, naming the JSON pointer; and the options that
+// the queries give are refused beside --queries.
+TEST(ConformanceRunner, SkinQueriesFileIsCheckedMemberByMember) {
+  test::TempDir dir;
+  const std::string path = (dir.path() / "queries.json").string();
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"format": "skinref-conformance-queries", "version": 2, "queries": []})", "/version: 1, got 2"},
+      {R"({"format": "other", "version": 1, "queries": []})", "/format"},
+      {R"({"format": "skinref-conformance-queries", "version": 1, "queries": [{"case": "c", "model": "m.gltf",
+          "animation": 0, "time": "soon", "out": "o.skv"}]})", "/queries/0/time: a finite time in seconds"},
+      {R"({"format": "skinref-conformance-queries", "version": 1, "queries": [{"case": "c", "model": "m.gltf",
+          "animation": -1, "time": 0, "out": "o.skv"}]})", "/queries/0/animation"},
+      {R"({"format": "skinref-conformance-queries", "version": 1, "queries": [{"case": "c", "model": "m.gltf",
+          "animation": 0, "time": 0, "out": "o.skv", "speed": 2}]})", "/queries/0/speed"},
+      {R"({"format": "skinref-conformance-queries", "version": 1, "queries": [{"case": "c", "model": "",
+          "animation": 0, "time": 0, "out": "o.skv"}]})", "/queries/0/model: a non-empty string"},
+  };
+  for (const auto& [text, expected] : cases) {
+    std::ofstream(path) << text;
+    const test::CliRun run = test::run_cli(dir, {"skin", "--queries", path, "--backend", "cpu"});
+    EXPECT_EQ(run.exit_code, test::exit_codes::kExitBadInput) << text;
+    EXPECT_NE(run.err.find(path + ": "), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(expected), std::string::npos) << run.err;
+  }
+  const test::CliRun with_time = test::run_cli(dir, {"skin", "--queries", path, "--time", "1"});
+  EXPECT_EQ(with_time.exit_code, test::exit_codes::kExitBadInput);
+  EXPECT_NE(with_time.err.find("--time with --queries"), std::string::npos) << with_time.err;
+}
+
 // The verdict of an nlerp engine on rotation-linear-slerp (its first target), and a passed case beside it, for
 // the report card's tests.
 std::vector<CaseVerdict> nlerp_fails_slerp_case(const fs::path& dir) {

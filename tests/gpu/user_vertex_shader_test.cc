@@ -1,7 +1,8 @@
 // A user's skinning vertex shader in skinref's Vulkan path (gpu/user_vertex_shader.h, gpu/user_vertex_skinning.h):
-// the four samples in examples/shaders run under the validation layer, their outputs captured by transform
-// feedback. The two correct ones pass the any-order bounds on every small built-in scene; the one that reads
-// the "no joint" sentinel is named when it runs; the one that moves normals like points passes on positions,
+// the five samples in examples/shaders run under the validation layer, their outputs captured by transform
+// feedback. The three correct ones (the tutorial's in GLSL and in HLSL, the mat3x4 storage buffer's) pass the
+// any-order bounds on every small built-in scene; the one that reads the "no joint" sentinel is named when it
+// runs; the one that moves normals like points passes on positions,
 // fails on normals, and diagnose names normals=as-point. Interface files that contradict the SPIR-V are
 // refused with exit 2 naming the JSON path, and the transform feedback decorations are checked in the SPIR-V.
 #include "anim/pose_selection.h"
@@ -43,6 +44,8 @@ std::string vertex_example(const std::string& name) { return std::string(SKINREF
 
 const char* const kTutorial = "tutorial_skinning.vert";
 const char* const kTutorialInterface = "tutorial_skinning.json";
+const char* const kTutorialHlsl = "tutorial_skinning.hlsl";
+const char* const kTutorialHlslInterface = "tutorial_skinning_hlsl.json";
 const char* const kRows = "rows_storage_skinning.vert";
 const char* const kRowsInterface = "rows_storage_skinning.json";
 const char* const kNoSentinelCheck = "tutorial_no_sentinel_check.vert";
@@ -77,11 +80,12 @@ TEST_F(UserVertexShaderTest, CorrectSamplesPassOnBuiltinScenes) {
   ASSERT_TRUE(context_->transform_feedback_supported()) << "lavapipe and the usual GPUs offer VK_EXT_transform_feedback";
   const gpu::UserVertexShader tutorial = load_vertex(kTutorial, kTutorialInterface);
   const gpu::UserVertexShader rows = load_vertex(kRows, kRowsInterface);
+  const gpu::UserVertexShader hlsl = load_vertex(kTutorialHlsl, kTutorialHlslInterface);
   for (const char* name : {"twist", "bend", "chain64", "node-transforms"}) {
     const Scene scene = make_builtin_scene(name);
     for (double time : {0.0, 0.35, 0.8}) {
       SCOPED_TRACE(std::string(name) + " at " + std::to_string(time));
-      for (const gpu::UserVertexShader* shader : {&tutorial, &rows}) {
+      for (const gpu::UserVertexShader* shader : {&tutorial, &rows, &hlsl}) {
         const VertexComparison c = run_vertex_sample(*context_, *shader, scene, time);
         EXPECT_TRUE(c.passed()) << shader->interface.name << ": " << c.over << " of " << c.values
                                 << " over, max ratio " << c.max_ratio;

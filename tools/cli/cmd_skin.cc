@@ -3,6 +3,8 @@
 #include "cli/backend_args.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
+#include "conformance/queries_file.h"
+#include "conformance/runner.h"
 
 #include "core/vertices.h"
 #include "io/gltf_load.h"
@@ -12,6 +14,7 @@
 #include "verify/convention_pipeline.h"
 
 #include <iostream>
+#include <memory>
 
 namespace skinref::cli {
 std::string skin_usage() {
@@ -23,6 +26,7 @@ std::string skin_usage() {
          "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]\n"
          "                    [--shader FILE.spv|FILE.comp|FILE.hlsl --interface FILE.json]]\n"
          "         --out FILE.json|FILE.skv|FILE.ply\n"
+         "       skinref skin --queries FILE.json [the options above but --anim, --time, --recipe, --pose, --out]\n"
          "  Skins MODEL (a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME) at one\n"
          "  time and writes the world-space positions, normals and tangents of every drawn primitive.\n"
          "  --anim NAME|INDEX   animation to sample (an integer is an index); default: the first, or the rest\n"
@@ -50,64 +54,124 @@ std::string skin_usage() {
          "                      (SPIR-V, or GLSL/HLSL compiled with glslc), checked against --interface FILE.json\n"
          "                      by SPIR-V reflection; the dump records writer \"user shader FILE\", which compare\n"
          "                      and diagnose hold to the any-order bounds (docs/vulkan.md)\n"
-         "  --out FILE          .json, .skv (binary) or .ply (for viewers); required; written atomically\n";
+         "  --out FILE          .json, .skv (binary) or .ply (for viewers); required; written atomically\n"
+         "  --queries FILE      a conformance batch (docs/conformance.md): every query's model, animation and time\n"
+         "                      with one backend, each dump to the query's out, a line per query; exit 2 if one\n"
+         "                      failed (its line says why), the others written. For `conformance run --batch`\n";
 }
+
+namespace {
+
+// What every skinning of one command shares: the dump's precision, the conventions, the options and the backend.
+struct SkinSetup {
+  DumpPrecision precision = DumpPrecision::F64;
+  Conventions conventions;
+  SkinningOptions options;
+  BackendOptions backend_options;
+  ImportOptions import_options;
+  bool convention_path = false;
+  std::unique_ptr<Backend> backend;
+};
+
+SkinSetup parse_skin_setup(const ParsedArgs& parsed, const PoseSelection& selection) {
+  SkinSetup setup;
+  if (const std::optional<std::string> text = parsed.value("--precision")) {
+    static const std::vector<std::string> kChoices{"f32", "f64"};
+    setup.precision = parse_choice(*text, "--precision", kChoices) == 0 ? DumpPrecision::F32 : DumpPrecision::F64;
+  }
+  setup.conventions = parse_conventions(parsed, "skin").conventions;
+  setup.options = skinning_options_under(parse_skinning_options(parsed), setup.conventions.skinning);
+  if (const std::optional<std::string> text = parsed.value("--threads")) {
+    setup.options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
+  }
+  setup.backend_options = parse_backend(parsed, selection, "skin", false);
+  if (setup.backend_options.kind != BackendKind::Reference) {
+    // Both compute in float32: an f64 dump would only widen those floats and suggest a precision they lack.
+    if (parsed.value("--precision") && setup.precision == DumpPrecision::F64)
+      throw UsageError(std::string("skin: --precision f64: the ") + backend_name(setup.backend_options.kind) +
+                       " backend computes in float32 and writes f32 dumps");
+    setup.precision = DumpPrecision::F32;
+  }
+  setup.convention_path = conventions_need_reference_backend(setup.conventions);
+  if (setup.convention_path) refuse_conventions_off_reference(setup.backend_options, selection, setup.conventions, "skin");
+  setup.import_options = parse_import_options(parsed);
+  // Before the model loads, so that an unknown --device is reported at once.
+  setup.backend = make_backend(setup.backend_options);
+  return setup;
+}
+
+// Skins `model` at `selection` and writes the dump to `out_path`; returns what was written, for the log.
+std::string skin_one(const SkinSetup& setup, const std::string& model, const PoseSelection& selection,
+                     const std::string& out_path) {
+  const Scene scene = load_model_under(model, setup.conventions, setup.import_options);
+  const SelectedPose selected = setup.convention_path ? convention_pose(scene, selection, setup.conventions)
+                                                      : backend_pose(*setup.backend, scene, selection);
+  VertexDump dump;
+  dump.precision = setup.precision;
+  dump.primitives = setup.convention_path ? evaluate_vertices(scene, selected.pose, setup.options, setup.conventions)
+                                          : setup.backend->vertices(scene, selected.pose, setup.options);
+  setup.backend->finish();
+  dump.record = dump_record_of(model, selection, selected.pose, setup.options, setup.backend_options, setup.conventions);
+  write_vertex_dump(scene, dump, out_path);
+  size_t vertex_total = 0;
+  for (const WorldPrimitive& primitive : dump.primitives) vertex_total += primitive.vertices.positions.size();
+  return "wrote " + out_path + ": " + std::to_string(dump.primitives.size()) + " primitives, " +
+         std::to_string(vertex_total) + " vertices, " + selected.description + setup.backend->summary();
+}
+
+// --queries FILE: every query of a conformance batch (conformance/queries_file.h) with one backend, one line
+// "CASE at t = T: ..." each. A query that fails says why on its line and the others go on; the exit status is
+// then 2 (the runner judges each query by its dump).
+int run_skin_queries(const ParsedArgs& parsed, const std::string& queries_path) {
+  for (const char* option : {"--out", "--anim", "--time", "--recipe", "--pose"})
+    if (parsed.value(option))
+      throw UsageError(std::string("skin: ") + option + " with --queries: each query names its model, animation, "
+                       "time and output");
+  if (!parsed.positionals.empty()) throw UsageError("skin: MODEL with --queries: each query names its model");
+  const std::vector<conformance::Query> queries = conformance::read_queries_file(queries_path);
+  PoseSelection representative;
+  representative.anim = "0";
+  const SkinSetup setup = parse_skin_setup(parsed, representative);
+  size_t failed = 0;
+  for (const conformance::Query& query : queries) {
+    PoseSelection selection;
+    selection.anim = std::to_string(query.animation);
+    selection.time = query.time;
+    std::cout << query.case_id << " at t = " << conformance::time_text(query.time) << ": " << std::flush;
+    try {
+      std::cout << skin_one(setup, query.model, selection, query.out) << "\n";
+    } catch (const std::exception& error) {
+      ++failed;
+      std::cout << "skinref: " << error.what() << "\n";
+    }
+  }
+  std::cout << "skinned " << queries.size() - failed << " of " << queries.size() << " queries of " << queries_path
+            << "\n";
+  return failed == 0 ? kExitOk : kExitBadInput;
+}
+
+}  // namespace
 
 int run_skin(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{{"--anim", true},    {"--time", true},    {"--precision", true},
                                                 {"--weights", true}, {"--normals", true}, {"--threads", true},
                                                 {"--method", true},  {"--recipe", true}, {"--pose", true},
-                                                {"--out", true}};
+                                                {"--out", true},     {"--queries", true}};
   static const std::vector<OptionSpec> kAllOptions = with_import_options(with_convention_options(with_backend_options(kOptions, true)));
   const ParsedArgs parsed = parse_args(args, kAllOptions, "skin");
   if (parsed.help) {
     std::cout << skin_usage();
     return kExitOk;
   }
+  if (const std::optional<std::string> queries = parsed.value("--queries")) return run_skin_queries(parsed, *queries);
   // Every check that needs no model comes first, so that usage errors do not wait for a load.
   require_positionals(parsed, 1, "MODEL", "skin");
   const std::string out_path = require_value(parsed, "--out", "skin");
   static const std::vector<std::string> kExtensions{".json", ".skv", ".ply"};
   require_extension(out_path, kExtensions, "--out");
-
   const PoseSelection selection = parse_pose_selection(parsed, "skin");
-
-  VertexDump dump;
-  if (const std::optional<std::string> text = parsed.value("--precision")) {
-    static const std::vector<std::string> kChoices{"f32", "f64"};
-    dump.precision = parse_choice(*text, "--precision", kChoices) == 0 ? DumpPrecision::F32 : DumpPrecision::F64;
-  }
-  const Conventions conventions = parse_conventions(parsed, "skin").conventions;
-  SkinningOptions options = skinning_options_under(parse_skinning_options(parsed), conventions.skinning);
-  if (const std::optional<std::string> text = parsed.value("--threads")) {
-    options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
-  }
-  const BackendOptions backend_options = parse_backend(parsed, selection, "skin", false);
-  if (backend_options.kind != BackendKind::Reference) {
-    // Both compute in float32: an f64 dump would only widen those floats and suggest a precision they lack.
-    if (parsed.value("--precision") && dump.precision == DumpPrecision::F64)
-      throw UsageError(std::string("skin: --precision f64: the ") + backend_name(backend_options.kind) +
-                       " backend computes in float32 and writes f32 dumps");
-    dump.precision = DumpPrecision::F32;
-  }
-  const bool convention_path = conventions_need_reference_backend(conventions);
-  if (convention_path) refuse_conventions_off_reference(backend_options, selection, conventions, "skin");
-  // Before the model loads, so that an unknown --device is reported at once.
-  const std::unique_ptr<Backend> backend = make_backend(backend_options);
-
-  const Scene scene = load_model_under(parsed.positionals[0], conventions, parse_import_options(parsed));
-  const SelectedPose selected =
-      convention_path ? convention_pose(scene, selection, conventions) : backend_pose(*backend, scene, selection);
-  dump.primitives = convention_path ? evaluate_vertices(scene, selected.pose, options, conventions)
-                                    : backend->vertices(scene, selected.pose, options);
-  backend->finish();
-  dump.record = dump_record_of(parsed.positionals[0], selection, selected.pose, options, backend_options, conventions);
-  write_vertex_dump(scene, dump, out_path);
-
-  size_t vertex_total = 0;
-  for (const WorldPrimitive& primitive : dump.primitives) vertex_total += primitive.vertices.positions.size();
-  std::cout << "wrote " << out_path << ": " << dump.primitives.size() << " primitives, " << vertex_total
-            << " vertices, " << selected.description << backend->summary() << "\n";
+  const SkinSetup setup = parse_skin_setup(parsed, selection);
+  std::cout << skin_one(setup, parsed.positionals[0], selection, out_path) << "\n";
   return kExitOk;
 }
 

@@ -112,20 +112,17 @@ void run_queries_one_by_one(const EngineSpec& engine, std::vector<QueryResult>& 
 
 void run_queries_in_batch(const EngineSpec& engine, std::vector<QueryResult>& results, const std::vector<bool>& done,
                           const std::string& out_dir) {
-  Json list = Json::array();
-  size_t pending = 0;
+  std::vector<Query> pending_queries;
   for (size_t i = 0; i < results.size(); ++i) {
     if (done[i]) continue;
-    const Query& q = results[i].query;
-    fs::remove(q.out);
-    list.push_back(
-        {{"case", q.case_id}, {"model", q.model}, {"animation", q.animation}, {"time", q.time}, {"out", q.out}});
-    ++pending;
+    fs::remove(results[i].query.out);
+    pending_queries.push_back(results[i].query);
   }
+  const size_t pending = pending_queries.size();
   if (pending == 0) return;
   const std::string queries_path = (fs::path(out_dir) / "queries.json").string();
-  const std::string text = Json{{"format", "skinref-conformance-queries"}, {"version", 1}, {"queries", list}}.dump(2);
-  write_file_atomically(queries_path, [&text](std::ostream& out) { out << text << "\n"; });
+  const std::string text = queries_file_text(pending_queries);
+  write_file_atomically(queries_path, [&text](std::ostream& out) { out << text; });
   const double limit = engine.timeout_seconds * double(pending);
   const std::string log = (fs::path(out_dir) / "logs" / "batch.log").string();
   const ProcessOutcome outcome =

@@ -21,6 +21,7 @@
 #pragma once
 
 #include "conformance/conformance_case.h"
+#include "conformance/queries_file.h"
 
 #include <string>
 #include <vector>
@@ -34,15 +35,6 @@ struct EngineSpec {
   std::string batch_command;
   double timeout_seconds = 60.0;
   int jobs = 1;
-};
-
-struct Query {
-  std::string case_id;
-  std::string model;  // absolute path of the case's .gltf
-  int animation = 0;
-  double time = 0.0;
-  std::string out;    // absolute path of the dump to write
-  std::string log;
 };
 
 struct QueryResult {
