@@ -1,10 +1,11 @@
 # One ctest per GoogleTest suite, instead of gtest_discover_tests' one per test (CMakeLists.txt,
 # SKINREF_CTEST_PER_SUITE; the sanitizer tree's default). Run after the program links:
-#   cmake -DEXE=PROGRAM -DOUT=FILE [-DFILTER=GTEST_FILTER] [-DLABELS=a,b] -P gtest_suites.cmake
+#   cmake -DEXE=PROGRAM -DOUT=FILE [-DFILTER=GTEST_FILTER] [-DLABELS=a,b] [-DGPU_ASAN_OPTIONS=...] -P gtest_suites.cmake
 # It lists the program's tests (--gtest_list_tests) and writes FILE, which ctest includes: for each suite S an
 # add_test named "S.*" that runs `PROGRAM --gtest_filter=S.*` (with FILTER's exclusions), labelled LABELS. A
 # suite in which no test passed, all of them skipped (GTEST_SKIP, e.g. the corpus cases without the corpus),
 # shows as skipped; one with some skipped shows as passed and names them in its output.
+cmake_policy(SET CMP0057 NEW)  # if(... IN_LIST ...) in script mode
 foreach(variable EXE OUT)
   if(NOT DEFINED ${variable})
     message(FATAL_ERROR "gtest_suites.cmake: -D${variable}=... is required")
@@ -50,6 +51,11 @@ set(all_skipped "\\[  PASSED  \\] 0 tests\\.${nl}\\[  SKIPPED \\] [0-9]+ tests?,
 string(CONCAT all_skipped ${all_skipped})
 set(content "# Written by cmake/gtest_suites.cmake from ${EXE} --gtest_list_tests; do not edit.\n")
 include(${CMAKE_CURRENT_LIST_DIR}/test_costs.cmake)  # the slow suites' COST, so that ctest starts them first
+# The sanitizer tree's gpu suites run without LeakSanitizer (SKINREF_GPU_ASAN_OPTIONS: CMakeLists.txt says why).
+set(environment_property "")
+if(DEFINED GPU_ASAN_OPTIONS AND NOT GPU_ASAN_OPTIONS STREQUAL "" AND "gpu" IN_LIST LABELS)
+  set(environment_property " ENVIRONMENT [=[ASAN_OPTIONS=${GPU_ASAN_OPTIONS}]=]")
+endif()
 foreach(suite IN LISTS suites)
   set(name "${suite}.*")
   skinref_test_cost("${name}" cost)
@@ -58,7 +64,7 @@ foreach(suite IN LISTS suites)
     set(cost_property " COST ${cost}")
   endif()
   string(APPEND content "add_test([=[${name}]=] [=[${EXE}]=] [=[--gtest_filter=${suite}.*${exclusions}]=])\n")
-  string(APPEND content "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${LABELS}]=]${cost_property}"
+  string(APPEND content "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${LABELS}]=]${cost_property}${environment_property}"
                         " SKIP_REGULAR_EXPRESSION [=[${all_skipped}]=])\n")
 endforeach()
 file(WRITE "${OUT}.tmp" "${content}")
