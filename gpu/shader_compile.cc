@@ -1,6 +1,7 @@
 #include "gpu/shader_compile.h"
 
 #include "core/input_error.h"
+#include "core/stream_bytes.h"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -24,7 +25,7 @@ constexpr uint32_t kSpirvMagic = 0x07230203u;
 std::vector<uint32_t> read_spirv(const std::string& path, const std::string& shown_as) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(shown_as, "", "a readable SPIR-V file");
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes = read_stream_bytes(in);
   if (bytes.size() < 20 || bytes.size() % 4 != 0)
     throw InputError(shown_as, "", "SPIR-V: a whole number of 32-bit words, at least the 5-word header; got " +
                                        std::to_string(bytes.size()) + " bytes");

@@ -15,6 +15,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace skinref::cli {
 std::string skin_usage() {
@@ -100,10 +101,9 @@ SkinSetup parse_skin_setup(const ParsedArgs& parsed, const PoseSelection& select
   return setup;
 }
 
-// Skins `model` at `selection` and writes the dump to `out_path`; returns what was written, for the log.
-std::string skin_one(const SkinSetup& setup, const std::string& model, const PoseSelection& selection,
-                     const std::string& out_path) {
-  const Scene scene = load_model_under(model, setup.conventions, setup.import_options);
+// Skins `scene` (loaded from `model`) at `selection` and writes the dump to `out_path`; returns what was written, for the log.
+std::string skin_one(const SkinSetup& setup, const Scene& scene, const std::string& model,
+                     const PoseSelection& selection, const std::string& out_path) {
   const SelectedPose selected = setup.convention_path ? convention_pose(scene, selection, setup.conventions)
                                                       : backend_pose(*setup.backend, scene, selection);
   VertexDump dump;
@@ -133,13 +133,21 @@ int run_skin_queries(const ParsedArgs& parsed, const std::string& queries_path) 
   representative.anim = "0";
   const SkinSetup setup = parse_skin_setup(parsed, representative);
   size_t failed = 0;
+  // A case's times come one after another: its model is loaded once for them.
+  std::optional<Scene> scene;
+  std::string loaded_model;
   for (const conformance::Query& query : queries) {
     PoseSelection selection;
     selection.anim = std::to_string(query.animation);
     selection.time = query.time;
     std::cout << query.case_id << " at t = " << conformance::time_text(query.time) << ": " << std::flush;
     try {
-      std::cout << skin_one(setup, query.model, selection, query.out) << "\n";
+      if (!scene || loaded_model != query.model) {
+        scene.reset();
+        scene = load_model_under(query.model, setup.conventions, setup.import_options);
+        loaded_model = query.model;
+      }
+      std::cout << skin_one(setup, *scene, query.model, selection, query.out) << "\n";
     } catch (const std::exception& error) {
       ++failed;
       std::cout << "skinref: " << error.what() << "\n";
@@ -171,7 +179,8 @@ int run_skin(std::span<const std::string> args) {
   require_extension(out_path, kExtensions, "--out");
   const PoseSelection selection = parse_pose_selection(parsed, "skin");
   const SkinSetup setup = parse_skin_setup(parsed, selection);
-  std::cout << skin_one(setup, parsed.positionals[0], selection, out_path) << "\n";
+  const Scene scene = load_model_under(parsed.positionals[0], setup.conventions, setup.import_options);
+  std::cout << skin_one(setup, scene, parsed.positionals[0], selection, out_path) << "\n";
   return kExitOk;
 }
 
