@@ -5,6 +5,7 @@
 
 #include "core/input_error.h"
 #include "gpu/buffer_bytes.h"
+#include "skin/dqs.h"
 #include "skin/morph.h"
 
 #include <algorithm>
@@ -72,6 +73,12 @@ void put_palette_entry(std::vector<std::byte>& bytes, size_t at, const Mat4& m, 
     case PaletteLayout::Mat4: put_matrix_columns(bytes, at, m); break;
     case PaletteLayout::Mat4RowMajor: put_matrix_rows(bytes, at, m, 4); break;
     case PaletteLayout::Mat3x4Rows: put_matrix_rows(bytes, at, m, 3); break;
+    case PaletteLayout::DualQuaternion: {
+      const DqsJointSplit split = split_dqs_joint(m);
+      for (size_t c = 0; c < 4; ++c) put_float(bytes, at + 4 * c, split.real[c]);
+      for (size_t c = 0; c < 4; ++c) put_float(bytes, at + 16 + 4 * c, split.dual[c]);
+      break;
+    }
   }
 }
 

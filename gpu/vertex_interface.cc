@@ -17,8 +17,8 @@ constexpr std::array<VertexFormat, 9> kVertexFormats = {
     VertexFormat::R32G32B32_SFLOAT,  VertexFormat::R32G32B32A32_SFLOAT, VertexFormat::R8G8B8A8_UINT,
     VertexFormat::R16G16B16A16_UINT, VertexFormat::R16G16B16A16_SINT,   VertexFormat::R32G32B32A32_UINT,
     VertexFormat::R32G32B32A32_SINT, VertexFormat::R8G8B8A8_UNORM,      VertexFormat::R16G16B16A16_UNORM};
-constexpr std::array<PaletteLayout, 3> kPaletteLayouts = {PaletteLayout::Mat4, PaletteLayout::Mat4RowMajor,
-                                                          PaletteLayout::Mat3x4Rows};
+constexpr std::array<PaletteLayout, 4> kPaletteLayouts = {PaletteLayout::Mat4, PaletteLayout::Mat4RowMajor,
+                                                          PaletteLayout::Mat3x4Rows, PaletteLayout::DualQuaternion};
 constexpr std::array<BlockDescriptor, 2> kDescriptors = {BlockDescriptor::Uniform, BlockDescriptor::Storage};
 constexpr std::array<IdentityFormat, 2> kIdentityFormats = {IdentityFormat::Mat4, IdentityFormat::Mat3};
 
@@ -30,6 +30,7 @@ const char* palette_layout_name(PaletteLayout layout) {
     case PaletteLayout::Mat4: return "mat4";
     case PaletteLayout::Mat4RowMajor: return "mat4-row-major";
     case PaletteLayout::Mat3x4Rows: return "mat3x4-rows";
+    case PaletteLayout::DualQuaternion: return "dual-quaternion";
   }
   return "?";
 }
@@ -203,7 +204,15 @@ uint32_t vertex_format_bytes(VertexFormat format) {
   return 0;
 }
 
-uint32_t palette_entry_bytes(PaletteLayout layout) { return layout == PaletteLayout::Mat3x4Rows ? 48u : 64u; }
+uint32_t palette_entry_bytes(PaletteLayout layout) {
+  switch (layout) {
+    case PaletteLayout::Mat4:
+    case PaletteLayout::Mat4RowMajor: return 64u;
+    case PaletteLayout::Mat3x4Rows: return 48u;
+    case PaletteLayout::DualQuaternion: return 32u;
+  }
+  return 64u;
+}
 
 const VertexInput* VertexInterface::input_of(VertexAttribute attribute) const {
   for (const VertexInput& input : inputs)
@@ -222,7 +231,6 @@ VertexInterface parse_vertex_interface(const std::string& path) {
   result.name = reader.optional_string("name").value_or(std::filesystem::path(path).filename().string());
   result.entry_point = reader.optional_string("entry_point").value_or("main");
   result.method = reader.choice("method", kSkinningMethods, skinning_method_name);
-  if (result.method != SkinningMethod::Lbs) reader.fail("/method", "lbs (a DQS vertex shader is not supported yet)");
   result.influences = reader.count("influences", 1, 16);
   const Json& buffers = reader.array("vertex_buffers");
   std::set<uint32_t> bindings;
@@ -237,6 +245,14 @@ VertexInterface parse_vertex_interface(const std::string& path) {
   for (size_t i = 0; i < inputs.size(); ++i)
     result.inputs.push_back(parse_input(path, inputs[i], "/inputs/" + std::to_string(i)));
   result.palette = parse_palette(path, reader.need("palette"));
+  // A vertex shader blends what the palette holds: matrices for LBS, dual quaternions for DQS.
+  const bool dual_quaternions = result.palette.layout == PaletteLayout::DualQuaternion;
+  if (dual_quaternions != (result.method == SkinningMethod::Dqs))
+    reader.fail("/palette/layout", result.method == SkinningMethod::Dqs
+                                       ? std::string("dual-quaternion for method dqs, got ") +
+                                             palette_layout_name(result.palette.layout)
+                                       : std::string("mat4, mat4-row-major or mat3x4-rows for method lbs, got "
+                                                     "dual-quaternion"));
   if (const Json* identities = reader.find("identity_matrices")) {
     if (!identities->is_array()) reader.fail("/identity_matrices", "an array");
     for (size_t m = 0; m < identities->size(); ++m) {

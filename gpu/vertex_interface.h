@@ -18,8 +18,9 @@
 //   without it such slots hold joint 0.
 // - "palette": {"binding", "descriptor": "uniform"|"storage", "offset", "layout", "joints"}: the skinning
 //   matrices, `joints` of them from byte `offset` of the block at `binding` (set 0); layout mat4 (column-major,
-//   64 bytes each, std140's mat4 array), mat4-row-major, or mat3x4-rows (the top three rows as vec4s, 48
-//   bytes each).
+//   64 bytes each, std140's mat4 array), mat4-row-major, mat3x4-rows (the top three rows as vec4s, 48
+//   bytes each), or dual-quaternion (the rigid part of each matrix as a unit dual quaternion, real x y z w then
+//   dual x y z w, 32 bytes each: skin/dqs.h's split).
 // - "identity_matrices": [{"binding", "offset", "format": "mat4"|"mat3"}]: the model, view and projection (or
 //   their products, or a normal matrix: mat3 as std140 lays it out, three vec4 columns) that skinref sets to
 //   the identity, so that the outputs are the skinned values in world space. Every block byte not described
@@ -27,7 +28,7 @@
 // - "outputs": {"position": "gl_Position" | {"location"}, "normal": {"location"} (optional)}: the skinned
 //   position is read as xyz (w ignored: it is the weights' sum, 1 for glTF's weights); the normal as xyz,
 //   normalized by skinref as an engine's fragment shader does.
-// - "method" must be lbs (a vertex shader blends matrices; a DQS vertex shader is not supported yet).
+// - "method": lbs with a matrix layout, or dqs with the dual-quaternion layout.
 #pragma once
 
 #include "skin/method.h"
@@ -47,7 +48,7 @@ enum class VertexFormat {
   R8G8B8A8_UNORM, R16G16B16A16_UNORM
 };
 
-enum class PaletteLayout { Mat4, Mat4RowMajor, Mat3x4Rows };
+enum class PaletteLayout { Mat4, Mat4RowMajor, Mat3x4Rows, DualQuaternion };
 enum class BlockDescriptor { Uniform, Storage };
 enum class IdentityFormat { Mat4, Mat3 };
 

@@ -94,6 +94,25 @@ void quantize(Animation& animation, const SamplingConventions& conventions) {
   }
 }
 
+// key-decoding: each normalized integer key read back to its integer c (a stored -2^(b-1) reads back as
+// -(2^(b-1) - 1), which glTF decodes alike), then decoded as the engine does.
+void decode_normalized_keys(Animation& animation, KeyDecoding decoding) {
+  for (AnimationSampler& sampler : animation.samplers) {
+    const double max = double(sampler.normalized_output.max);
+    if (max == 0.0) continue;
+    for (double& value : sampler.values) {
+      const double integer = std::round(value * max);
+      switch (decoding) {
+        case KeyDecoding::Normalized: break;
+        case KeyDecoding::Raw: value = integer; break;
+        case KeyDecoding::OffsetSigned:
+          if (sampler.normalized_output.is_signed) value = (2.0 * integer + 1.0) / (2.0 * max + 1.0);
+          break;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 // cubic-weights=per-target: an engine that reads key k's element e (in-tangent, value, out-tangent) of target
@@ -127,8 +146,10 @@ void apply_clip_conventions(Scene& scene, const SamplingConventions& conventions
   const bool quantizing = conventions.translation_scale_keys != TranslationScaleKeys::F32 ||
                           conventions.rotation_keys != RotationKeys::F32;
   const bool per_target = conventions.cubic_weights == CubicWeightsLayout::PerTarget;
-  if (!steps_linear && !resampling && !quantizing && !per_target) return;
+  const bool decoding = conventions.key_decoding != KeyDecoding::Normalized;
+  if (!steps_linear && !resampling && !quantizing && !per_target && !decoding) return;
   for (Animation& animation : scene.animations) {
+    if (decoding) decode_normalized_keys(animation, conventions.key_decoding);
     if (per_target) read_cubic_weights_per_target(animation);
     if (steps_linear) play_steps_as_linear(animation);
     if (resampling) resample(animation, conventions.resample_hz);

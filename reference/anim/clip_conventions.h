@@ -16,8 +16,11 @@
 // - cubic-weights=per-target: every CUBICSPLINE weights sampler of N > 1 targets is permuted so that the
 //   grouped layout holds what an engine reading (in-tangent, value, out-tangent) per target would play:
 //   key k's element e of target j becomes the value stored at 3 (N k + j) + e.
-// The weights layout is read first (it is how the file is read), then the STEP mode, then resampling, then quantization (what an
-// engine stores is the resampled clip).
+// - key-decoding=raw|offset-signed: keys stored as normalized integers (AnimationSampler::normalized_output)
+//   read back to their integers c = round(value * max), then taken as c itself, or, signed, as
+//   (2c + 1) / (2 max + 1); float keys are left as they are.
+// The keys are decoded first and the weights layout read next (both are how the file is read), then the STEP
+// mode, then resampling, then quantization (what an engine stores is the resampled clip).
 #pragma once
 #include "core/conventions.h"
 #include "core/scene.h"

@@ -252,6 +252,13 @@ void add_sampling_fields(std::vector<ConventionField>& fields) {
       "(in-tangent, value, out-tangent) per target",
       [](auto& c) -> auto& { return c.sampling.cubic_weights; },
       {{CubicWeightsLayout::Grouped, "grouped"}, {CubicWeightsLayout::PerTarget, "per-target"}}));
+  fields.push_back(enum_field<KeyDecoding>(
+      "key-decoding", "sampling", "normalized|raw|offset-signed",
+      "normalized integer keys (rotations, morph weights): c / (2^(b-1) - 1) signed, c / (2^b - 1) unsigned "
+      "(glTF), the integer c itself, or signed as (2c + 1) / (2^b - 1) (OpenGL ES 2.0)",
+      [](auto& c) -> auto& { return c.sampling.key_decoding; },
+      {{KeyDecoding::Normalized, "normalized"}, {KeyDecoding::Raw, "raw"},
+       {KeyDecoding::OffsetSigned, "offset-signed"}}));
 }
 
 // The joint-cap field: a count or "none", not an enum.

@@ -94,6 +94,10 @@ enum class CubicVariant { Spec, UnscaledTangents, Linear, NoRenormalize };
 enum class TranslationScaleKeys { F32, Half };
 enum class RotationKeys { F32, SmallestThree15 };  // 15-bit smallest-three (ozz-animation's default)
 enum class CubicWeightsLayout { Grouped, PerTarget };
+// Normalized integer keys (rotations, morph weights): max(c / (2^(b-1) - 1), -1) signed and c / (2^b - 1)
+// unsigned (glTF 3.11, as Vulkan's SNORM/UNORM), read as the integer c itself, or signed as (2c + 1) / (2^b - 1)
+// (OpenGL ES 2.0's and OpenGL's pre-4.2 rule).
+enum class KeyDecoding { Normalized, Raw, OffsetSigned };
 struct SamplingConventions {
   QuaternionKeys quaternion_keys = QuaternionKeys::Normalized;
   RotationInterpolation rotation = RotationInterpolation::Slerp;
@@ -106,6 +110,7 @@ struct SamplingConventions {
   // CUBICSPLINE weights of N targets: per key N in-tangents, N values, N out-tangents (glTF), or read as
   // (in-tangent, value, out-tangent) per target.
   CubicWeightsLayout cubic_weights = CubicWeightsLayout::Grouped;
+  KeyDecoding key_decoding = KeyDecoding::Normalized;
 };
 
 // ---- hierarchy and palette ----

@@ -87,6 +87,12 @@ struct AnimationSampler {
   // `components` doubles. Rotations are (x, y, z, w).
   std::vector<double> values;
   int components = 0;
+  // Where the outputs were stored as normalized integers (rotations, morph weights): the largest integer
+  // (127, 255, 32767 or 65535) and whether it is signed; max 0 for float outputs.
+  struct NormalizedOutput {
+    uint32_t max = 0;
+    bool is_signed = false;
+  } normalized_output;
 
   // Derived by finalize_scene() for LINEAR samplers that rotation channels use, so that sampling does not
   // repeat per-interval work: the keys normalized (4 per key), and per interval k the sign (+1 or -1) that

@@ -636,6 +636,13 @@ class GltfReader {
                std::to_string(output.count));
     out.values = output.values;
     out.components = int(components);
+    // The rules above allowed integer outputs only normalized; key-decoding (anim/clip_conventions.h) reads
+    // the integers back.
+    const int stored = m_.accessors[size_t(src.output)].normalized ? m_.accessors[size_t(src.output)].componentType : kFloat;
+    if (stored == kI8) out.normalized_output = {127u, true};
+    if (stored == kU8) out.normalized_output = {255u, false};
+    if (stored == kI16) out.normalized_output = {32767u, true};
+    if (stored == kU16) out.normalized_output = {65535u, false};
     return out;
   }
 

@@ -43,7 +43,7 @@ void set_error(std::vector<Gauged>& out, double error) {
 // + |q_i| E / (L - E) (L = |r|, E = the Euclidean error, q = r / |r|), then the normalization's rounding, relative
 // per component (v_i / |v| or v_i * (1 / |v|)). An engine that does not normalize a unit r (L = 1) is within e_i
 // of it, which this covers.
-void normalized(std::array<Gauged, 4>& r) {
+void normalized(std::array<Gauged, 4>& r, double normalize_ulps) {
   const double length = any_order::euclidean_value(r.data(), 4), error = any_order::euclidean_error(r.data(), 4);
   if (!(error < length)) {
     for (Gauged& v : r) v = {v.value / length, kInfinity, std::abs(v.value / length)};
@@ -52,17 +52,17 @@ void normalized(std::array<Gauged, 4>& r) {
   for (Gauged& v : r) {
     const double q = v.value / length;
     const double propagated = (v.error + std::abs(q) * error) / (length - error);
-    v = any_order::known(q, propagated + ulps(tol::kAnyOrderNormalizeUlps) * (std::abs(q) + propagated));
+    v = any_order::known(q, propagated + ulps(normalize_ulps) * (std::abs(q) + propagated));
   }
 }
 
 // A rotation key as a correct engine holds it: normalized in float (glTF's keys are unit quaternions; the
-// reference normalizes them), each component within kAnyOrderNormalizeUlps of its own magnitude (the
+// reference normalizes them), each component within the normalization's allowance of its own magnitude (the
 // normalization divides every component by one float length); an engine that skips the normalization of keys
 // that are unit to that accuracy is as close. Keys further from unit than that must be normalized (otherwise
 // the engine follows the convention quaternion-keys=as-stored).
-Gauged unit_key(double unit_component) {
-  return any_order::known(unit_component, ulps(tol::kAnyOrderNormalizeUlps) * std::abs(unit_component));
+Gauged unit_key(double unit_component, double normalize_ulps) {
+  return any_order::known(unit_component, ulps(normalize_ulps) * std::abs(unit_component));
 }
 
 // A sampler's stored value of component i of key `key`: for CUBICSPLINE, part 0 in-tangent, 1 value, 2
@@ -74,17 +74,17 @@ double stored_value(const AnimationSampler& s, size_t key, size_t i, int part) {
 }
 
 // LINEAR rotation step: slerp as a weighted sum of the (normalized) keys, c0 a + c1 b, its weights c0 = sin((1 -
-// u) theta) / sin theta and c1 = sin(u theta) / sin theta by any formula within kAnyOrderSlerpUlps of c0 + c1;
+// u) theta) / sin theta and c1 = sin(u theta) / sin theta by any formula within the slerp allowance of c0 + c1;
 // the slerp moves at speed theta in u, so by at most theta du from u to u^; then normalized or not
 // (normalized() covers both). `errors` gets 4 entries.
 void slerp_interval_errors(const AnimationSampler& s, size_t k, double u_value, double du,
-                           std::vector<double>& errors) {
+                           const tol::SamplingAllowances& allowances, std::vector<double>& errors) {
   const AnimationSampler::SlerpIntervals& table = s.slerp;
   std::array<Gauged, 4> a, b;
   MonomialSum dot;
   for (size_t i = 0; i < 4; ++i) {
-    a[i] = unit_key(table.unit_keys[k * 4 + i]);
-    b[i] = unit_key(table.unit_keys[(k + 1) * 4 + i]);
+    a[i] = unit_key(table.unit_keys[k * 4 + i], allowances.normalize_ulps);
+    b[i] = unit_key(table.unit_keys[(k + 1) * 4 + i], allowances.normalize_ulps);
     dot.add({a[i], b[i]});
   }
   if (!any_order::sign_certain(dot.result())) {  // the short path may flip
@@ -97,7 +97,7 @@ void slerp_interval_errors(const AnimationSampler& s, size_t k, double u_value, 
     c0 = std::sin((1.0 - u_value) * theta) / sin_theta;
     c1 = std::sin(u_value * theta) / sin_theta;
   }
-  const double weight_error = ulps(tol::kAnyOrderSlerpUlps) * (c0 + c1);
+  const double weight_error = ulps(allowances.slerp_ulps) * (c0 + c1);
   const Gauged w0 = any_order::known(c0, weight_error), w1 = any_order::known(c1, weight_error);
   std::array<Gauged, 4> q;
   for (size_t i = 0; i < 4; ++i) {
@@ -107,7 +107,7 @@ void slerp_interval_errors(const AnimationSampler& s, size_t k, double u_value, 
     q[i] = m.result();
     q[i].error += theta * du;
   }
-  normalized(q);
+  normalized(q, allowances.normalize_ulps);
   for (size_t i = 0; i < 4; ++i) errors[i] = q[i].error;
 }
 
@@ -163,7 +163,7 @@ void cubic_interval_sums(const AnimationSampler& s, size_t k, const Gauged& u, d
 // The errors of interval k of a LINEAR or CUBICSPLINE sampler at interpolation factor u_value (the engine's
 // factor within kAnyOrderInterpolationFactorUlps of it).
 void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double u_value, double time_error,
-                     std::vector<double>& errors) {
+                     const tol::SamplingAllowances& allowances, std::vector<double>& errors) {
   const size_t c = size_t(s.components);
   errors.assign(c, 0.0);
   const double t0 = s.times[k], t1 = s.times[k + 1];
@@ -174,7 +174,7 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
   const Gauged u{u_value, 0.0, u_value + du};
 
   if (s.interpolation == Interpolation::Linear && rotation) {
-    slerp_interval_errors(s, k, u_value, du, errors);
+    slerp_interval_errors(s, k, u_value, du, allowances, errors);
     return;
   }
 
@@ -195,7 +195,7 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
     q[i] = sums[i].result();
     q[i].error += change[i];
   }
-  normalized(q);
+  normalized(q, allowances.normalize_ulps);
   for (size_t i = 0; i < 4; ++i) errors[i] = q[i].error;
 }
 
@@ -204,7 +204,8 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
 // interval before it at u = 1 (whose float factor may miss 1): both are covered. `time_error`: how far the
 // engine's clip time may be from t (0: it sampled at t itself); an interval's factor moves by time_error / its
 // length, a time within time_error of a key may fall on either side, and a STEP key may switch (no claim).
-void sample(const AnimationSampler& s, ChannelPath path, double t, double time_error, std::vector<Gauged>& out) {
+void sample(const AnimationSampler& s, ChannelPath path, double t, double time_error,
+            const tol::SamplingAllowances& allowances, std::vector<Gauged>& out) {
   const size_t c = size_t(s.components);
   const size_t n = s.times.size();
   const bool cubic = s.interpolation == Interpolation::CubicSpline;
@@ -216,7 +217,7 @@ void sample(const AnimationSampler& s, ChannelPath path, double t, double time_e
   auto stored = [&](size_t k, size_t i) { return s.values[(cubic ? k * 3 + 1 : k) * c + i]; };
   std::vector<double> errors;
   auto widen = [&](size_t k, double u) {  // the errors of interval k at u, where the engine may be
-    interval_errors(s, rotation, k, u, time_error, errors);
+    interval_errors(s, rotation, k, u, time_error, allowances, errors);
     for (size_t i = 0; i < c; ++i) out[i].error = std::max(out[i].error, errors[i]);
   };
   // Key times that are not float32 values can put t in another interval than the reference's: no claim.
@@ -237,7 +238,7 @@ void sample(const AnimationSampler& s, ChannelPath path, double t, double time_e
   }
   if (held) {
     for (size_t i = 0; i < c; ++i)
-      out[i] = rotation ? unit_key(values[i]) : Gauged{values[i], input(stored(key, i)).error, std::abs(values[i])};
+      out[i] = rotation ? unit_key(values[i], allowances.normalize_ulps) : Gauged{values[i], input(stored(key, i)).error, std::abs(values[i])};
     if (s.interpolation == Interpolation::Step || n == 1) return;
     // At (or within time_error of) a key: the interval before it at u = 1, the one after it at u = 0.
     if (key > 0 && std::abs(t - s.times[key]) <= time_error + 0.0) widen(key - 1, 1.0);
@@ -245,7 +246,7 @@ void sample(const AnimationSampler& s, ChannelPath path, double t, double time_e
     return;
   }
   const double u = (t - s.times[key]) / (s.times[key + 1] - s.times[key]);
-  interval_errors(s, rotation, key, u, time_error, errors);
+  interval_errors(s, rotation, key, u, time_error, allowances, errors);
   for (size_t i = 0; i < c; ++i) out[i].error = errors[i];
   if (key > 0 && t - s.times[key] <= time_error) widen(key - 1, 1.0);
   if (key + 2 < n && s.times[key + 1] - t <= time_error) widen(key + 1, 0.0);
@@ -368,7 +369,8 @@ struct AnyOrderPoseModel {
 
 }  // namespace
 
-LocalErrorBounds any_order_local_error_bounds(const Scene& scene, int animation, double time, double time_error) {
+LocalErrorBounds any_order_local_error_bounds(const Scene& scene, int animation, double time, double time_error,
+                                              const tol::SamplingAllowances& allowances) {
   const size_t node_count = scene.nodes.size();
   const LocalPose rest = rest_pose(scene);
   LocalErrorBounds bounds;
@@ -381,14 +383,14 @@ LocalErrorBounds any_order_local_error_bounds(const Scene& scene, int animation,
       bounds.trs[n][size_t(7 + i)] = input(trs.scale[i]).error;
     }
     const double q[4] = {trs.rotation.x(), trs.rotation.y(), trs.rotation.z(), trs.rotation.w()};
-    for (size_t i = 0; i < 4; ++i) bounds.trs[n][3 + i] = unit_key(q[i]).error;
+    for (size_t i = 0; i < 4; ++i) bounds.trs[n][3 + i] = unit_key(q[i], allowances.normalize_ulps).error;
     for (double w : rest.morph_weights[n]) bounds.morph_weights[n].push_back(input(w).error);
   }
   if (animation < 0) return bounds;
   const Animation& anim = scene.animations[size_t(animation)];
   std::vector<Gauged> sampled;
   for (const AnimationChannel& ch : anim.channels) {  // in order: a repeated target ends with the last
-    sample(anim.samplers[size_t(ch.sampler)], ch.path, time, time_error, sampled);
+    sample(anim.samplers[size_t(ch.sampler)], ch.path, time, time_error, allowances, sampled);
     std::array<double, 10>& trs = bounds.trs[size_t(ch.node)];
     switch (ch.path) {
       case ChannelPath::Translation: for (size_t i = 0; i < 3; ++i) trs[i] = sampled[i].error; break;
@@ -403,10 +405,12 @@ LocalErrorBounds any_order_local_error_bounds(const Scene& scene, int animation,
   return bounds;
 }
 
-PoseErrorBounds any_order_pose_error_bounds(const Scene& scene, int animation, double time) {
+PoseErrorBounds any_order_pose_error_bounds(const Scene& scene, int animation, double time,
+                                            const tol::SamplingAllowances& allowances) {
   LocalPose values = rest_pose(scene);
   if (animation >= 0) sample_animation(scene, animation, time, values);
-  return any_order_pose_bounds_from_locals(scene, values, any_order_local_error_bounds(scene, animation, time));
+  return any_order_pose_bounds_from_locals(scene, values,
+                                           any_order_local_error_bounds(scene, animation, time, 0.0, allowances));
 }
 
 PoseErrorBounds any_order_pose_bounds_from_locals(const Scene& scene, const LocalPose& values,

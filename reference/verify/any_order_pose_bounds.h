@@ -9,7 +9,8 @@
 // - What it assumes of the engine (tol::kAnyOrder* in verify/float_model.h): float32 keys, times, rest TRS
 //   and inverse bind matrices as the file stores them; + - * correctly rounded or toward zero (1 ulp), in
 //   any order and association, fused or not; the interpolation factor within 6 ulp; slerp by any formula
-//   within 16 ulp, the result renormalized or not; CUBICSPLINE by any arrangement of the Hermite polynomial;
+//   and quaternions normalized within `allowances` (tol::SamplingAllowances: 4 ulp each as stated, or the
+//   wide 16 and 12), the result renormalized or not; CUBICSPLINE by any arrangement of the Hermite polynomial;
 //   rotation matrices by any of the usual forms; local matrices T * R * S in any association; globals
 //   G = G(parent) * L down a chain of any depth, evaluated parent first as a hierarchy walk does (each
 //   product's dot products in any order); palettes G * IBM; normal matrices by cofactors (the pose dump's
@@ -27,7 +28,8 @@
 
 namespace skinref {
 
-PoseErrorBounds any_order_pose_error_bounds(const Scene& scene, int animation, double time);
+PoseErrorBounds any_order_pose_error_bounds(const Scene& scene, int animation, double time,
+                                            const tol::SamplingAllowances& allowances = tol::kStatedSamplingAllowances);
 
 // Its two halves, for poses made otherwise (recipes: verify/recipe_bounds.h).
 // - The local TRS (10 per node: translation, rotation x y z w, scale) and morph weights of clip `animation`
@@ -39,7 +41,9 @@ struct LocalErrorBounds {
   std::vector<std::array<double, 10>> trs;         // per node
   std::vector<std::vector<double>> morph_weights;  // per node
 };
-LocalErrorBounds any_order_local_error_bounds(const Scene& scene, int animation, double time, double time_error = 0.0);
+LocalErrorBounds any_order_local_error_bounds(
+    const Scene& scene, int animation, double time, double time_error = 0.0,
+    const tol::SamplingAllowances& allowances = tol::kStatedSamplingAllowances);
 PoseErrorBounds any_order_pose_bounds_from_locals(const Scene& scene, const LocalPose& values,
                                                   const LocalErrorBounds& local_errors);
 

@@ -30,7 +30,7 @@ const std::set<std::string> kSceneFields{"accessor-addressing", "sparse",
                                          "influences",    "joint-sentinel", "inverse-bind",   "weight-decoding",
                                          "node-matrix",   "channel-target", "joint-index",    "morph-normals",
                                          "resample",      "key-translation-scale", "key-rotation", "cubic-weights",
-                                         "step"};
+                                         "step",          "key-decoding"};
 const std::set<std::string> kVertexOnlyFields{"mesh-node", "morph-order", "weights", "zero-weights", "normals",
                                               "normalize"};
 

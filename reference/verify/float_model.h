@@ -53,6 +53,21 @@ inline constexpr double kAnyOrderSlerpUlps = 16.0;
 // the sum of squares (3 roundings, halved by the root), sqrt 4.5 and divide 2.5 or inversesqrt 2 and a
 // multiply, and a margin.
 inline constexpr double kAnyOrderNormalizeUlps = 12.0;
+// The sampling stage's functions under the two any-order bounds models (verify/bounds_model.h):
+// - "any-order" (stated): slerp's weights within 4 ulp and a quaternion normalization within 4 ulp, what the
+//   formulas an engine is expected to use meet with room (glm's acos/sin slerp 1.44 ulp, atan2 of chords 2.89;
+//   sqrt then divide, or inversesqrt then multiply, 1.59: tests/verify/any_order_bounds_test.cc). Issue 42:
+//   the wide allowances below are most of a skinned character's bound.
+// - "any-order-wide": kAnyOrderSlerpUlps and kAnyOrderNormalizeUlps, which every formula we know of meets,
+//   Eigen's slerp (a switch to lerp for keys under 4.5e-3 rad apart: 10.7 ulp) and Vulkan's normalize() in a
+//   shader included. A comparison that fails the first and passes this one names the allowance it needed.
+// The skinning stage's normalization of normals and tangents is kAnyOrderNormalizeUlps under both.
+struct SamplingAllowances {
+  double slerp_ulps;
+  double normalize_ulps;
+};
+inline constexpr SamplingAllowances kStatedSamplingAllowances{4.0, 4.0};
+inline constexpr SamplingAllowances kWideSamplingAllowances{kAnyOrderSlerpUlps, kAnyOrderNormalizeUlps};
 // A rotation matrix from a float quaternion by any of the usual forms: 1 - 2 (y^2 + z^2) (glm, Eigen, ozz,
 // three.js), w^2 + x^2 - y^2 - z^2, or with s = 2 / |q|^2 (Godot): at most 11 roundings on the path of each
 // monomial (the last: |q|^2 in 4, the division 2.5, y^2, the sum and the product by s 3, the difference 1:

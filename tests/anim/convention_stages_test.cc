@@ -236,6 +236,40 @@ TEST(ConventionClipTest, CubicWeightsReadPerTarget) {
   EXPECT_EQ(one.animations[0].samplers[0].values, (std::vector<double>{0, 3, 1, 4, 2, 5, 6, 9, 7, 10, 8, 11}));
 }
 
+// key-decoding: a rotation sampler stored as normalized signed bytes and a weights sampler as normalized unsigned
+// bytes; each engine's value follows from the stored integer in closed form.
+TEST(ConventionClipTest, NormalizedKeysDecodedAsTheEngineDoes) {
+  Scene scene = testing::make_convention_scene();
+  AnimationSampler rotation;
+  rotation.times = {0.0};
+  rotation.components = 4;
+  rotation.values = {0.0, 0.0, 64.0 / 127.0, -110.0 / 127.0};
+  rotation.normalized_output = {127u, true};
+  AnimationSampler weights;
+  weights.times = {0.0};
+  weights.components = 1;
+  weights.values = {51.0 / 255.0};
+  weights.normalized_output = {255u, false};
+  AnimationSampler floats = weights;
+  floats.normalized_output = {};
+  for (const char* decoding : {"key-decoding=raw", "key-decoding=offset-signed"}) {
+    Scene one = scene;
+    Animation animation;
+    animation.samplers = {rotation, weights, floats};
+    one.animations = {animation};
+    apply_clip_conventions(one, with({decoding}).sampling);
+    const std::vector<AnimationSampler>& read = one.animations[0].samplers;
+    if (std::string(decoding) == "key-decoding=raw") {
+      EXPECT_EQ(read[0].values, (std::vector<double>{0.0, 0.0, 64.0, -110.0}));
+      EXPECT_EQ(read[1].values, (std::vector<double>{51.0}));
+    } else {
+      EXPECT_EQ(read[0].values, (std::vector<double>{1.0 / 255.0, 1.0 / 255.0, 129.0 / 255.0, -219.0 / 255.0}));
+      EXPECT_EQ(read[1].values, (std::vector<double>{51.0 / 255.0}));  // unsigned keys decode alike
+    }
+    EXPECT_EQ(read[2].values, (std::vector<double>{51.0 / 255.0}));  // float keys are not integers
+  }
+}
+
 TEST(ConventionPoseTest, UnanimatedPropertiesTakeTheIdentity) {
   const Scene scene = testing::make_convention_scene();
   const Conventions identity = with({"rest-values=identity"});

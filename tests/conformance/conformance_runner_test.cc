@@ -282,8 +282,11 @@ TEST(ConformanceRunner, SkinrefSkinAnswersABatch) {
   EXPECT_NE(log.find("skinned " + std::to_string(queries.size() - 1) + " of " + std::to_string(queries.size())),
             std::string::npos)
       << log;
-  for (const CaseVerdict& v : judge_run(run))
-    if (v.definition->id != queries.back().case_id) EXPECT_EQ(v.outcome, CaseOutcome::Passed) << v.detail;
+  for (const CaseVerdict& v : judge_run(run)) {
+    if (v.definition->id != queries.back().case_id) {
+      EXPECT_EQ(v.outcome, CaseOutcome::Passed) << v.detail;
+    }
+  }
 }
 
 // A queries file that is not one is refused before anything runs, naming the JSON pointer; and the options that

@@ -50,6 +50,8 @@ const char* const kRows = "rows_storage_skinning.vert";
 const char* const kRowsInterface = "rows_storage_skinning.json";
 const char* const kNoSentinelCheck = "tutorial_no_sentinel_check.vert";
 const char* const kNormalAsPoint = "tutorial_normal_as_point.vert";
+const char* const kTutorialDqs = "tutorial_dqs.vert";
+const char* const kTutorialDqsInterface = "tutorial_dqs.json";
 
 gpu::UserVertexShader load_vertex(const char* shader, const char* interface) {
   return gpu::load_user_vertex_shader(vertex_example(shader), vertex_example(interface));
@@ -65,7 +67,8 @@ EvaluatedPose pose_at(const Scene& scene, double time) {
 VertexComparison run_vertex_sample(gpu::Context& context, const gpu::UserVertexShader& shader, const Scene& scene,
                                    double time) {
   const EvaluatedPose pose = pose_at(scene, time);
-  const SkinningOptions options;
+  SkinningOptions options;
+  options.method = shader.interface.method;
   gpu::UserVertexSkinning skinning(context, shader, scene, pose, options);
   skinning.dispatch();
   const std::vector<WorldPrimitive> test = skinning.read_back();
@@ -91,6 +94,21 @@ TEST_F(UserVertexShaderTest, CorrectSamplesPassOnBuiltinScenes) {
                                 << " over, max ratio " << c.max_ratio;
         EXPECT_GT(c.values, 0u);
       }
+    }
+  }
+}
+
+// The DQS tutorial shader on the scenes whose palettes are rigid (DQS models rigid bone motion only).
+TEST_F(UserVertexShaderTest, DqsSamplePassesOnRigidScenes) {
+  const gpu::UserVertexShader dqs = load_vertex(kTutorialDqs, kTutorialDqsInterface);
+  ASSERT_EQ(dqs.interface.method, SkinningMethod::Dqs);
+  for (const char* name : {"twist", "bend"}) {
+    const Scene scene = make_builtin_scene(name);
+    for (double time : {0.0, 0.35, 0.8}) {
+      SCOPED_TRACE(std::string(name) + " at " + std::to_string(time));
+      const VertexComparison c = run_vertex_sample(*context_, dqs, scene, time);
+      EXPECT_TRUE(c.passed()) << c.over << " of " << c.values << " over, max ratio " << c.max_ratio;
+      EXPECT_GT(c.values, 0u);
     }
   }
 }
@@ -216,6 +234,10 @@ TEST_F(UserVertexShaderCliTest, InterfacesThatContradictTheShaderAreRefused) {
                  {"/inputs/2/sentinel", "-32768 to 32767"});
   expect_refused([](Json& j) { j["inputs"][3]["first"] = 1; }, {"/inputs", "slot 0"});
   expect_refused([](Json& j) { j["stage"] = "fragment"; }, {"/stage", "vertex"});
+  // A palette of matrices cannot be blended as dual quaternions, nor the other way round.
+  expect_refused([](Json& j) { j["method"] = "dqs"; }, {"/palette/layout", "dual-quaternion for method dqs"});
+  expect_refused([](Json& j) { j["palette"]["layout"] = "dual-quaternion"; },
+                 {"/palette/layout", "for method lbs, got dual-quaternion"});
 }
 
 }  // namespace

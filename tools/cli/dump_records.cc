@@ -108,8 +108,9 @@ std::optional<std::string> recipe_of(const ParsedArgs& parsed, const std::string
 
 BoundsModel parse_bounds(const ParsedArgs& parsed, const std::string& test_writer) {
   if (const std::optional<std::string> text = parsed.value("--bounds")) {
-    static const std::vector<std::string> kChoices{"any-order", "skinref-order"};
-    return parse_choice(*text, "--bounds", kChoices) == 0 ? BoundsModel::AnyOrder : BoundsModel::SkinrefOrder;
+    static const std::vector<std::string> kChoices{"any-order", "any-order-wide", "skinref-order"};
+    const size_t choice = parse_choice(*text, "--bounds", kChoices);
+    return choice == 0 ? BoundsModel::AnyOrder : choice == 1 ? BoundsModel::AnyOrderWide : BoundsModel::SkinrefOrder;
   }
   return test_writer.rfind("skinref", 0) == 0 ? BoundsModel::SkinrefOrder : BoundsModel::AnyOrder;
 }

@@ -109,7 +109,8 @@ nlohmann::ordered_json skinned_primitive(GltfBuilder& builder, const std::string
   for (size_t s = 0; s < sets.size(); ++s) {
     const std::string n = std::to_string(s);
     attributes["JOINTS_" + n] =
-        builder.add_accessor(name + " joints " + n, "VEC4", sets[s].joints, sets[s].joint_layout);
+        builder.add_accessor(name + " joints " + n, "VEC4", sets[s].joints, sets[s].joint_layout,
+                             sets[s].joint_sparse);
     attributes["WEIGHTS_" + n] =
         builder.add_accessor(name + " weights " + n, "VEC4", sets[s].weights, sets[s].weight_layout,
                              sets[s].weight_sparse);
@@ -137,7 +138,8 @@ int add_skin(GltfBuilder& builder, const std::string& name, const std::vector<in
   return builder.add_skin(skin);
 }
 
-int add_animation(GltfBuilder& builder, const std::string& name, const std::vector<ChannelSpec>& channels) {
+int add_animation(GltfBuilder& builder, const std::string& name, const std::vector<ChannelSpec>& channels,
+                  const AccessorLayout& output_layout) {
   nlohmann::ordered_json samplers = nlohmann::ordered_json::array();
   nlohmann::ordered_json targets = nlohmann::ordered_json::array();
   for (const ChannelSpec& channel : channels) {
@@ -145,7 +147,7 @@ int add_animation(GltfBuilder& builder, const std::string& name, const std::vect
     const size_t input = size_t(builder.add_times(what + " times", channel.times));
     const size_t components = channel.path == "rotation" ? 4 : channel.path == "weights" ? 1 : 3;
     const char* type = components == 4 ? "VEC4" : components == 3 ? "VEC3" : "SCALAR";
-    const size_t output = size_t(builder.add_accessor(what + " values", type, channel.values));
+    const size_t output = size_t(builder.add_accessor(what + " values", type, channel.values, output_layout));
     samplers.push_back({{"input", input}, {"interpolation", channel.interpolation}, {"output", output}});
     targets.push_back({{"sampler", samplers.size() - 1}, {"target", {{"node", channel.node}, {"path", channel.path}}}});
   }

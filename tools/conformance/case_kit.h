@@ -78,6 +78,7 @@ struct InfluenceSet {
   AccessorLayout joint_layout{ComponentType::U16};
   AccessorLayout weight_layout{ComponentType::F32};
   std::optional<SparseValues> weight_sparse;  // `weights` is then the base the sparse values replace
+  std::optional<SparseValues> joint_sparse;   // likewise for `joints`
 };
 
 // A primitive's JSON with the ribbon's POSITION (stored as `position_layout` says), NORMAL and indices and
@@ -107,8 +108,10 @@ struct ChannelSpec {
 // A LINEAR turn of `node` about z from `from` to `to` degrees over [0, 1] s.
 ChannelSpec swing(int node, double from, double to);
 
-// One animation of these channels, one sampler each, in order.
-int add_animation(GltfBuilder& builder, const std::string& name, const std::vector<ChannelSpec>& channels);
+// One animation of these channels, one sampler each, in order, their keys stored as `output_layout` says
+// (float32 by default; normalized integers need values that are multiples of 1 / max).
+int add_animation(GltfBuilder& builder, const std::string& name, const std::vector<ChannelSpec>& channels,
+                  const AccessorLayout& output_layout = {});
 
 // The ribbon node of the usual case: a mesh "ribbon" (make_ribbon() over `joints.size()` segments of `segment`,
 // 4 stations each, half width 0.5, blended) skinned by a skin "chain" over `joints` with the inverse bind

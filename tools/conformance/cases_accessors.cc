@@ -5,6 +5,8 @@
 #include "conformance/case_kit.h"
 #include "conformance/cases.h"
 
+#include <algorithm>
+
 namespace skinref::conformance {
 namespace {
 
@@ -43,12 +45,16 @@ int rest_inverse_binds(GltfBuilder& b, const AccessorLayout& layout = {}) {
                         inverse_bind_values(chain_rest_globals(kJoints, kAccessorCaseSegment, Mat4::Identity())), layout);
 }
 
-// One LINEAR rotation channel of `node` over accessors the case laid out itself (add_animation() writes its own).
-void add_turn(GltfBuilder& b, int node, int input, int output) {
-  b.add_animation({{"name", "turn"},
-                   {"channels", {{{"sampler", 0}, {"target", {{"node", node}, {"path", "rotation"}}}}}},
+// An animation of one LINEAR channel of `node`'s `path` over accessors the case laid out itself (add_animation()
+// writes its own).
+void add_keyed_channel(GltfBuilder& b, const std::string& name, int node, const std::string& path, int input,
+                       int output) {
+  b.add_animation({{"name", name},
+                   {"channels", {{{"sampler", 0}, {"target", {{"node", node}, {"path", path}}}}}},
                    {"samplers", {{{"input", input}, {"interpolation", "LINEAR"}, {"output", output}}}}});
 }
+
+void add_turn(GltfBuilder& b, int node, int input, int output) { add_keyed_channel(b, "turn", node, "rotation", input, output); }
 
 ConformanceCase accessor_case(const std::string& id, const std::string& title, const std::string& section,
                               const std::string& rule, const DepartureTarget& target,
@@ -161,6 +167,39 @@ void sparse_skin_weights(GltfBuilder& b) {
   add_animation(b, "swings", chain_swings(chain));
 }
 
+// Joint 1's translation keys at 0, 0.5 and 1 s in an accessor without bufferView: zeros (joint 1 folded onto
+// joint 0), but for keys 1 and 2, which the sparse values set.
+void sparse_translation_keys(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
+  const int ibm = rest_inverse_binds(b);
+  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
+  const SparseValues moves{{1, 2}, ComponentType::U16, {2.0, 1.5, 0.0, 3.0, -1.0, 0.0}};
+  const int input = b.add_times("joint 1 translation times", {0.0, 0.5, 1.0});
+  const int output = b.add_accessor("joint 1 translation keys", "VEC3", {}, {}, moves, 3);
+  add_keyed_channel(b, "slide", chain.joints[1], "translation", input, output);
+}
+
+// JOINTS_0 whose base gives every slot joint 0; the sparse values give the vertices past the first segment
+// their joints (the weights are dense), so that an engine that drops them moves the whole ribbon with joint 0.
+void sparse_skin_joints(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
+  InfluenceSet set{{}, ribbon.weights};
+  SparseValues joints{{}, ComponentType::U16, {}};
+  for (size_t v = 0; v < ribbon.vertex_count(); ++v) {
+    set.joints.insert(set.joints.end(), {0, 0, 0, 0});
+    const auto first = ribbon.joints.begin() + std::ptrdiff_t(4 * v);
+    if (std::all_of(first, first + 4, [](double j) { return j == 0.0; })) continue;
+    joints.indices.push_back(uint32_t(v));
+    joints.values.insert(joints.values.end(), first, first + 4);
+  }
+  set.joint_sparse = joints;
+  const int ibm = rest_inverse_binds(b);
+  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
+  add_animation(b, "swings", chain_swings(chain));
+}
+
 // WEIGHTS_0 in a bufferView of byteStride 32 that ends with the last element's 16 bytes.
 void strided_weights_view_ends_at_last_element(GltfBuilder& b) {
   const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
@@ -182,6 +221,14 @@ void add_accessor_cases(std::vector<ConformanceCase>& cases) {
                                 kSparseRule, sparse_ignored, sparse_inverse_binds));
   cases.push_back(accessor_case("sparse-rotation-keys", "Rotation keys stored sparsely over a base of identities",
                                 kSection, kSparseRule, sparse_ignored, sparse_rotation_keys));
+  cases.push_back(accessor_case("sparse-translation-keys-without-buffer-view",
+                                "Translation keys without bufferView: zeros, and two keys set by sparse values",
+                                kSection,
+                                "When accessor.bufferView is undefined, the sparse accessor is initialized as an array "
+                                "of zeros of size (size of the accessor element) * (accessor.count) bytes.",
+                                sparse_ignored, sparse_translation_keys));
+  cases.push_back(accessor_case("sparse-skin-joints", "JOINTS_0 stored sparsely over a base that names joint 0 alone",
+                                kSection, kSparseRule, sparse_ignored, sparse_skin_joints));
   cases.push_back(accessor_case("inverse-bind-matrices-at-byte-offset",
                                 "Inverse bind matrices 64 bytes into their bufferView", "3.6.2.1 Accessors: Overview",
                                 kOffsetRule, {"L2", {"accessor-addressing=view-start"}}, offset_inverse_binds));

@@ -102,6 +102,18 @@ ConformanceCase stored_as(const std::string& id, const std::string& title, const
   return c;
 }
 
+// Five joints whose every vertex has the influences `weights` in two sets, stored as unsigned-byte JOINTS and
+// normalized unsigned-byte WEIGHTS.
+ConformanceCase stored_as_sets(const std::string& id, const std::string& title, const std::string& rule,
+                               const std::vector<double>& weights, std::vector<DepartureTarget> targets) {
+  ConformanceCase c = stored_as(id, title, rule, weights, AccessorLayout{ComponentType::U8},
+                                AccessorLayout{ComponentType::U8, true}, std::move(targets));
+  c.build = [weights](GltfBuilder& b) {
+    build_shared_ribbon(b, 5, weights, AccessorLayout{ComponentType::U8}, AccessorLayout{ComponentType::U8, true});
+  };
+  return c;
+}
+
 // Every other vertex has all its influences in the third set (JOINTS_2/WEIGHTS_2), the sets before it zero:
 // an engine that reads the first set only leaves those vertices with no weight at all.
 ConformanceCase third_set_only() {
@@ -179,6 +191,13 @@ void add_influence_cases(std::vector<ConformanceCase>& cases) {
                             "referenced accessors MUST have VEC4 type and following component types: JOINTS_n: "
                             "unsigned byte or unsigned short",
                             {0.5, 0.25, 0.25, 0}, AccessorLayout{ComponentType::U8}, kFloatWeights, {{"L2", {}}}));
+  // 64 + 32 + 16 + 15 + 128 = 255 over both sets: normalized unsigned bytes whose sum across the sets is 255.
+  cases.push_back(stored_as_sets("influences-two-sets-as-unsigned-bytes",
+                                 "Five influences in two sets of unsigned-byte JOINTS and normalized unsigned-byte "
+                                 "WEIGHTS, the fifth weighing 128 / 255",
+                                 kNormalizedSum, {64.0 / 255, 32.0 / 255, 16.0 / 255, 15.0 / 255, 128.0 / 255, 0, 0, 0},
+                                 {{"L1", {"weight-decoding=raw"}}, {"L3", {"influences=first-set"}},
+                                  {"L3", {"influences=top4"}}}));
   cases.push_back(third_set_only());
   cases.push_back(weights_as_stored());
 }

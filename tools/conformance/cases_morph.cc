@@ -208,6 +208,53 @@ ConformanceCase normal_deltas() {
   return c;
 }
 
+// Target 0's NORMAL deltas without bufferView: zeros, but for kSparseMoved vertices, whose normals the sparse
+// values tilt by 45 degrees about y at weight 1 (as in morph-normal-deltas).
+ConformanceCase sparse_normal_deltas() {
+  ConformanceCase c;
+  c.id = "morph-sparse-normal-deltas";
+  c.title = "A target's NORMAL deltas without bufferView: three vertices' normals tilted by sparse values";
+  c.section = "3.6.2.3 Sparse Accessors";
+  c.rule = "When accessor.bufferView is undefined, the sparse accessor is initialized as an array of zeros of size "
+           "(size of the accessor element) * (accessor.count) bytes.";
+  // morph-normals=ignored (G3) gives the same normals here, and morph-normal-deltas targets it.
+  c.targets = {{"L5", {"sparse=ignored"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 1, {});
+    nlohmann::ordered_json& primitive = b.json()["meshes"][size_t(m.mesh)]["primitives"][0];
+    const size_t vertex_count = b.json()["accessors"][size_t(primitive["attributes"]["POSITION"])]["count"];
+    std::vector<double> tilts;
+    for (size_t i = 0; i < kSparseMoved.size(); ++i)
+      tilts.insert(tilts.end(), {f32(std::sqrt(0.5)), 0.0, f32(std::sqrt(0.5) - 1.0)});
+    primitive["targets"][0]["NORMAL"] = b.add_accessor(
+        "target 0 sparse normals", "VEC3", {}, {}, SparseValues{kSparseMoved, ComponentType::U8, tilts}, vertex_count);
+    add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "LINEAR", {0.0, 1.0}, {0.0, 1.0}}});
+  };
+  return c;
+}
+
+// Two targets' weights keyed at 0, 0.5 and 1 s as normalized signed bytes (c / 127), one of them negative.
+ConformanceCase normalized_weight_keys() {
+  ConformanceCase c;
+  c.id = "morph-weight-keys-normalized-signed-byte";
+  c.title = "Animated morph weights stored as normalized signed bytes, one target pulled negative";
+  c.section = "3.11 Animations";
+  c.rule = "weights: \"SCALAR\": float, signed byte normalized, unsigned byte normalized, signed short normalized, "
+           "unsigned short normalized";
+  c.targets = {{"L1", {"key-decoding=raw"}}, {"L1", {"key-decoding=offset-signed"}}};
+  c.times = {0.0, 0.25, 0.5, 0.75, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 2, {});
+    std::vector<double> keys;
+    for (double integer : {0.0, 0.0, 127.0, -64.0, 32.0, 100.0}) keys.push_back(integer / 127.0);
+    // The only channel: add_animation() stores every channel's keys in the one layout.
+    add_animation(b, "morph", {{m.rig.mesh_node, "weights", "LINEAR", {0.0, 0.5, 1.0}, keys}},
+                  AccessorLayout{ComponentType::I8, true});
+  };
+  return c;
+}
+
 ConformanceCase sparse_deltas() {
   ConformanceCase c;
   c.id = "morph-sparse-deltas-without-buffer-view";
@@ -304,7 +351,8 @@ ConformanceCase step_weights() {
 void add_morph_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() :
        {mesh_default_weights, node_weights_override, nine_targets, morph_then_skin, cubic_weights,
-        normal_deltas, sparse_deltas, step_weights, weights_start_late, deltas_at_byte_offset, sparse_weight_keys})
+        normal_deltas, sparse_deltas, step_weights, weights_start_late, deltas_at_byte_offset, sparse_weight_keys,
+        sparse_normal_deltas, normalized_weight_keys})
     cases.push_back(make());
 }
 

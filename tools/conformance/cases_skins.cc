@@ -238,7 +238,9 @@ ConformanceCase normals_under_non_uniform_scale() {
   c.title = "Normals of a ribbon scaled by (2, 3, 0.5) along axes turned 45 degrees about x";
   c.section = "3.7.2.1 Meshes: Overview";
   c.rule = "NORMAL: VEC3, float: Unit XYZ vertex normals";
-  c.targets = {{"N1", {"normals=blend-upper3x3"}}, {"N1", {"normals=blend-normal-matrices"}}};
+  c.targets = {{"N1", {"normals=blend-upper3x3"}},
+               {"N1", {"normals=blend-normal-matrices"}},
+               {"N1", {"normals=as-point"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
     const Chain chain = add_chain(b, "joint", 3, kSkinCaseSegment);
