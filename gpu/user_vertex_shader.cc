@@ -160,19 +160,21 @@ void check_blocks(const VertexInterface& interface, const VertexReflection& shad
 }
 
 void check_outputs(const VertexInterface& interface, const VertexReflection& shader) {
-  auto check = [&](const VertexOutput& output, const char* key) {
+  auto check = [&](const VertexOutput& output, const char* key, uint32_t least_components = 3) {
     if (output.builtin_position) {
       if (!shader.writes_position) throw InputError(interface.path, std::string("/outputs/") + key, "a shader writing gl_Position");
       return;
     }
     const auto found = std::find_if(shader.outputs.begin(), shader.outputs.end(),
                                     [&](const ReflectedOutput& o) { return o.location == output.location; });
-    if (found == shader.outputs.end() || found->base != BaseType::Float || found->components < 3)
+    if (found == shader.outputs.end() || found->base != BaseType::Float || found->components < least_components)
       throw InputError(interface.path, std::string("/outputs/") + key,
-                       "an output of 3 or 4 floats at location " + std::to_string(output.location));
+                       std::string(least_components == 4 ? "an output of 4 floats" : "an output of 3 or 4 floats") +
+                           " at location " + std::to_string(output.location));
   };
   check(interface.position, "position");
   if (interface.normal) check(*interface.normal, "normal");
+  if (interface.tangent) check(*interface.tangent, "tangent", 4);  // xyz and the bitangent's sign
 }
 
 }  // namespace
@@ -201,6 +203,7 @@ UserVertexShader load_user_vertex_shader(const std::string& shader_path, const s
   shader.blocks = reflection.blocks;
   std::vector<XfbCapture> captures{{shader.interface.position.builtin_position, shader.interface.position.location, 0}};
   if (shader.interface.normal) captures.push_back({false, shader.interface.normal->location, 16});
+  if (shader.interface.tangent) captures.push_back({false, shader.interface.tangent->location, 32});
   shader.captured = add_transform_feedback(shader.spirv, shader.interface.entry_point, captures, kCaptureStride,
                                            shader_path);
   return shader;

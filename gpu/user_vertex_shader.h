@@ -14,7 +14,7 @@
 //     matrix's binding, of the kind the interface says, and large enough for what is written there;
 //   - the outputs named exist: gl_Position is written, a location is an Output variable of 3 or 4 floats.
 // - `captured` is the shader with transform feedback on buffer 0: the position (16 bytes) at offset 0, the normal
-//   (its 12 or 16 bytes) at 16, kCaptureStride bytes per vertex.
+//   (its 12 or 16 bytes) at 16, the tangent (16 bytes) at 32, kCaptureStride bytes per vertex.
 #pragma once
 
 #include "gpu/vertex_interface.h"
@@ -25,7 +25,7 @@
 
 namespace skinref::gpu {
 
-constexpr uint32_t kCaptureStride = 32;
+constexpr uint32_t kCaptureStride = 48;
 
 struct ReflectedBlock {
   uint32_t set = 0, binding = 0;

@@ -92,7 +92,7 @@ constexpr uint32_t kQuietNan = 0x7FC00000u;
 // One primitive's draw: its buffers' bytes and what read_back() builds from it.
 struct Draw {
   int node = -1, mesh = -1, primitive = -1;
-  bool skinned = false, has_normals = false;
+  bool skinned = false, has_normals = false, has_tangents = false;
   uint32_t vertex_count = 0, padded = 0;  // padded: a multiple of 3, the vertices drawn
   std::vector<bool> sentinel_slot;        // per vertex: a slot holds the interface's sentinel
   std::vector<std::vector<std::byte>> vertex_bytes;  // per interface vertex buffer
@@ -229,6 +229,7 @@ void UserVertexSkinning::State::plan(const Scene& scene, const EvaluatedPose& po
       Draw draw;
       draw.node = n, draw.mesh = node.mesh, draw.primitive = int(p), draw.skinned = skinned;
       draw.has_normals = !prim.normals.empty() && shader.interface.normal.has_value();
+      draw.has_tangents = !prim.tangents.empty() && shader.interface.tangent.has_value();
       if (prim.vertex_count() >= 0xFFFFFFF0u)
         throw InputError(scene.source, "", "fewer than 2^32 - 16 vertices in a primitive for the GPU path");
       draw.vertex_count = uint32_t(prim.vertex_count());
@@ -581,6 +582,18 @@ double UserVertexSkinning::traffic_bytes() const {
   return bytes;
 }
 
+namespace {
+
+// xyz of a captured vector normalized as an engine's fragment shader does, in float32 (zero stays zero).
+Vec3 captured_unit(const std::vector<std::byte>& captured, size_t at) {
+  const float x = float(get_float(captured, at)), y = float(get_float(captured, at + 4)),
+              z = float(get_float(captured, at + 8));
+  const float length = std::sqrt(x * x + y * y + z * z);
+  return length > 0.0f ? Vec3(x / length, y / length, z / length) : Vec3(x, y, z);
+}
+
+}  // namespace
+
 std::vector<WorldPrimitive> UserVertexSkinning::read_back() const {
   const State& s = *state_;
   if (!s.dispatched) throw std::logic_error("UserVertexSkinning::read_back: nothing has been dispatched yet");
@@ -591,19 +604,16 @@ std::vector<WorldPrimitive> UserVertexSkinning::read_back() const {
     out.node = draw.node, out.mesh = draw.mesh, out.primitive = draw.primitive, out.skinned = draw.skinned;
     out.vertices.positions.resize(draw.vertex_count);
     if (draw.has_normals) out.vertices.normals.resize(draw.vertex_count);
+    if (draw.has_tangents) out.vertices.tangents.resize(draw.vertex_count);
     for (uint32_t v = 0; v < draw.vertex_count; ++v) {
       const size_t at = size_t(v) * kCaptureStride;
       out.vertices.positions[v] =
           Vec3(get_float(draw.captured, at), get_float(draw.captured, at + 4), get_float(draw.captured, at + 8));
-      if (!draw.has_normals) continue;
-      const Vec3 normal(get_float(draw.captured, at + 16), get_float(draw.captured, at + 20),
-                        get_float(draw.captured, at + 24));
-      // Normalized as an engine's fragment shader does, in float32.
-      const float length = std::sqrt(float(normal.x()) * float(normal.x()) + float(normal.y()) * float(normal.y()) +
-                                     float(normal.z()) * float(normal.z()));
-      out.vertices.normals[v] = length > 0.0f ? Vec3(float(normal.x()) / length, float(normal.y()) / length,
-                                                     float(normal.z()) / length)
-                                              : normal;
+      if (draw.has_normals) out.vertices.normals[v] = captured_unit(draw.captured, at + 16);
+      if (draw.has_tangents) {
+        const Vec3 tangent = captured_unit(draw.captured, at + 32);
+        out.vertices.tangents[v] = Vec4(tangent.x(), tangent.y(), tangent.z(), get_float(draw.captured, at + 44));
+      }
     }
   }
   return result;

@@ -155,6 +155,8 @@ void check_inputs(const VertexInterface& result, ObjectReader& reader) {
   if (!result.input_of(VertexAttribute::Position)) reader.fail("/inputs", "a position input");
   if (result.normal && !result.input_of(VertexAttribute::Normal))
     reader.fail("/outputs/normal", "a normal input to skin (the interface has none)");
+  if (result.tangent && !result.input_of(VertexAttribute::Tangent))
+    reader.fail("/outputs/tangent", "a tangent input to skin (the interface has none)");
 }
 
 }  // namespace
@@ -269,6 +271,7 @@ VertexInterface parse_vertex_interface(const std::string& path) {
   ObjectReader outputs(path, reader.need("outputs"), "/outputs");
   result.position = parse_output(outputs, "position", true);
   if (outputs.find("normal")) result.normal = parse_output(outputs, "normal", false);
+  if (outputs.find("tangent")) result.tangent = parse_output(outputs, "tangent", false);
   outputs.no_other_keys();
   reader.no_other_keys();
   check_inputs(result, reader);

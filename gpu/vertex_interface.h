@@ -25,9 +25,10 @@
 //   their products, or a normal matrix: mat3 as std140 lays it out, three vec4 columns) that skinref sets to
 //   the identity, so that the outputs are the skinned values in world space. Every block byte not described
 //   is zero.
-// - "outputs": {"position": "gl_Position" | {"location"}, "normal": {"location"} (optional)}: the skinned
-//   position is read as xyz (w ignored: it is the weights' sum, 1 for glTF's weights); the normal as xyz,
-//   normalized by skinref as an engine's fragment shader does.
+// - "outputs": {"position": "gl_Position" | {"location"}, "normal": {"location"} (optional), "tangent":
+//   {"location"} (optional)}: the skinned position is read as xyz (w ignored: it is the weights' sum, 1 for
+//   glTF's weights); the normal as xyz, normalized by skinref as an engine's fragment shader does; the tangent,
+//   an output of 4 floats, as xyz normalized likewise and w (the bitangent's sign) as written.
 // - "method": lbs with a matrix layout, or dqs with the dual-quaternion layout.
 #pragma once
 
@@ -98,6 +99,7 @@ struct VertexInterface {
   std::vector<IdentityMatrix> identities;
   VertexOutput position;
   std::optional<VertexOutput> normal;
+  std::optional<VertexOutput> tangent;
 
   const VertexInput* input_of(VertexAttribute attribute) const;  // the first such input, or nullptr
 };

@@ -50,6 +50,8 @@ const char* const kRows = "rows_storage_skinning.vert";
 const char* const kRowsInterface = "rows_storage_skinning.json";
 const char* const kNoSentinelCheck = "tutorial_no_sentinel_check.vert";
 const char* const kNormalAsPoint = "tutorial_normal_as_point.vert";
+const char* const kTutorialTangents = "tutorial_tangent_skinning.vert";
+const char* const kTutorialTangentsInterface = "tutorial_tangent_skinning.json";
 const char* const kTutorialDqs = "tutorial_dqs.vert";
 const char* const kTutorialDqsInterface = "tutorial_dqs.json";
 
@@ -110,6 +112,33 @@ TEST_F(UserVertexShaderTest, DqsSamplePassesOnRigidScenes) {
       EXPECT_TRUE(c.passed()) << c.over << " of " << c.values << " over, max ratio " << c.max_ratio;
       EXPECT_GT(c.values, 0u);
     }
+  }
+}
+
+// builtin:bend with a tangent per vertex: perpendicular to its normal (about the x axis where it can), the
+// bitangent's sign alternating; the skinned tangents are captured and compared with the reference's.
+TEST_F(UserVertexShaderTest, TangentsAreCapturedAndCompared) {
+  const gpu::UserVertexShader shader = load_vertex(kTutorialTangents, kTutorialTangentsInterface);
+  Scene scene = make_builtin_scene("bend");
+  size_t tangents = 0;
+  for (Mesh& mesh : scene.meshes)
+    for (Primitive& prim : mesh.primitives) {
+      prim.tangents.resize(prim.vertex_count());
+      for (size_t v = 0; v < prim.vertex_count(); ++v) {
+        Vec3 around = prim.normals[v].cross(Vec3::UnitX());
+        if (around.norm() < 0.5) around = prim.normals[v].cross(Vec3::UnitY());  // a cap's normal along x
+        around.normalize();
+        prim.tangents[v] = Vec4(around.x(), around.y(), around.z(), v % 2 == 0 ? 1.0 : -1.0);
+      }
+      tangents += prim.vertex_count();
+    }
+  ASSERT_GT(tangents, 0u);
+  for (double time : {0.0, 0.5}) {
+    SCOPED_TRACE(time);
+    const VertexComparison c = run_vertex_sample(*context_, shader, scene, time);
+    EXPECT_TRUE(c.passed()) << c.over << " of " << c.values << " over, max ratio " << c.max_ratio;
+    // A position, a normal and a tangent per vertex.
+    EXPECT_EQ(c.values, 3 * tangents);
   }
 }
 
@@ -234,6 +263,8 @@ TEST_F(UserVertexShaderCliTest, InterfacesThatContradictTheShaderAreRefused) {
                  {"/inputs/2/sentinel", "-32768 to 32767"});
   expect_refused([](Json& j) { j["inputs"][3]["first"] = 1; }, {"/inputs", "slot 0"});
   expect_refused([](Json& j) { j["stage"] = "fragment"; }, {"/stage", "vertex"});
+  expect_refused([](Json& j) { j["outputs"]["tangent"] = {{"location", 0}}; },
+                 {"/outputs/tangent", "a tangent input to skin"});
   // A palette of matrices cannot be blended as dual quaternions, nor the other way round.
   expect_refused([](Json& j) { j["method"] = "dqs"; }, {"/palette/layout", "dual-quaternion for method dqs"});
   expect_refused([](Json& j) { j["palette"]["layout"] = "dual-quaternion"; },
