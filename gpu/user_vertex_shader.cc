@@ -204,7 +204,8 @@ UserVertexShader load_user_vertex_shader(const std::string& shader_path, const s
   std::vector<XfbCapture> captures{{shader.interface.position.builtin_position, shader.interface.position.location, 0}};
   if (shader.interface.normal) captures.push_back({false, shader.interface.normal->location, 16});
   if (shader.interface.tangent) captures.push_back({false, shader.interface.tangent->location, 32});
-  shader.captured = add_transform_feedback(shader.spirv, shader.interface.entry_point, captures, kCaptureStride,
+  shader.capture_stride = capture_stride(shader.interface);
+  shader.captured = add_transform_feedback(shader.spirv, shader.interface.entry_point, captures, shader.capture_stride,
                                            shader_path);
   return shader;
 }

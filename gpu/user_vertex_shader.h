@@ -14,7 +14,8 @@
 //     matrix's binding, of the kind the interface says, and large enough for what is written there;
 //   - the outputs named exist: gl_Position is written, a location is an Output variable of 3 or 4 floats.
 // - `captured` is the shader with transform feedback on buffer 0: the position (16 bytes) at offset 0, the normal
-//   (its 12 or 16 bytes) at 16, the tangent (16 bytes) at 32, kCaptureStride bytes per vertex.
+//   (its 12 or 16 bytes) at 16, the tangent (16 bytes) at 32; `capture_stride` bytes per vertex (32, or 48
+//   with a tangent: capture_stride()).
 #pragma once
 
 #include "gpu/vertex_interface.h"
@@ -25,7 +26,8 @@
 
 namespace skinref::gpu {
 
-constexpr uint32_t kCaptureStride = 48;
+// Bytes per vertex of the capture: the position and the normal's 16 each, and the tangent's where it is captured.
+inline uint32_t capture_stride(const VertexInterface& interface) { return interface.tangent ? 48u : 32u; }
 
 struct ReflectedBlock {
   uint32_t set = 0, binding = 0;
@@ -41,6 +43,7 @@ struct UserVertexShader {
   std::vector<uint32_t> captured;  // with transform feedback
   VertexInterface interface;
   std::vector<ReflectedBlock> blocks;  // the descriptor bindings the pipeline declares
+  uint32_t capture_stride = 32;        // capture_stride(interface)
 };
 
 UserVertexShader load_user_vertex_shader(const std::string& shader_path, const std::string& interface_path);

@@ -155,7 +155,7 @@ void UserVertexSkinning::State::name_sentinel_reads(const Draw& draw) const {
   int64_t first = -1;
   for (uint32_t v = 0; v < draw.vertex_count; ++v) {
     bool finite = true;
-    for (size_t at = size_t(v) * kCaptureStride; at < size_t(v + 1) * kCaptureStride; at += 4)
+    for (size_t at = size_t(v) * shader.capture_stride; at < size_t(v + 1) * shader.capture_stride; at += 4)
       finite &= std::isfinite(get_float(draw.captured, at));
     if (finite) continue;
     ++bad;
@@ -348,7 +348,7 @@ void UserVertexSkinning::State::upload(Draw& draw) {
     Buffer& buffer = draw.block_buffers.emplace_back(resources.create_buffer(draw.block_bytes[b].size(), usage, true));
     resources.write(buffer, draw.block_bytes[b].data(), draw.block_bytes[b].size());
   }
-  draw.capture = resources.create_buffer(size_t(draw.padded) * kCaptureStride,
+  draw.capture = resources.create_buffer(size_t(draw.padded) * shader.capture_stride,
                                          VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, true);
 }
 
@@ -487,7 +487,7 @@ void UserVertexSkinning::State::record(VkCommandBuffer cmd, const Draw& draw) co
   const VkDeviceSize zero = 0;
   for (size_t b = 0; b < draw.vertex_buffers.size(); ++b)
     vkCmdBindVertexBuffers(cmd, shader.interface.vertex_buffers[b].binding, 1, &draw.vertex_buffers[b].buffer, &zero);
-  const VkDeviceSize capture_bytes = VkDeviceSize(draw.padded) * kCaptureStride;
+  const VkDeviceSize capture_bytes = VkDeviceSize(draw.padded) * shader.capture_stride;
   bind_feedback(cmd, 0, 1, &draw.capture.buffer, &zero, &capture_bytes);
   begin_feedback(cmd, 0, 0, nullptr, nullptr);
   vkCmdDraw(cmd, draw.padded, 1, 0, 0);
@@ -549,7 +549,7 @@ void UserVertexSkinning::dispatch() {
     }
     if (!writes.empty()) vkUpdateDescriptorSets(s.context.device(), uint32_t(writes.size()), writes.data(), 0, nullptr);
     // The capture starts zeroed, so an output the shader never writes reads back as 0 on every run.
-    const std::vector<std::byte> zeros(size_t(draw.padded) * kCaptureStride, std::byte{0});
+    const std::vector<std::byte> zeros(size_t(draw.padded) * s.shader.capture_stride, std::byte{0});
     s.context.resources().write(draw.capture, zeros.data(), zeros.size());
     s.context.submit_and_wait([&](VkCommandBuffer cmd) { s.record(cmd, draw); });
     if (s.queries != VK_NULL_HANDLE) {
@@ -577,7 +577,7 @@ double UserVertexSkinning::traffic_bytes() const {
   for (const Draw& draw : state_->draws) {
     for (const std::vector<std::byte>& b : draw.vertex_bytes) bytes += double(b.size());
     for (const std::vector<std::byte>& b : draw.block_bytes) bytes += double(b.size() - 2 * state_->guard);
-    bytes += double(draw.padded) * kCaptureStride;
+    bytes += double(draw.padded) * state_->shader.capture_stride;
   }
   return bytes;
 }
@@ -606,7 +606,7 @@ std::vector<WorldPrimitive> UserVertexSkinning::read_back() const {
     if (draw.has_normals) out.vertices.normals.resize(draw.vertex_count);
     if (draw.has_tangents) out.vertices.tangents.resize(draw.vertex_count);
     for (uint32_t v = 0; v < draw.vertex_count; ++v) {
-      const size_t at = size_t(v) * kCaptureStride;
+      const size_t at = size_t(v) * s.shader.capture_stride;
       out.vertices.positions[v] =
           Vec3(get_float(draw.captured, at), get_float(draw.captured, at + 4), get_float(draw.captured, at + 8));
       if (draw.has_normals) out.vertices.normals[v] = captured_unit(draw.captured, at + 16);
