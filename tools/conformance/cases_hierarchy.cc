@@ -98,6 +98,31 @@ ConformanceCase shear() {
   return c;
 }
 
+// Joint 1 mirrored along x and stretched, (-2, 1, 0.5), from 0.5 s on (STEP: the scale never passes through 0),
+// with joint 2 turned 45 degrees about x under it, so that its normals lean into the stretch: the normals of a mirrored, non-uniformly scaled skin are the inverse
+// transpose's, which keeps them on the surface's outer side as the winding flips.
+ConformanceCase negative_scale() {
+  ConformanceCase c;
+  c.id = "negative-scale-mirrors-a-joint";
+  c.title = "A joint scaled by (-2, 1, 0.5): a mirror that stretches, its child turned 45 degrees about x";
+  c.section = "3.7.2.1 Meshes: Overview";
+  c.rule = "When a mesh primitive uses any triangle-based topology (i.e., triangles, triangle strip, or triangle "
+           "fan), the determinant of the node's global transform defines the winding order of that primitive.";
+  c.targets = {{"N1", {"normals=blend-upper3x3"}}, {"N1", {"normals=as-point"}}, {"M3", {"shear=dropped"}}};
+  c.times = {0.0, 0.25, 0.5, 0.75, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const Chain chain = add_chain(b, "joint", 3, kHierarchyCaseSegment);
+    const int ribbon = add_ribbon_skin(b, chain.joints, kHierarchyCaseSegment,
+                                       chain_rest_globals(3, kHierarchyCaseSegment, Mat4::Identity()));
+    b.set_scene_roots({chain.joints[0], ribbon});
+    add_animation(b, "mirror", {swing(chain.joints[0], 0, 30),
+                                {chain.joints[1], "scale", "STEP", {0.0, 0.5}, {1, 1, 1, -2, 1, 0.5}},
+                                {chain.joints[2], "rotation", "STEP", {0.0},
+                                 axis_angle_xyzw(Vec3(1, 0, 0), degrees(45))}});
+  };
+  return c;
+}
+
 ConformanceCase same_names() {
   ConformanceCase c;
   c.id = "channel-targets-share-a-name";
@@ -158,7 +183,7 @@ ConformanceCase many_joints() {
 }  // namespace
 
 void add_hierarchy_cases(std::vector<ConformanceCase>& cases) {
-  for (ConformanceCase (*make)() : {node_matrices, rest_values, shear, same_names, many_joints})
+  for (ConformanceCase (*make)() : {node_matrices, rest_values, shear, negative_scale, same_names, many_joints})
     cases.push_back(make());
 }
 
