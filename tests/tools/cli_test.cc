@@ -2,6 +2,7 @@
 // problem, no output file after any failure, deterministic dumps (also across thread counts), the pose
 // and info outputs, export followed by skinning of the exported file, pose recipes (--recipe), and render
 // (PNG size, views, joints by name, ids and dump outputs, bad values, no output after a failed one).
+#include "anim/evaluate_pose.h"
 #include "core/sanitizers.h"
 #include "io/builtin_scenes.h"
 #include "io/image_io.h"
@@ -11,6 +12,7 @@
 #include "support/skinning_fixtures.h"
 #include "support/temp_dir.h"
 #include "support/tolerances.h"
+#include "verify/bounds_model.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -920,6 +922,49 @@ TEST_F(CliTest, CompareRefusesADumpOfAnotherSkeleton) {
   write_vertex_dump(Scene{}, engine, work("engine.skv"));
   expect_bad_input({"compare", work("ref.skv"), work("engine.skv")}, {"joint_names/1", "knee"},
                    {"ref.skv", "engine.skv"});
+}
+
+// A run over its stated any-order bound at one vertex and within its wide bound there: compare fails it (exit 1)
+// and names the assumption it needs; --bounds any-order-wide passes it. Moved 20 times the wide bound, no such line.
+TEST_F(CliTest, CompareNamesTheWideAllowancesARunNeeds) {
+  expect_ok({"skin", "builtin:bend", "--time", "0.3", "--out", work("ref.skv")});
+  expect_ok({"skin", "builtin:bend", "--time", "0.3", "--precision", "f32", "--out", work("engine.skv")});
+  const Scene scene = make_builtin_scene("bend");
+  const double time = double(float(0.3));
+  const EvaluatedPose pose = evaluate_pose(scene, 0, time);
+  std::vector<double> stated, wide;
+  for (BoundsModel model : {BoundsModel::AnyOrder, BoundsModel::AnyOrderWide}) {
+    const PoseErrorBounds palette = pose_error_bounds(model, scene, 0, time);
+    const std::vector<PrimitiveErrorBounds> bounds = vertex_error_bounds(model, scene, pose, {}, &palette);
+    ASSERT_EQ(bounds.size(), 1u);
+    (model == BoundsModel::AnyOrder ? stated : wide) = bounds[0].position;
+  }
+  // The vertex whose wide bound is the most times its stated one.
+  size_t vertex = 0;
+  for (size_t v = 0; v < stated.size(); ++v)
+    if (wide[v] / stated[v] > wide[vertex] / stated[vertex]) vertex = v;
+  ASSERT_GT(wide[vertex], 2.0 * stated[vertex]);
+  const VertexDump reference = read_vertices_skv(work("engine.skv"));
+  auto write_moved = [&](double by) {
+    VertexDump engine = reference;
+    engine.record.writer = "an engine";
+    engine.record.palette = "own";  // it computed its own animation and palette
+    engine.primitives[0].vertices.positions[vertex].x() += by;
+    write_vertex_dump(Scene{}, engine, work("moved.skv"));
+  };
+  write_moved(0.5 * (stated[vertex] + wide[vertex]));
+  const RunResult between = run({"compare", work("ref.skv"), work("moved.skv")});
+  EXPECT_EQ(between.exit_code, kExitComparisonFailed) << between.err;
+  EXPECT_NE(between.out.find("FAIL: 1 over"), std::string::npos) << between.out;
+  EXPECT_NE(between.out.find("within the any-order-wide bounds (slerp within 16 ulp, quaternion normalization "
+                             "within 12 ulp): over the stated bounds only, which assume 4 and 4 ulp"),
+            std::string::npos)
+      << between.out;
+  expect_ok({"compare", work("ref.skv"), work("moved.skv"), "--bounds", "any-order-wide"});
+  write_moved(20.0 * wide[vertex]);
+  const RunResult far = run({"compare", work("ref.skv"), work("moved.skv")});
+  EXPECT_EQ(far.exit_code, kExitComparisonFailed) << far.err;
+  EXPECT_EQ(far.out.find("any-order-wide"), std::string::npos) << far.out;
 }
 
 // --bounds: any-order by default for an engine's dump, skinref-order for skinref's own; both named.

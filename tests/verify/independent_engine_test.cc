@@ -8,6 +8,7 @@
 // the README quotes.
 #include "anim/evaluate_pose.h"
 #include "anim/sampling.h"
+#include "core/sanitizers.h"
 #include "io/builtin_scenes.h"
 #include "io/load_model.h"
 #include "skin/evaluate_vertices.h"
@@ -89,9 +90,12 @@ void check_model(const std::string& label, const Scene& scene) {
   const Animation& clip = scene.animations[0];
   std::mt19937 random(1411);
   double worst_error = 0.0;
-  ModelTally tally[3];  // any-order (stated allowances), any-order-wide, skinref-order
+  ModelTally tally[3];  // any-order (stated allowances), skinref-order, any-order-wide
   BoundShares shares;
-  const BoundsModel models[3] = {BoundsModel::AnyOrder, BoundsModel::AnyOrderWide, BoundsModel::SkinrefOrder};
+  // any-order-wide is a figure for docs/error_bounds.md (it is the stated model's walk with larger allowances, so
+  // it holds wherever that one does): left out under the sanitizers, where it cost 17 s.
+  const BoundsModel models[3] = {BoundsModel::AnyOrder, BoundsModel::SkinrefOrder, BoundsModel::AnyOrderWide};
+  const int model_count = kUnderAddressSanitizer ? 2 : 3;
   for (int i = 0; i < 20; ++i) {
     const float time = float(std::uniform_real_distribution<double>(clip.start_time, clip.end_time)(random));
     SCOPED_TRACE(time);
@@ -107,7 +111,7 @@ void check_model(const std::string& label, const Scene& scene) {
     EXPECT_LT(error / extent, kFloat32EngineAccuracy);
     worst_error = std::max(worst_error, error / extent);
     add_bound_shares(scene, pose, double(time), extent, shares);
-    for (int m = 0; m < 3; ++m) {
+    for (int m = 0; m < model_count; ++m) {
       SCOPED_TRACE(bounds_model_name(models[m]));
       const PoseErrorBounds pose_bounds = pose_error_bounds(models[m], scene, 0, double(time));
       const std::vector<PrimitiveErrorBounds> bounds = vertex_error_bounds(models[m], scene, pose, {}, &pose_bounds);
@@ -123,7 +127,7 @@ void check_model(const std::string& label, const Scene& scene) {
     }
   }
   std::printf("%s: float32 error up to %.3g of the extent\n", label.c_str(), worst_error);
-  for (int m = 0; m < 3; ++m) {
+  for (int m = 0; m < model_count; ++m) {
     const std::vector<double>& b = tally[m].position_bounds;
     std::printf("  %s bounds: position bound median %.3g, largest %.3g of the extent; %zu of %zu values over, "
                 "%zu unbounded, largest error/bound %.3g\n",
