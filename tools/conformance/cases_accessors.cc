@@ -70,6 +70,21 @@ ConformanceCase accessor_case(const std::string& id, const std::string& title, c
   return c;
 }
 
+// A VEC4 attribute stored sparsely: every vertex's element in `base` is `base_element`, and the sparse values
+// (indexed by unsigned shorts) are the elements of `dense` that differ from it.
+SparseValues sparse_over_base(const std::vector<double>& dense, const std::vector<double>& base_element,
+                              std::vector<double>& base) {
+  SparseValues sparse{{}, ComponentType::U16, {}};
+  for (size_t v = 0; v < dense.size() / 4; ++v) {
+    base.insert(base.end(), base_element.begin(), base_element.end());
+    const auto element = dense.begin() + std::ptrdiff_t(4 * v);
+    if (std::equal(element, element + 4, base_element.begin())) continue;
+    sparse.indices.push_back(uint32_t(v));
+    sparse.values.insert(sparse.values.end(), element, element + 4);
+  }
+  return sparse;
+}
+
 // Inverse bind matrices whose base holds identities; the sparse values give joints 1 and 2 theirs.
 void sparse_inverse_binds(GltfBuilder& b) {
   const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
@@ -153,15 +168,7 @@ void sparse_skin_weights(GltfBuilder& b) {
   const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
   const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
   InfluenceSet set{ribbon.joints, {}};
-  SparseValues blends{{}, ComponentType::U16, {}};
-  for (size_t v = 0; v < ribbon.vertex_count(); ++v) {
-    set.weights.insert(set.weights.end(), {1, 0, 0, 0});
-    const auto first = ribbon.weights.begin() + std::ptrdiff_t(4 * v);
-    if (*first == 1.0) continue;
-    blends.indices.push_back(uint32_t(v));
-    blends.values.insert(blends.values.end(), first, first + 4);
-  }
-  set.weight_sparse = blends;
+  set.weight_sparse = sparse_over_base(ribbon.weights, {1, 0, 0, 0}, set.weights);
   const int ibm = rest_inverse_binds(b);
   build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
   add_animation(b, "swings", chain_swings(chain));
@@ -186,15 +193,7 @@ void sparse_skin_joints(GltfBuilder& b) {
   const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
   const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
   InfluenceSet set{{}, ribbon.weights};
-  SparseValues joints{{}, ComponentType::U16, {}};
-  for (size_t v = 0; v < ribbon.vertex_count(); ++v) {
-    set.joints.insert(set.joints.end(), {0, 0, 0, 0});
-    const auto first = ribbon.joints.begin() + std::ptrdiff_t(4 * v);
-    if (std::all_of(first, first + 4, [](double j) { return j == 0.0; })) continue;
-    joints.indices.push_back(uint32_t(v));
-    joints.values.insert(joints.values.end(), first, first + 4);
-  }
-  set.joint_sparse = joints;
+  set.joint_sparse = sparse_over_base(ribbon.joints, {0, 0, 0, 0}, set.joints);
   const int ibm = rest_inverse_binds(b);
   build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
   add_animation(b, "swings", chain_swings(chain));

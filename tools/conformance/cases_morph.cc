@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace skinref::conformance {
 namespace {
@@ -184,6 +185,21 @@ ConformanceCase cubic_weights() {
   return c;
 }
 
+// `count` NORMAL deltas that turn (0, 0, 1) into (1, 0, 1) / |.|: the morphed normal tilted 45 degrees about y at
+// weight 1 (glTF adds the deltas; the renormalized sum is the tilted unit vector).
+std::vector<double> tilt_deltas(size_t count) {
+  std::vector<double> deltas;
+  for (size_t i = 0; i < count; ++i) deltas.insert(deltas.end(), {f32(std::sqrt(0.5)), 0.0, f32(std::sqrt(0.5) - 1.0)});
+  return deltas;
+}
+
+// Target 0's NORMAL of the rig's primitive: the accessor `add` makes for the primitive's vertex count.
+void set_target_normals(GltfBuilder& b, const MorphRig& m, const std::function<int(size_t)>& add) {
+  nlohmann::ordered_json& primitive = b.json()["meshes"][size_t(m.mesh)]["primitives"][0];
+  const size_t vertex_count = b.json()["accessors"][size_t(primitive["attributes"]["POSITION"])]["count"];
+  primitive["targets"][0]["NORMAL"] = add(vertex_count);
+}
+
 ConformanceCase normal_deltas() {
   ConformanceCase c;
   c.id = "morph-normal-deltas";
@@ -195,14 +211,7 @@ ConformanceCase normal_deltas() {
   c.times = {0.0, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
     const MorphRig m = build_morphed_ribbon(b, 1, {});
-    // The normal deltas turn (0, 0, 1) into (1, 0, 1) / |.|: the morphed normal is tilted 45 degrees about y
-    // at weight 1 (glTF adds the deltas; the renormalized sum is the tilted unit vector).
-    nlohmann::ordered_json& primitive = b.json()["meshes"][size_t(m.mesh)]["primitives"][0];
-    const size_t vertex_count = b.json()["accessors"][size_t(primitive["attributes"]["POSITION"])]["count"];
-    std::vector<double> deltas;
-    for (size_t v = 0; v < vertex_count; ++v)
-      deltas.insert(deltas.end(), {f32(std::sqrt(0.5)), 0.0, f32(std::sqrt(0.5) - 1.0)});
-    primitive["targets"][0]["NORMAL"] = b.add_accessor("target 0 normals", "VEC3", deltas);
+    set_target_normals(b, m, [&](size_t count) { return b.add_accessor("target 0 normals", "VEC3", tilt_deltas(count)); });
     add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "LINEAR", {0.0, 1.0}, {0.0, 1.0}}});
   };
   return c;
@@ -222,13 +231,10 @@ ConformanceCase sparse_normal_deltas() {
   c.times = {0.0, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
     const MorphRig m = build_morphed_ribbon(b, 1, {});
-    nlohmann::ordered_json& primitive = b.json()["meshes"][size_t(m.mesh)]["primitives"][0];
-    const size_t vertex_count = b.json()["accessors"][size_t(primitive["attributes"]["POSITION"])]["count"];
-    std::vector<double> tilts;
-    for (size_t i = 0; i < kSparseMoved.size(); ++i)
-      tilts.insert(tilts.end(), {f32(std::sqrt(0.5)), 0.0, f32(std::sqrt(0.5) - 1.0)});
-    primitive["targets"][0]["NORMAL"] = b.add_accessor(
-        "target 0 sparse normals", "VEC3", {}, {}, SparseValues{kSparseMoved, ComponentType::U8, tilts}, vertex_count);
+    set_target_normals(b, m, [&](size_t count) {
+      return b.add_accessor("target 0 sparse normals", "VEC3", {}, {},
+                            SparseValues{kSparseMoved, ComponentType::U8, tilt_deltas(kSparseMoved.size())}, count);
+    });
     add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "LINEAR", {0.0, 1.0}, {0.0, 1.0}}});
   };
   return c;
