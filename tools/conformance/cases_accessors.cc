@@ -139,6 +139,30 @@ void offset_rotation_keys(GltfBuilder& b) {
   add_turn(b, chain.joints[1], input, output);
 }
 
+// Joint 1's scale keys start 12 bytes into their bufferView (one key's worth).
+void offset_scale_keys(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
+  const int ibm = rest_inverse_binds(b);
+  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
+  AccessorLayout after_a_key;
+  after_a_key.leading_padding = 12;
+  const int input = b.add_times("joint 1 scale times", {0.0, 1.0});
+  const int output = b.add_accessor("joint 1 scale keys", "VEC3", {1, 1, 1, 2.5, 0.5, 1}, after_a_key);
+  add_keyed_channel(b, "stretch", chain.joints[1], "scale", input, output);
+}
+
+// WEIGHTS_0 starts 16 bytes into its bufferView (one element's worth), tightly packed.
+void offset_weights(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
+  InfluenceSet set{ribbon.joints, ribbon.weights};
+  set.weight_layout.leading_padding = 16;
+  const int ibm = rest_inverse_binds(b);
+  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
+  add_animation(b, "swings", chain_swings(chain));
+}
+
 // WEIGHTS_0 in a bufferView of byteStride 32: each element's 16 bytes followed by 16 of other data.
 void strided_weights(GltfBuilder& b) {
   const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
@@ -181,7 +205,8 @@ void sparse_translation_keys(GltfBuilder& b) {
   const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
   const int ibm = rest_inverse_binds(b);
   build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
-  const SparseValues moves{{1, 2}, ComponentType::U16, {2.0, 1.5, 0.0, 3.0, -1.0, 0.0}};
+  // Indices as unsigned ints, the third index type (U8 and U16 are the other cases').
+  const SparseValues moves{{1, 2}, ComponentType::U32, {2.0, 1.5, 0.0, 3.0, -1.0, 0.0}};
   const int input = b.add_times("joint 1 translation times", {0.0, 0.5, 1.0});
   const int output = b.add_accessor("joint 1 translation keys", "VEC3", {}, {}, moves, 3);
   add_keyed_channel(b, "slide", chain.joints[1], "translation", input, output);
@@ -234,6 +259,12 @@ void add_accessor_cases(std::vector<ConformanceCase>& cases) {
   cases.push_back(accessor_case("rotation-keys-at-byte-offset", "Rotation keys 16 bytes into their bufferView",
                                 "3.6.2.1 Accessors: Overview", kOffsetRule,
                                 {"L2", {"accessor-addressing=view-start"}}, offset_rotation_keys));
+  cases.push_back(accessor_case("scale-keys-at-byte-offset", "Scale keys 12 bytes into their bufferView",
+                                "3.6.2.1 Accessors: Overview", kOffsetRule,
+                                {"L2", {"accessor-addressing=view-start"}}, offset_scale_keys));
+  cases.push_back(accessor_case("weights-at-byte-offset", "WEIGHTS_0 16 bytes into its bufferView",
+                                "3.6.2.1 Accessors: Overview", kOffsetRule,
+                                {"L2", {"accessor-addressing=view-start"}}, offset_weights));
   cases.push_back(accessor_case("sparse-skin-weights",
                                 "WEIGHTS_0 stored sparsely: the blended vertices over a base bound to one joint",
                                 kSection, kSparseRule, sparse_ignored, sparse_skin_weights));
