@@ -8,7 +8,8 @@
 //   query that throws is reported on stderr and the others go on. Resolves to the exit status: 0, 1 when a
 //   query failed, 2 for bad usage or a file that is not a queries file.
 // - embeddedGltf(modelPath): the .gltf's JSON with every buffer given by a relative URI read and embedded as a
-//   data: URI (Node.js's fetch reads no file: URL).
+//   data: URI (Node.js's fetch reads no file: URL), and without textures (images, textures and the materials'
+//   references to them), which Node.js cannot decode and skinning does not use.
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +22,25 @@ export function embeddedGltf(modelPath) {
     const bytes = readFileSync(path.join(path.dirname(modelPath), decodeURIComponent(buffer.uri)));
     buffer.uri = `data:application/octet-stream;base64,${bytes.toString('base64')}`;
   }
+  withoutTextures(gltf);
   return gltf;
+}
+
+// Textures need a browser to decode (three.js's loader reaches for `self`), and skinning does not read them: the
+// materials keep their factors, every texture reference goes, and so do the images and textures.
+function withoutTextures(gltf) {
+  const isTextureInfo = (key, value) => key.endsWith('Texture') && value && typeof value === 'object' && 'index' in value;
+  const strip = (object) => {
+    if (!object || typeof object !== 'object') return;
+    for (const [key, value] of Object.entries(object)) {
+      if (isTextureInfo(key, value)) delete object[key];
+      else strip(value);
+    }
+  };
+  for (const material of gltf.materials ?? []) strip(material);
+  delete gltf.images;
+  delete gltf.textures;
+  delete gltf.samplers;
 }
 
 export async function runBatch(argv, writer, play) {
