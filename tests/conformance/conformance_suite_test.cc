@@ -158,6 +158,49 @@ TEST(ConformanceSuite, MorphIsAppliedBeforeSkinning) {
   }
 }
 
+TEST(ConformanceSuite, KeysAFewMillisecondsApartAreNotBlurred) {
+  // Root translation keys (0,0,0) at 0 and 0.5 s, (0,3,0) at 0.50390625 s, (1,3,0) at 1 s: at the third key
+  // the whole ribbon is 3 m up, and 0.01171875 s later it has moved 0.01171875 / 0.49609375 m along x.
+  const ConformanceCase& c = find_case("keys-a-few-milliseconds-apart");
+  const GeneratedCase generated = conformance::generate_case(c);
+  for (auto [time, x] : {std::pair{0.50390625, 0.0}, {0.515625, 0.01171875 / 0.49609375}}) {
+    const std::vector<Vec3> p = expected_positions(generated, time_index(c, time));
+    expect_tip(p, Vec3(12 + x, 2.5, 0), Vec3(12 + x, 3.5, 0), c.id);
+  }
+}
+
+TEST(ConformanceSuite, SingleKeyChannelsHoldTheirKeyAtEveryTime) {
+  // At 0 s, before every key: joint 0 turned 30 degrees and moved to (1, 2, 0) (a LINEAR and a STEP key), joint
+  // 2 turned -50 (a STEP key), joint 1 at its first key, 0. The tip is 4 m past
+  // joint 2, which is 8 m along joint 0's x.
+  const ConformanceCase& c = find_case("single-key-channels");
+  const GeneratedCase generated = conformance::generate_case(c);
+  const std::vector<Vec3> p = expected_positions(generated, time_index(c, 0.0));
+  const Vec3 root(1, 2, 0);
+  auto tip = [&](double y) -> Vec3 { return root + rotate_z(Vec3(8, 0, 0) + rotate_z({4, y, 0}, -50), 30); };
+  expect_tip(p, tip(-0.5), tip(0.5), c.id);
+}
+
+TEST(ConformanceSuite, MeshOnTheRootJointMovesWithItOnce) {
+  // At 1 s the root joint, which carries the mesh, is at (1.5, 2, 0) turned 50 degrees, and joint 2 is turned
+  // -60: the tip follows the joints alone, the mesh node's transform not applied a second time.
+  const ConformanceCase& c = find_case("mesh-node-is-an-animated-joint");
+  const GeneratedCase generated = conformance::generate_case(c);
+  const std::vector<Vec3> p = expected_positions(generated, time_index(c, 1.0));
+  auto tip = [](double y) -> Vec3 { return Vec3(1.5, 2, 0) + rotate_z(Vec3(8, 0, 0) + rotate_z({4, y, 0}, -60), 50); };
+  expect_tip(p, tip(-0.5), tip(0.5), c.id);
+}
+
+TEST(ConformanceSuite, UnanimatedScaleKeepsItsRestValue) {
+  // Bind: joint 0 scaled S = (1.5, 0.75, 1), joint 2 8 m along it turned -25 degrees. The tip (12, +-0.5) is
+  // (0, +-0.5 / 0.75) from joint 2 in the scaled frame; at 1 s joint 2's scale is 1.5 (the -25 degrees kept),
+  // which takes it to (0, +-1); S and joint 0's 40 degrees map (8, +-1, 0) to R(40) (12, +-0.75, 0).
+  const ConformanceCase& c = find_case("unanimated-scale-keeps-rest");
+  const GeneratedCase generated = conformance::generate_case(c);
+  const std::vector<Vec3> p = expected_positions(generated, time_index(c, 1.0));
+  expect_tip(p, rotate_z({12, -0.75, 0}, 40), rotate_z({12, 0.75, 0}, 40), c.id);
+}
+
 TEST(ConformanceSuite, WrittenSuiteChecksEqualAndChangesAreFound) {
   const conformance::GeneratedSuite suite = conformance::generate_suite();
   test::TempDir dir;

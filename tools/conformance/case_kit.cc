@@ -102,10 +102,11 @@ std::vector<Mat4> chain_rest_globals(int count, double segment, const Mat4& root
 }
 
 nlohmann::ordered_json skinned_primitive(GltfBuilder& builder, const std::string& name, const Ribbon& ribbon,
-                                         const std::vector<InfluenceSet>& sets, const AccessorLayout& position_layout) {
+                                         const std::vector<InfluenceSet>& sets, const AccessorLayout& position_layout,
+                                         const AccessorLayout& normal_layout) {
   nlohmann::ordered_json attributes;
   attributes["POSITION"] = builder.add_positions(name + " positions", ribbon.positions, position_layout);
-  attributes["NORMAL"] = builder.add_accessor(name + " normals", "VEC3", ribbon.normals);
+  attributes["NORMAL"] = builder.add_accessor(name + " normals", "VEC3", ribbon.normals, normal_layout);
   for (size_t s = 0; s < sets.size(); ++s) {
     const std::string n = std::to_string(s);
     attributes["JOINTS_" + n] =

@@ -27,6 +27,11 @@ inline constexpr double kPi = 3.14159265358979323846;
 inline const Vec3 kAxisZ = Vec3(0, 0, 1);
 inline double degrees(double d) { return d * kPi / 180.0; }
 
+// 3.6.2.1's sentence on byteStride, which the cases of strided vertex attributes and morph deltas quote.
+inline constexpr const char* kVertexAttributeStrideRule =
+    "If the accessor is used for vertex attributes (i.e., it is referenced by a mesh primitive or its morph "
+    "targets), the locations of the subsequent data elements are controlled by the bufferView.byteStride property.";
+
 // The parts end to end (keys of several quaternions, a case's sampler outputs).
 std::vector<double> concat(const std::vector<std::vector<double>>& parts);
 
@@ -81,11 +86,12 @@ struct InfluenceSet {
   std::optional<SparseValues> joint_sparse;   // likewise for `joints`
 };
 
-// A primitive's JSON with the ribbon's POSITION (stored as `position_layout` says), NORMAL and indices and
+// A primitive's JSON with the ribbon's POSITION and NORMAL (stored as the layouts say) and indices and
 // the influence sets given (JOINTS_0, WEIGHTS_0, JOINTS_1, ...), its accessors added to the builder.
 nlohmann::ordered_json skinned_primitive(GltfBuilder& builder, const std::string& name, const Ribbon& ribbon,
                                          const std::vector<InfluenceSet>& sets,
-                                         const AccessorLayout& position_layout = {});
+                                         const AccessorLayout& position_layout = {},
+                                         const AccessorLayout& normal_layout = {});
 // The same with the ribbon's own single set (float weights, unsigned-short joints).
 nlohmann::ordered_json skinned_ribbon_primitive(GltfBuilder& builder, const std::string& name, const Ribbon& ribbon);
 

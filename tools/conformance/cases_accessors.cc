@@ -1,7 +1,8 @@
 // The cases of glTF 2.0 section 3.6.2 (Accessors) as skins and animations use them: sparse storage and the
 // addressing of elements (byteOffset, byteStride). Each stores one accessor of the usual skinned chain in the
 // layout its rule is about, so that an engine that reads that layout wrongly (class L2 or L5) moves the ribbon
-// by metres. Element bytes an engine must skip hold kGapByte (gltf_builder.cc), a finite float32 of 12.08.
+// by metres. Element bytes an engine must skip hold AccessorLayout::gap_byte (gltf_builder.h), 0x41 by default:
+// a finite float32 of 12.08.
 #include "conformance/case_kit.h"
 #include "conformance/cases.h"
 
@@ -22,9 +23,7 @@ const char* const kOffsetRule =
 const char* const kFitRule =
     "Each accessor MUST fit its bufferView, i.e., accessor.byteOffset + EFFECTIVE_BYTE_STRIDE * (accessor.count - 1) "
     "+ SIZE_OF_COMPONENT * NUMBER_OF_COMPONENTS MUST be less than or equal to bufferView.length.";
-const char* const kStrideRule =
-    "If the accessor is used for vertex attributes (i.e., it is referenced by a mesh primitive or its morph "
-    "targets), the locations of the subsequent data elements are controlled by the bufferView.byteStride property.";
+const char* const kStrideRule = kVertexAttributeStrideRule;
 
 // The mesh of `primitive` on its own node, skinned to `chain` with the inverseBindMatrices accessor `ibm`.
 // Callers make `ibm` first, in a statement of its own: the accessors' order is part of the file, and the order in
@@ -174,6 +173,19 @@ void strided_weights(GltfBuilder& b) {
   add_animation(b, "swings", chain_swings(chain));
 }
 
+// JOINTS_0 (unsigned shorts, 8 bytes a vertex) in a bufferView of byteStride 12, the gaps zero: read packed,
+// vertex v takes joints from its neighbours' slots and from the gaps (joint 0), all within the skin.
+void strided_joints(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
+  InfluenceSet set{ribbon.joints, ribbon.weights};
+  set.joint_layout.byte_stride = 12;
+  set.joint_layout.gap_byte = 0;
+  const int ibm = rest_inverse_binds(b);
+  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
+  add_animation(b, "swings", chain_swings(chain));
+}
+
 // POSITION in a bufferView of byteStride 16: each 12-byte element followed by 4 bytes of other data.
 void strided_positions(GltfBuilder& b) {
   const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
@@ -182,6 +194,18 @@ void strided_positions(GltfBuilder& b) {
   strided.byte_stride = 16;
   const int ibm = rest_inverse_binds(b);
   build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {InfluenceSet{ribbon.joints, ribbon.weights}}, strided),
+            ibm);
+  add_animation(b, "swings", chain_swings(chain));
+}
+
+// NORMAL in a bufferView of byteStride 20: each 12-byte normal followed by 8 bytes of other data.
+void strided_normals(GltfBuilder& b) {
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
+  AccessorLayout strided;
+  strided.byte_stride = 20;
+  const int ibm = rest_inverse_binds(b);
+  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {InfluenceSet{ribbon.joints, ribbon.weights}}, {}, strided),
             ibm);
   add_animation(b, "swings", chain_swings(chain));
 }
@@ -274,6 +298,12 @@ void add_accessor_cases(std::vector<ConformanceCase>& cases) {
   cases.push_back(accessor_case("weights-with-byte-stride", "WEIGHTS_0 in a bufferView of byteStride 32",
                                 "3.6.2.1 Accessors: Overview", kStrideRule, {"L2", {"accessor-addressing=packed"}},
                                 strided_weights));
+  cases.push_back(accessor_case("joints-with-byte-stride", "JOINTS_0 as unsigned shorts in a bufferView of byteStride 12",
+                                "3.6.2.1 Accessors: Overview", kStrideRule, {"L2", {"accessor-addressing=packed"}},
+                                strided_joints));
+  cases.push_back(accessor_case("normals-with-byte-stride", "NORMAL in a bufferView of byteStride 20",
+                                "3.6.2.1 Accessors: Overview", kStrideRule, {"L2", {"accessor-addressing=packed"}},
+                                strided_normals));
   // No convention plants it: an engine that sizes a strided view as count * byteStride reads past this one's
   // end (three.js 0.187: "RangeError: Invalid typed array length"), a crash rather than a departure.
   cases.push_back(accessor_case("byte-stride-view-ends-at-last-element",

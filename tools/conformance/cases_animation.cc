@@ -351,6 +351,70 @@ ConformanceCase scale_keys_precision() {
   return c;
 }
 
+// One key per channel, LINEAR and STEP, from 0.5 s on: each value holds at every time (CUBICSPLINE needs two
+// keys, 3.11). Beside them joint 1 swings from 0.25 s, so that an engine that starts the clip at its first key
+// shows it early.
+ConformanceCase single_key_channels() {
+  ConformanceCase c;
+  c.id = "single-key-channels";
+  c.title = "Channels of a single key, LINEAR and STEP, from 0.5 s: each value holds throughout";
+  c.section = "3.11 Animations";
+  c.rule = "Before and after the provided input range, output MUST be clamped to the nearest end of the input "
+           "range.";
+  c.targets = {{"T1", {"clip-start=first-key"}}};
+  c.times = {0.0, 0.25, 0.5, 0.75, 1.0, 1.5};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
+    const std::vector<ChannelSpec> channels = {
+        {rig.chain.joints[0], "rotation", "LINEAR", {0.5}, axis_angle_xyzw(kAxisZ, degrees(30))},
+        {rig.chain.joints[0], "translation", "STEP", {0.75}, {1, 2, 0}},
+        {rig.chain.joints[2], "rotation", "STEP", {0.5}, axis_angle_xyzw(kAxisZ, degrees(-50))},
+        {rig.chain.joints[1], "rotation", "LINEAR", {0.25, 1.25},
+         concat({axis_angle_xyzw(kAxisZ, 0.0), axis_angle_xyzw(kAxisZ, degrees(-40))})}};
+    add_animation(b, "held", channels);
+  };
+  return c;
+}
+
+// One node with a STEP translation and a LINEAR rotation: each channel keeps its own mode.
+ConformanceCase modes_on_one_node() {
+  ConformanceCase c;
+  c.id = "step-and-linear-channels-on-one-node";
+  c.title = "One joint with a STEP translation and a LINEAR rotation, keys at different times";
+  c.section = "5.5.2 animation.samplers";
+  c.rule = "An array of animation samplers. An animation sampler combines timestamps with a sequence of output "
+           "values and defines an interpolation algorithm.";
+  c.targets = {{"S3", {"step=linear"}}, {"S3", {"step-boundary=previous"}}};
+  c.times = {0.0, 0.25, 0.5, 0.75, 1.0, 1.5};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
+    constexpr double x = kAnimationCaseSegment;
+    add_animation(b, "mixed", {{rig.chain.joints[1], "translation", "STEP", {0.0, 0.5, 1.0},
+                                {x, 0, 0, x, 2.5, 0, x + 2, -1, 0}},
+                               {rig.chain.joints[1], "rotation", "LINEAR", {0.0, 1.5},
+                                concat({axis_angle_xyzw(kAxisZ, 0.0), axis_angle_xyzw(kAxisZ, degrees(60))})}});
+  };
+  return c;
+}
+
+// A translation that jumps 3 m between keys 1/256 s apart: a clip baked on a frame grid (30, 60 or 24 per
+// second) turns the jump into a ramp a frame long, metres off at times just after it.
+ConformanceCase keys_close_together() {
+  ConformanceCase c;
+  c.id = "keys-a-few-milliseconds-apart";
+  c.title = "Translation keys 1/256 s apart, 3 m different: closer than any frame";
+  c.section = "C.1 Overview";
+  c.rule = kKeysAsIs;
+  c.targets = {{"T3", {"resample=30"}}, {"T3", {"resample=60"}}, {"T3", {"resample=24"}}};
+  c.times = {0.0, 0.25, 0.5, 0.50390625, 0.515625, 0.75, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kAnimationCaseSegment, 4, true);
+    add_animation(b, "jump", {{rig.chain.joints[0], "translation", "LINEAR", {0.0, 0.5, 0.50390625, 1.0},
+                               {0, 0, 0, 0, 0, 0, 0, 3, 0, 1, 3, 0}}});
+  };
+  return c;
+}
+
 }  // namespace
 
 void add_animation_cases(std::vector<ConformanceCase>& cases) {
@@ -358,7 +422,8 @@ void add_animation_cases(std::vector<ConformanceCase>& cases) {
                                     cubic_translation_scale, clip_starts_late, channels_end_apart, keys_off_grid,
                                     translation_keys_precision, rotation_keys_precision, samplers_with_own_inputs,
                                     cubic_between_frames, scale_keys_precision, step_at_last_key,
-                                    rotation_keys_signed_bytes})
+                                    rotation_keys_signed_bytes, single_key_channels, modes_on_one_node,
+                                    keys_close_together})
     cases.push_back(make());
 }
 

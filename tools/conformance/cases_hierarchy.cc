@@ -180,10 +180,39 @@ ConformanceCase many_joints() {
   return c;
 }
 
+// Joint 0 is scaled (1.5, 0.75, 1) at rest and only its rotation is animated; joint 2 is turned -25 degrees at
+// rest and only its (uniform) scale is animated: each keeps its rest value of what the clip leaves alone.
+ConformanceCase rest_scale() {
+  ConformanceCase c;
+  c.id = "unanimated-scale-keeps-rest";
+  c.title = "A joint scaled (1.5, 0.75, 1) at rest whose rotation alone is animated, and a turned joint whose scale is";
+  c.section = "3.11 Animations";
+  c.rule = "Non-animated properties MUST keep their values during animation.";
+  // Joint 0's non-uniform scale shears joint 2 as it turns: an engine that keeps globals as TRS loses that too.
+  c.targets = {{"M2", {"rest-values=identity"}}, {"M3", {"shear=dropped"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const Vec3 squash(1.5, 0.75, 1.0);
+    const std::vector<double> turn = axis_angle_xyzw(kAxisZ, degrees(-25));
+    const Chain chain = add_chain(b, "joint", 3, kHierarchyCaseSegment);
+    b.json()["nodes"][size_t(chain.joints[0])]["scale"] = f32_array({squash.x(), squash.y(), squash.z()});
+    b.json()["nodes"][size_t(chain.joints[2])]["rotation"] = f32_array(turn);
+    const Mat4 g0 = trs_matrix(Vec3::Zero(), {0, 0, 0, 1}, squash);
+    const Mat4 g1 = g0 * trs_matrix(Vec3(kHierarchyCaseSegment, 0, 0), {0, 0, 0, 1}, Vec3::Ones());
+    const Mat4 g2 = g1 * trs_matrix(Vec3(kHierarchyCaseSegment, 0, 0), turn, Vec3::Ones());
+    const int ribbon = add_ribbon_skin(b, chain.joints, kHierarchyCaseSegment, {g0, g1, g2});
+    b.set_scene_roots({chain.joints[0], ribbon});
+    add_animation(b, "partial", {swing(chain.joints[0], 0, 40),
+                                 {chain.joints[2], "scale", "LINEAR", {0.0, 1.0}, {1, 1, 1, 1.5, 1.5, 1.5}}});
+  };
+  return c;
+}
+
 }  // namespace
 
 void add_hierarchy_cases(std::vector<ConformanceCase>& cases) {
-  for (ConformanceCase (*make)() : {node_matrices, rest_values, shear, negative_scale, same_names, many_joints})
+  for (ConformanceCase (*make)() : {node_matrices, rest_values, shear, negative_scale, same_names, many_joints,
+                                    rest_scale})
     cases.push_back(make());
 }
 

@@ -51,16 +51,19 @@ int sparse_target_positions(GltfBuilder& b, size_t vertex_count) {
 }
 
 // How target 0's POSITION deltas are stored.
-enum class FirstTarget { Dense, SparseWithoutView, AtByteOffset };
+enum class FirstTarget { Dense, SparseWithoutView, AtByteOffset, Strided };
 
 int first_target_positions(GltfBuilder& b, size_t vertex_count, int count, FirstTarget storage) {
   AccessorLayout after_two_deltas;
   after_two_deltas.leading_padding = 24;
+  AccessorLayout strided;
+  strided.byte_stride = 20;  // 12 bytes of delta, 8 of other data
   switch (storage) {
     case FirstTarget::Dense: return b.add_positions("target 0", target_deltas(vertex_count, 0, count));
     case FirstTarget::SparseWithoutView: return sparse_target_positions(b, vertex_count);
     case FirstTarget::AtByteOffset:
       return b.add_positions("target 0", target_deltas(vertex_count, 0, count), after_two_deltas);
+    case FirstTarget::Strided: return b.add_positions("target 0", target_deltas(vertex_count, 0, count), strided);
   }
   return -1;
 }
@@ -352,13 +355,129 @@ ConformanceCase step_weights() {
   return c;
 }
 
+// Nine targets' CUBICSPLINE weights keyed at 0, 0.5 and 2 s: per key the nine in-tangents, the nine values and
+// the nine out-tangents. Every target weighs at least 0.15 at every time between keys, so that an engine that
+// keeps 8 (or 4) active targets drops one that moves the ribbon by decimetres.
+std::vector<double> nine_cubic_weight_keys() {
+  std::vector<double> keys;
+  for (int key = 0; key < 3; ++key) {
+    for (int t = 0; t < 9; ++t) keys.push_back(key == 0 ? 0.0 : f32(0.25 * ((t % 3) - 1)));   // in-tangents
+    for (int t = 0; t < 9; ++t) keys.push_back(f32(0.3 + 0.05 * ((t + 2 * key) % 9)));         // values
+    for (int t = 0; t < 9; ++t) keys.push_back(key == 2 ? 0.0 : f32(0.2 * (1 - (t % 3))));    // out-tangents
+  }
+  return keys;
+}
+
+ConformanceCase cubic_weights_nine_targets() {
+  ConformanceCase c;
+  c.id = "morph-weights-cubic-spline-nine-targets";
+  c.title = "CUBICSPLINE weights of nine targets, all active at once, tangents that are not zero";
+  c.section = "3.11 Animations";
+  c.rule = "When used with CUBICSPLINE interpolation, tangents (a_k, b_k) and values (v_k) are grouped within "
+           "keyframes: a_1,a_2,...a_n,v_1,v_2,...v_n,b_1,b_2,...b_n";
+  c.targets = {{"S7", {"cubic-weights=per-target"}}, {"S4", {"cubic=unscaled-tangents"}}, {"S5", {"cubic=linear"}},
+               {"G2", {"morph-targets=8"}}, {"G2", {"morph-targets=4"}}};
+  c.times = {0.0, 0.125, 0.25, 0.5, 1.0, 1.5, 2.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 9, {});
+    add_animation(b, "morph", {{m.rig.mesh_node, "weights", "CUBICSPLINE", {0.0, 0.5, 2.0}, nine_cubic_weight_keys()}});
+  };
+  return c;
+}
+
+// STEP weights of nine targets keyed at 0, 0.25 and 0.75 s; each key changes every weight by at least 0.2.
+ConformanceCase step_weights_nine_targets() {
+  ConformanceCase c;
+  c.id = "morph-weights-step-nine-targets";
+  c.title = "STEP weights of nine targets, all active, keys at 0, 0.25 and 0.75 s";
+  c.section = "5.8.2 animation.sampler.interpolation";
+  c.rule = "The animated values remain constant to the output of the first keyframe, until the next keyframe.";
+  c.targets = {{"S3", {"step-boundary=previous"}}, {"S3", {"step=linear"}}, {"G2", {"morph-targets=8"}},
+               {"G2", {"morph-targets=4"}}};
+  c.times = {0.0, 0.125, 0.25, 0.5, 0.75, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 9, {});
+    std::vector<double> weights;
+    for (int key = 0; key < 3; ++key)
+      for (int t = 0; t < 9; ++t) weights.push_back(f32(key == 1 ? 0.9 - 0.05 * t : 0.2 + 0.05 * ((t + 3 * key) % 9)));
+    add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "STEP", {0.0, 0.25, 0.75}, weights}});
+  };
+  return c;
+}
+
+// Two targets' weights keyed at 0, 0.5 and 1 s as normalized unsigned bytes (c / 255).
+ConformanceCase unsigned_byte_weight_keys() {
+  ConformanceCase c;
+  c.id = "morph-weight-keys-normalized-unsigned-byte";
+  c.title = "Animated morph weights stored as normalized unsigned bytes";
+  c.section = "3.11 Animations";
+  c.rule = "weights: \"SCALAR\": float, signed byte normalized, unsigned byte normalized, signed short normalized, "
+           "unsigned short normalized";
+  c.targets = {{"L1", {"key-decoding=raw"}}};
+  c.times = {0.0, 0.25, 0.5, 0.75, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 2, {});
+    std::vector<double> keys;
+    for (double integer : {0.0, 51.0, 255.0, 102.0, 64.0, 204.0}) keys.push_back(integer / 255.0);
+    add_animation(b, "morph", {{m.rig.mesh_node, "weights", "LINEAR", {0.0, 0.5, 1.0}, keys}},
+                  AccessorLayout{ComponentType::U8, true});
+  };
+  return c;
+}
+
+// Nine targets, each with NORMAL deltas that tilt the normals (tilt_deltas() scaled by 1/3, so that three targets
+// at weight 1 tilt them by about 45 degrees), all nine weighted at once.
+ConformanceCase normal_deltas_nine_targets() {
+  ConformanceCase c;
+  c.id = "morph-normal-deltas-of-nine-targets";
+  c.title = "Nine targets that move the ribbon and tilt its normals, all weighted at once";
+  c.section = "3.7.2.2 Morph Targets";
+  c.rule = "Client implementations SHOULD support at least eight morphed attributes. This means that they SHOULD "
+           "support eight morph targets when each morph target has one attribute, four morph targets where each "
+           "morph target has two attributes, or two morph targets where each morph target has three or four "
+           "attributes.";
+  c.targets = {{"G3", {"morph-normals=ignored"}}, {"G2", {"morph-targets=8"}}, {"G2", {"morph-targets=4"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 9, {});
+    nlohmann::ordered_json& primitive = b.json()["meshes"][size_t(m.mesh)]["primitives"][0];
+    const size_t vertex_count = b.json()["accessors"][size_t(primitive["attributes"]["POSITION"])]["count"];
+    for (size_t t = 0; t < 9; ++t) {
+      std::vector<double> deltas = tilt_deltas(vertex_count);
+      for (size_t i = 0; i < deltas.size(); ++i) deltas[i] = f32(deltas[i] * (1.0 + double(t % 3)) / 6.0);
+      primitive["targets"][t]["NORMAL"] = b.add_accessor("target " + std::to_string(t) + " normals", "VEC3", deltas);
+    }
+    std::vector<double> weights;
+    for (int key = 0; key < 2; ++key)
+      for (int t = 0; t < 9; ++t) weights.push_back(f32(key == 0 ? 0.2 + 0.05 * t : 0.9 - 0.05 * t));
+    add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "LINEAR", {0.0, 1.0}, weights}});
+  };
+  return c;
+}
+
+ConformanceCase strided_deltas() {
+  ConformanceCase c;
+  c.id = "morph-deltas-with-byte-stride";
+  c.title = "A target's POSITION deltas in a bufferView of stride 20, 8 bytes of other data after each";
+  c.section = "3.6.2.1 Accessors: Overview";
+  c.rule = kVertexAttributeStrideRule;
+  c.targets = {{"L2", {"accessor-addressing=packed"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 1, {}, FirstTarget::Strided);
+    add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "LINEAR", {0.0, 1.0}, {0.0, 1.0}}});
+  };
+  return c;
+}
+
 }  // namespace
 
 void add_morph_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() :
        {mesh_default_weights, node_weights_override, nine_targets, morph_then_skin, cubic_weights,
         normal_deltas, sparse_deltas, step_weights, weights_start_late, deltas_at_byte_offset, sparse_weight_keys,
-        sparse_normal_deltas, normalized_weight_keys})
+        sparse_normal_deltas, normalized_weight_keys, cubic_weights_nine_targets, step_weights_nine_targets,
+        unsigned_byte_weight_keys, normal_deltas_nine_targets, strided_deltas})
     cases.push_back(make());
 }
 

@@ -290,13 +290,60 @@ ConformanceCase one_mesh_two_skins() {
   return c;
 }
 
+// The skinned mesh is on the skeleton's root joint itself, which the clip turns: the joint's transform reaches
+// the vertices through the palette, once.
+ConformanceCase mesh_node_is_a_joint() {
+  ConformanceCase c;
+  c.id = "mesh-node-is-an-animated-joint";
+  c.title = "The skinned mesh node is the root joint of its own skin, moved and turned by the clip";
+  c.section = "3.7.3.2 Joint Hierarchy";
+  c.rule = "Only the joint transforms are applied to the skinned mesh; the transform of the skinned mesh node MUST "
+           "be ignored.";
+  c.targets = {{"P1", {"mesh-node=applied"}}, {"P1", {"mesh-node=inverse"}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    const Chain chain = add_chain(b, "joint", 3, kSkinCaseSegment);
+    const int mesh = add_ribbon_mesh(b, "ribbon", make_ribbon(3, kSkinCaseSegment, 4, 0.5, true));
+    const int skin = add_skin(b, "chain", chain.joints, chain_rest_globals(3, kSkinCaseSegment, Mat4::Identity()));
+    nlohmann::ordered_json& root = b.json()["nodes"][size_t(chain.joints[0])];
+    root["mesh"] = mesh;
+    root["skin"] = skin;
+    b.set_scene_roots({chain.joints[0]});
+    add_animation(b, "swing", {swing(chain.joints[0], 0, 50), swing(chain.joints[2], 0, -60),
+                               {chain.joints[0], "translation", "LINEAR", {0.0, 1.0}, {0, 0, 0, 1.5, 2, 0}}});
+  };
+  return c;
+}
+
+// The skinned mesh node, with a transform of its own, hangs under the chain's last joint, which the clip turns.
+ConformanceCase mesh_node_under_a_joint() {
+  ConformanceCase c;
+  c.id = "skinned-mesh-node-under-a-joint";
+  c.title = "The skinned mesh node is a child of its skin's last joint and has its own translation and turn";
+  c.section = "3.7.3.2 Joint Hierarchy";
+  c.rule = "A joint node MAY have other nodes attached to it, even a complete node sub graph with meshes.";
+  c.targets = {{"P1", {"mesh-node=applied"}}, {"P1", {"mesh-node=inverse"}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSkinCaseSegment, 4, true);
+    nlohmann::ordered_json& ribbon = b.json()["nodes"][size_t(rig.mesh_node)];
+    ribbon["translation"] = f32_array({1, 2, 0});
+    ribbon["rotation"] = f32_array(axis_angle_xyzw(kAxisZ, degrees(35)));
+    b.json()["nodes"][size_t(rig.chain.joints[2])]["children"] = {rig.mesh_node};
+    b.set_scene_roots({rig.chain.joints[0]});
+    add_animation(b, "swing", {swing(rig.chain.joints[1], 0, 40), swing(rig.chain.joints[2], 0, -70)});
+  };
+  return c;
+}
+
 }  // namespace
 
 void add_skin_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() :
        {no_inverse_bind_matrices, skeleton_under_transformed_node, joints_child_first, mesh_node_transform,
         one_skin_two_meshes, two_skins_share_joints, normals_under_non_uniform_scale,
-        bind_pose_differs_from_rest_pose, animated_common_root, mesh_node_under_animated_parent, one_mesh_two_skins})
+        bind_pose_differs_from_rest_pose, animated_common_root, mesh_node_under_animated_parent, one_mesh_two_skins,
+        mesh_node_is_a_joint, mesh_node_under_a_joint})
     cases.push_back(make());
 }
 

@@ -14,7 +14,6 @@ static_assert(std::endian::native == std::endian::little, "glTF buffers are litt
 // Bytes between elements that a reader honouring byteStride and byteOffset never reads. They decode to values
 // far from any case's data (0x41414141 is 12.08 as float32, 65 as a u8), so that a reader that ignores the
 // layout goes visibly wrong rather than by chance right.
-constexpr uint8_t kGapByte = 0x41;
 
 size_t type_components(const std::string& type) {
   if (type == "SCALAR") return 1;
@@ -169,7 +168,7 @@ int GltfBuilder::add_accessor(const std::string& name, const std::string& type, 
     if ((strided && (stride < element || stride % 4 != 0)) || layout.leading_padding % 4 != 0)
       throw std::invalid_argument("conformance: " + name + ": a stride or offset glTF does not allow");
     const size_t tail = strided && !layout.view_ends_at_last_element ? stride : element;
-    std::vector<uint8_t> bytes(size_t(layout.leading_padding) + stride * (count - 1) + tail, kGapByte);
+    std::vector<uint8_t> bytes(size_t(layout.leading_padding) + stride * (count - 1) + tail, layout.gap_byte);
     for (size_t i = 0; i < count; ++i) {
       std::vector<uint8_t> encoded;
       for (size_t c = 0; c < components; ++c)

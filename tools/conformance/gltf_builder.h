@@ -36,6 +36,10 @@ struct AccessorLayout {
   // A strided view holds count * byteStride bytes after the padding, as exporters write it; with this, it ends
   // with the last element, the least that 3.6.2.4 allows.
   bool view_ends_at_last_element = false;
+  // The byte the gaps (padding, the rest of each stride) are filled with: 0x41 makes a float 12.1 and an integer
+  // index far out of range, so that an engine that reads a gap shows it. JOINTS that an engine must be able to
+  // mis-read without leaving the skin use 0.
+  uint8_t gap_byte = 0x41;
 };
 
 // Sparse storage (3.6.2.3): the elements at `indices` replace those of the base (zeros when the accessor has
