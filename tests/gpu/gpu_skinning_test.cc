@@ -132,7 +132,7 @@ TEST_P(GpuSkinningBuiltinTest, MatchesReferenceAtThreeTimes) {
   ASSERT_FALSE(scene.animations.empty());
   SkinningOptions options;
   options.method = method;
-  for (double time : sample_times(scene, 0)) {
+  for (double time : test::builtin_sample_times(scene, name)) {
     const EvaluatedPose pose = evaluate_pose(scene, 0, time);
     check(scene, pose, options, name + " " + method_name(method) + " t=" + time_text(time));
   }

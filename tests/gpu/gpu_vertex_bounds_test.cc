@@ -39,6 +39,7 @@ inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity bu
 using test::distance;
 using test::length;
 using test::method_name;
+using test::builtin_sample_times;
 using test::sample_times;
 using test::time_text;
 using test::twist_collapsed_ring;  // LBS at the same half turn: the collapsed middle ring
@@ -166,7 +167,7 @@ TEST_F(GpuVertexBoundsTest, BuiltinScenesWithinBoundsAndTight) {
     for (SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs}) {
       SkinningOptions options;
       options.method = method;
-      for (double time : sample_times(scene, 0))
+      for (double time : builtin_sample_times(scene, name))
         for (bool gpu_palette : {false, true}) {
           const bool half_turn = name == "twist" && time == scene.animations[0].end_time;
           Allowed allowed;

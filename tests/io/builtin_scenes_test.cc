@@ -10,6 +10,7 @@
 #include "io/gltf_export.h"
 #include "io/gltf_load.h"
 #include "skin/evaluate_vertices.h"
+#include "support/sanitizer_workload.h"
 #include "support/temp_dir.h"
 #include "support/tolerances.h"
 
@@ -414,17 +415,21 @@ TEST_P(BuiltinScene, IsDeterministic) {
 }
 
 // The float-representable contract: export -> load reproduces the Scene and hence its skinned vertices
-// bit for bit, for both containers.
+// bit for bit, for both containers (builtin:million once under the sanitizers: support/sanitizer_workload.h).
 TEST_P(BuiltinScene, RoundTripsThroughGltfAndGlbExactly) {
   const std::string& name = GetParam();
   const Scene& scene = builtin(name);
   const double end = scene.animations[0].end_time;
-  const std::vector<double> times = {0.0, 0.3, 0.5 * end, end};
+  const std::vector<double> times =
+      test::once_under_sanitizers(name) ? std::vector<double>{0.3} : std::vector<double>{0.0, 0.3, 0.5 * end, end};
   std::vector<std::vector<WorldPrimitive>> expected;
   for (double t : times) expected.push_back(evaluate_vertices(scene, evaluate_pose(scene, 0, t), SkinningOptions{}));
 
   TempDir dir(name);
   for (const char* extension : {".gltf", ".glb"}) {
+    // builtin:million as GLB alone under the sanitizers: the .gltf's buffer is a base64 data URI of 60 MB, whose
+    // writing and parsing (the same code as every other scene's) took 35 s of CPU there.
+    if (test::once_under_sanitizers(name) && std::string(extension) == ".gltf") continue;
     SCOPED_TRACE(extension);
     const std::string path = dir.file(name + extension);
     export_gltf(scene, path);

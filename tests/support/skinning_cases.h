@@ -6,6 +6,7 @@
 #include "core/scene.h"
 #include "io/builtin_scenes.h"
 #include "skin/lbs.h"
+#include "support/sanitizer_workload.h"
 
 #include <gtest/gtest.h>
 
@@ -31,6 +32,13 @@ inline std::vector<double> sample_times(const Scene& scene, int animation) {
   const double end = animation >= 0 ? scene.animations[size_t(animation)].end_time : 0.0;
   if (end == 0.0) return {0.0};
   return {0.0, 0.4 * end, end};
+}
+
+// sample_times() of the built-in scene `name`, but only the time between keys where the scene runs once
+// (once_under_sanitizers: builtin:million under ASan).
+inline std::vector<double> builtin_sample_times(const Scene& scene, const std::string& name) {
+  if (once_under_sanitizers(name)) return {0.4 * scene.animations[0].end_time};
+  return sample_times(scene, 0);
 }
 
 // LBS at builtin:twist's half turn: the middle ring (x = L/2, weights 0.5 / 0.5) collapses onto the axis, its
