@@ -84,6 +84,103 @@ SparseValues sparse_over_base(const std::vector<double>& dense, const std::vecto
   return sparse;
 }
 
+// How a case stores the usual ribbon: changes to its influence set (the ribbon's own, float weights and
+// unsigned-short joints, to start with), the layouts of POSITION and NORMAL, and that of the inverse binds.
+struct RibbonStorage {
+  std::function<void(const Ribbon&, InfluenceSet&)> influences = [](const Ribbon&, InfluenceSet&) {};
+  AccessorLayout position, normal, inverse_binds;
+};
+
+// The usual rig stored as `storage` says: kJoints joints, the blended ribbon, rest inverse binds; no animation.
+Chain build_stored_ribbon(GltfBuilder& b, const RibbonStorage& storage) {
+  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
+  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
+  InfluenceSet set{ribbon.joints, ribbon.weights};
+  storage.influences(ribbon, set);
+  const int ibm = rest_inverse_binds(b, storage.inverse_binds);
+  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}, storage.position, storage.normal), ibm);
+  return chain;
+}
+
+// The same, swinging.
+void build_stored_rig(GltfBuilder& b, const RibbonStorage& storage) {
+  add_animation(b, "swings", chain_swings(build_stored_ribbon(b, storage)));
+}
+
+std::function<void(GltfBuilder&)> stored_rig(const RibbonStorage& storage) {
+  return [storage](GltfBuilder& b) { build_stored_rig(b, storage); };
+}
+
+// The inverse bind matrices 64 bytes into their bufferView (accessor.byteOffset 64).
+RibbonStorage offset_inverse_binds() {
+  RibbonStorage storage;
+  storage.inverse_binds.leading_padding = 64;
+  return storage;
+}
+
+// WEIGHTS_0 16 bytes into its bufferView (one element's worth), tightly packed.
+RibbonStorage offset_weights() {
+  RibbonStorage storage;
+  storage.influences = [](const Ribbon&, InfluenceSet& set) { set.weight_layout.leading_padding = 16; };
+  return storage;
+}
+
+// WEIGHTS_0 in a bufferView of byteStride 32: each element's 16 bytes followed by 16 of other data; with
+// `ends_at_last_element`, a view that ends with the last element's 16 bytes.
+RibbonStorage strided_weights(bool ends_at_last_element) {
+  RibbonStorage storage;
+  storage.influences = [ends_at_last_element](const Ribbon&, InfluenceSet& set) {
+    set.weight_layout.byte_stride = 32;
+    set.weight_layout.view_ends_at_last_element = ends_at_last_element;
+  };
+  return storage;
+}
+
+// JOINTS_0 (unsigned shorts, 8 bytes a vertex) in a bufferView of byteStride 12, the gaps zero: read packed,
+// vertex v takes joints from its neighbours' slots and from the gaps (joint 0), all within the skin.
+RibbonStorage strided_joints() {
+  RibbonStorage storage;
+  storage.influences = [](const Ribbon&, InfluenceSet& set) {
+    set.joint_layout.byte_stride = 12;
+    set.joint_layout.gap_byte = 0;
+  };
+  return storage;
+}
+
+// POSITION in a bufferView of byteStride 16 (4 bytes of other data after each), or NORMAL of byteStride 20.
+RibbonStorage strided_positions() {
+  RibbonStorage storage;
+  storage.position.byte_stride = 16;
+  return storage;
+}
+RibbonStorage strided_normals() {
+  RibbonStorage storage;
+  storage.normal.byte_stride = 20;
+  return storage;
+}
+
+// WEIGHTS_0 whose base binds every vertex to its first joint alone (1, 0, 0, 0); the sparse values give the
+// vertices between joints their blends.
+RibbonStorage sparse_skin_weights() {
+  RibbonStorage storage;
+  storage.influences = [](const Ribbon& ribbon, InfluenceSet& set) {
+    set.weights.clear();
+    set.weight_sparse = sparse_over_base(ribbon.weights, {1, 0, 0, 0}, set.weights);
+  };
+  return storage;
+}
+
+// JOINTS_0 whose base gives every slot joint 0; the sparse values give the vertices past the first segment
+// their joints (the weights are dense), so that an engine that drops them moves the whole ribbon with joint 0.
+RibbonStorage sparse_skin_joints() {
+  RibbonStorage storage;
+  storage.influences = [](const Ribbon& ribbon, InfluenceSet& set) {
+    set.joints.clear();
+    set.joint_sparse = sparse_over_base(ribbon.joints, {0, 0, 0, 0}, set.joints);
+  };
+  return storage;
+}
+
 // Inverse bind matrices whose base holds identities; the sparse values give joints 1 and 2 theirs.
 void sparse_inverse_binds(GltfBuilder& b) {
   const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
@@ -100,10 +197,7 @@ void sparse_inverse_binds(GltfBuilder& b) {
 // Joint 1 turns through keys at 0, 0.5 and 1 s whose base holds the identity; the sparse values (indexed by
 // unsigned bytes) give keys 1 and 2 their turns of -60 and -120 degrees.
 void sparse_rotation_keys(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
-  const int ibm = rest_inverse_binds(b);
-  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
+  const Chain chain = build_stored_ribbon(b, {});
   const std::vector<double> identity = axis_angle_xyzw(kAxisZ, 0.0);
   const SparseValues turns{{1, 2}, ComponentType::U8,
                            concat({axis_angle_xyzw(kAxisZ, degrees(-60)), axis_angle_xyzw(kAxisZ, degrees(-120))})};
@@ -112,23 +206,9 @@ void sparse_rotation_keys(GltfBuilder& b) {
   add_turn(b, chain.joints[1], input, output);
 }
 
-// The inverse bind matrices start 64 bytes into their bufferView (accessor.byteOffset 64).
-void offset_inverse_binds(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
-  AccessorLayout after_a_matrix;
-  after_a_matrix.leading_padding = 64;
-  const int ibm = rest_inverse_binds(b, after_a_matrix);
-  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
-  add_animation(b, "swings", chain_swings(chain));
-}
-
 // Joint 1's rotation keys start 16 bytes into their bufferView (one quaternion's worth).
 void offset_rotation_keys(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
-  const int ibm = rest_inverse_binds(b);
-  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
+  const Chain chain = build_stored_ribbon(b, {});
   AccessorLayout after_a_key;
   after_a_key.leading_padding = 16;
   const int input = b.add_times("joint 1 rotation times", {0.0, 1.0});
@@ -140,10 +220,7 @@ void offset_rotation_keys(GltfBuilder& b) {
 
 // Joint 1's scale keys start 12 bytes into their bufferView (one key's worth).
 void offset_scale_keys(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
-  const int ibm = rest_inverse_binds(b);
-  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
+  const Chain chain = build_stored_ribbon(b, {});
   AccessorLayout after_a_key;
   after_a_key.leading_padding = 12;
   const int input = b.add_times("joint 1 scale times", {0.0, 1.0});
@@ -151,113 +228,15 @@ void offset_scale_keys(GltfBuilder& b) {
   add_keyed_channel(b, "stretch", chain.joints[1], "scale", input, output);
 }
 
-// WEIGHTS_0 starts 16 bytes into its bufferView (one element's worth), tightly packed.
-void offset_weights(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
-  InfluenceSet set{ribbon.joints, ribbon.weights};
-  set.weight_layout.leading_padding = 16;
-  const int ibm = rest_inverse_binds(b);
-  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
-  add_animation(b, "swings", chain_swings(chain));
-}
-
-// WEIGHTS_0 in a bufferView of byteStride 32: each element's 16 bytes followed by 16 of other data.
-void strided_weights(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
-  InfluenceSet set{ribbon.joints, ribbon.weights};
-  set.weight_layout.byte_stride = 32;
-  const int ibm = rest_inverse_binds(b);
-  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
-  add_animation(b, "swings", chain_swings(chain));
-}
-
-// JOINTS_0 (unsigned shorts, 8 bytes a vertex) in a bufferView of byteStride 12, the gaps zero: read packed,
-// vertex v takes joints from its neighbours' slots and from the gaps (joint 0), all within the skin.
-void strided_joints(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
-  InfluenceSet set{ribbon.joints, ribbon.weights};
-  set.joint_layout.byte_stride = 12;
-  set.joint_layout.gap_byte = 0;
-  const int ibm = rest_inverse_binds(b);
-  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
-  add_animation(b, "swings", chain_swings(chain));
-}
-
-// POSITION in a bufferView of byteStride 16: each 12-byte element followed by 4 bytes of other data.
-void strided_positions(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
-  AccessorLayout strided;
-  strided.byte_stride = 16;
-  const int ibm = rest_inverse_binds(b);
-  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {InfluenceSet{ribbon.joints, ribbon.weights}}, strided),
-            ibm);
-  add_animation(b, "swings", chain_swings(chain));
-}
-
-// NORMAL in a bufferView of byteStride 20: each 12-byte normal followed by 8 bytes of other data.
-void strided_normals(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
-  AccessorLayout strided;
-  strided.byte_stride = 20;
-  const int ibm = rest_inverse_binds(b);
-  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {InfluenceSet{ribbon.joints, ribbon.weights}}, {}, strided),
-            ibm);
-  add_animation(b, "swings", chain_swings(chain));
-}
-
-// WEIGHTS_0 whose base binds every vertex to its first joint alone (1, 0, 0, 0); the sparse values give the
-// vertices between joints their blends.
-void sparse_skin_weights(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
-  InfluenceSet set{ribbon.joints, {}};
-  set.weight_sparse = sparse_over_base(ribbon.weights, {1, 0, 0, 0}, set.weights);
-  const int ibm = rest_inverse_binds(b);
-  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
-  add_animation(b, "swings", chain_swings(chain));
-}
-
 // Joint 1's translation keys at 0, 0.5 and 1 s in an accessor without bufferView: zeros (joint 1 folded onto
 // joint 0), but for keys 1 and 2, which the sparse values set.
 void sparse_translation_keys(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
-  const int ibm = rest_inverse_binds(b);
-  build_rig(b, chain, skinned_ribbon_primitive(b, "ribbon", ribbon), ibm);
+  const Chain chain = build_stored_ribbon(b, {});
   // Indices as unsigned ints, the third index type (U8 and U16 are the other cases').
   const SparseValues moves{{1, 2}, ComponentType::U32, {2.0, 1.5, 0.0, 3.0, -1.0, 0.0}};
   const int input = b.add_times("joint 1 translation times", {0.0, 0.5, 1.0});
   const int output = b.add_accessor("joint 1 translation keys", "VEC3", {}, {}, moves, 3);
   add_keyed_channel(b, "slide", chain.joints[1], "translation", input, output);
-}
-
-// JOINTS_0 whose base gives every slot joint 0; the sparse values give the vertices past the first segment
-// their joints (the weights are dense), so that an engine that drops them moves the whole ribbon with joint 0.
-void sparse_skin_joints(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
-  InfluenceSet set{{}, ribbon.weights};
-  set.joint_sparse = sparse_over_base(ribbon.joints, {0, 0, 0, 0}, set.joints);
-  const int ibm = rest_inverse_binds(b);
-  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
-  add_animation(b, "swings", chain_swings(chain));
-}
-
-// WEIGHTS_0 in a bufferView of byteStride 32 that ends with the last element's 16 bytes.
-void strided_weights_view_ends_at_last_element(GltfBuilder& b) {
-  const Chain chain = add_chain(b, "joint", kJoints, kAccessorCaseSegment);
-  const Ribbon ribbon = make_ribbon(kJoints, kAccessorCaseSegment, 2, 0.5, true);
-  InfluenceSet set{ribbon.joints, ribbon.weights};
-  set.weight_layout.byte_stride = 32;
-  set.weight_layout.view_ends_at_last_element = true;
-  const int ibm = rest_inverse_binds(b);
-  build_rig(b, chain, skinned_primitive(b, "ribbon", ribbon, {set}), ibm);
-  add_animation(b, "swings", chain_swings(chain));
 }
 
 }  // namespace
@@ -276,10 +255,10 @@ void add_accessor_cases(std::vector<ConformanceCase>& cases) {
                                 "of zeros of size (size of the accessor element) * (accessor.count) bytes.",
                                 sparse_ignored, sparse_translation_keys));
   cases.push_back(accessor_case("sparse-skin-joints", "JOINTS_0 stored sparsely over a base that names joint 0 alone",
-                                kSection, kSparseRule, sparse_ignored, sparse_skin_joints));
+                                kSection, kSparseRule, sparse_ignored, stored_rig(sparse_skin_joints())));
   cases.push_back(accessor_case("inverse-bind-matrices-at-byte-offset",
                                 "Inverse bind matrices 64 bytes into their bufferView", "3.6.2.1 Accessors: Overview",
-                                kOffsetRule, {"L2", {"accessor-addressing=view-start"}}, offset_inverse_binds));
+                                kOffsetRule, {"L2", {"accessor-addressing=view-start"}}, stored_rig(offset_inverse_binds())));
   cases.push_back(accessor_case("rotation-keys-at-byte-offset", "Rotation keys 16 bytes into their bufferView",
                                 "3.6.2.1 Accessors: Overview", kOffsetRule,
                                 {"L2", {"accessor-addressing=view-start"}}, offset_rotation_keys));
@@ -288,28 +267,28 @@ void add_accessor_cases(std::vector<ConformanceCase>& cases) {
                                 {"L2", {"accessor-addressing=view-start"}}, offset_scale_keys));
   cases.push_back(accessor_case("weights-at-byte-offset", "WEIGHTS_0 16 bytes into its bufferView",
                                 "3.6.2.1 Accessors: Overview", kOffsetRule,
-                                {"L2", {"accessor-addressing=view-start"}}, offset_weights));
+                                {"L2", {"accessor-addressing=view-start"}}, stored_rig(offset_weights())));
   cases.push_back(accessor_case("sparse-skin-weights",
                                 "WEIGHTS_0 stored sparsely: the blended vertices over a base bound to one joint",
-                                kSection, kSparseRule, sparse_ignored, sparse_skin_weights));
+                                kSection, kSparseRule, sparse_ignored, stored_rig(sparse_skin_weights())));
   cases.push_back(accessor_case("positions-with-byte-stride", "POSITION in a bufferView of byteStride 16",
                                 "3.6.2.1 Accessors: Overview", kStrideRule, {"L2", {"accessor-addressing=packed"}},
-                                strided_positions));
+                                stored_rig(strided_positions())));
   cases.push_back(accessor_case("weights-with-byte-stride", "WEIGHTS_0 in a bufferView of byteStride 32",
                                 "3.6.2.1 Accessors: Overview", kStrideRule, {"L2", {"accessor-addressing=packed"}},
-                                strided_weights));
+                                stored_rig(strided_weights(false))));
   cases.push_back(accessor_case("joints-with-byte-stride", "JOINTS_0 as unsigned shorts in a bufferView of byteStride 12",
                                 "3.6.2.1 Accessors: Overview", kStrideRule, {"L2", {"accessor-addressing=packed"}},
-                                strided_joints));
+                                stored_rig(strided_joints())));
   cases.push_back(accessor_case("normals-with-byte-stride", "NORMAL in a bufferView of byteStride 20",
                                 "3.6.2.1 Accessors: Overview", kStrideRule, {"L2", {"accessor-addressing=packed"}},
-                                strided_normals));
+                                stored_rig(strided_normals())));
   // No convention plants it: an engine that sizes a strided view as count * byteStride reads past this one's
   // end (three.js 0.187: "RangeError: Invalid typed array length"), a crash rather than a departure.
   cases.push_back(accessor_case("byte-stride-view-ends-at-last-element",
                                 "WEIGHTS_0 with byteStride 32 in a bufferView that ends with the last element",
                                 "3.6.2.4 Data Alignment", kFitRule, {"L2", {}},
-                                strided_weights_view_ends_at_last_element));
+                                stored_rig(strided_weights(true))));
 }
 
 }  // namespace skinref::conformance
