@@ -505,10 +505,13 @@ TEST(RenderTwist, ThreadCountDoesNotChangeAByte) {
 
 // Every built-in scene in every view, at the middle of its animation with the auto camera: the object is on
 // screen, every other pixel is exactly the background, and 1 and 2 threads give the same bytes. (builtin:million
-// in the shaded view alone under the sanitizers: support/sanitizer_workload.h.)
+// not under the sanitizers: support/sanitizer_workload.h.)
 class RenderBuiltin : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RenderBuiltin, EveryViewDrawsDeterministically) {
+  if (test::once_under_sanitizers(GetParam()))
+    GTEST_SKIP() << "builtin:million goes through this rasterizer under the sanitizers once, in GpuRenderMillionTest's "
+                    "reference image; here each view took 11 s of CPU at two thread counts";
   const Scene scene = make_builtin_scene(GetParam());
   const double time = scene.animations[0].end_time / 2.0;
   const EvaluatedPose pose = evaluate_pose(scene, 0, time);
@@ -516,7 +519,6 @@ TEST_P(RenderBuiltin, EveryViewDrawsDeterministically) {
   const RenderCamera camera = auto_camera(scene, 0, {}, 1.0);
   const Rgb8 background = encode(kBackground);
   for (RenderView view : kEveryView) {
-    if (test::once_under_sanitizers(GetParam()) && view != kEveryView[0]) continue;
     SCOPED_TRACE(static_cast<int>(view));
     RenderOptions options;
     options.width = kSize;
