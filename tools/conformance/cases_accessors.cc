@@ -159,24 +159,19 @@ RibbonStorage strided_normals() {
   return storage;
 }
 
-// WEIGHTS_0 whose base binds every vertex to its first joint alone (1, 0, 0, 0); the sparse values give the
-// vertices between joints their blends.
-RibbonStorage sparse_skin_weights() {
+// JOINTS_0 or WEIGHTS_0 stored sparsely over a base of one repeated element: for weights (1, 0, 0, 0), every vertex
+// bound to its first joint alone, the sparse values giving the vertices between joints their blends; for joints
+// (0, 0, 0, 0), the sparse values giving the vertices past the first segment their joints, so that an engine that
+// drops them moves the whole ribbon with joint 0. The other attribute stays dense.
+RibbonStorage sparse_influences(bool joints) {
   RibbonStorage storage;
-  storage.influences = [](const Ribbon& ribbon, InfluenceSet& set) {
-    set.weights.clear();
-    set.weight_sparse = sparse_over_base(ribbon.weights, {1, 0, 0, 0}, set.weights);
-  };
-  return storage;
-}
-
-// JOINTS_0 whose base gives every slot joint 0; the sparse values give the vertices past the first segment
-// their joints (the weights are dense), so that an engine that drops them moves the whole ribbon with joint 0.
-RibbonStorage sparse_skin_joints() {
-  RibbonStorage storage;
-  storage.influences = [](const Ribbon& ribbon, InfluenceSet& set) {
-    set.joints.clear();
-    set.joint_sparse = sparse_over_base(ribbon.joints, {0, 0, 0, 0}, set.joints);
+  storage.influences = [joints](const Ribbon& ribbon, InfluenceSet& set) {
+    std::vector<double>& base = joints ? set.joints : set.weights;
+    base.clear();
+    (joints ? set.joint_sparse : set.weight_sparse) =
+        sparse_over_base(joints ? ribbon.joints : ribbon.weights, joints ? std::vector<double>{0, 0, 0, 0}
+                                                                        : std::vector<double>{1, 0, 0, 0},
+                         base);
   };
   return storage;
 }
@@ -255,7 +250,7 @@ void add_accessor_cases(std::vector<ConformanceCase>& cases) {
                                 "of zeros of size (size of the accessor element) * (accessor.count) bytes.",
                                 sparse_ignored, sparse_translation_keys));
   cases.push_back(accessor_case("sparse-skin-joints", "JOINTS_0 stored sparsely over a base that names joint 0 alone",
-                                kSection, kSparseRule, sparse_ignored, stored_rig(sparse_skin_joints())));
+                                kSection, kSparseRule, sparse_ignored, stored_rig(sparse_influences(true))));
   cases.push_back(accessor_case("inverse-bind-matrices-at-byte-offset",
                                 "Inverse bind matrices 64 bytes into their bufferView", "3.6.2.1 Accessors: Overview",
                                 kOffsetRule, {"L2", {"accessor-addressing=view-start"}}, stored_rig(offset_inverse_binds())));
@@ -270,7 +265,7 @@ void add_accessor_cases(std::vector<ConformanceCase>& cases) {
                                 {"L2", {"accessor-addressing=view-start"}}, stored_rig(offset_weights())));
   cases.push_back(accessor_case("sparse-skin-weights",
                                 "WEIGHTS_0 stored sparsely: the blended vertices over a base bound to one joint",
-                                kSection, kSparseRule, sparse_ignored, stored_rig(sparse_skin_weights())));
+                                kSection, kSparseRule, sparse_ignored, stored_rig(sparse_influences(false))));
   cases.push_back(accessor_case("positions-with-byte-stride", "POSITION in a bufferView of byteStride 16",
                                 "3.6.2.1 Accessors: Overview", kStrideRule, {"L2", {"accessor-addressing=packed"}},
                                 stored_rig(strided_positions())));

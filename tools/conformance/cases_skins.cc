@@ -14,6 +14,11 @@ constexpr double kSkinCaseSegment = 4.0;
 
 const std::vector<double> kSwingTimes = {0.0, 0.5, 1.0};
 
+// 3.7.3.2's sentence that the mesh-node cases quote.
+const char* const kMeshNodeIgnoredRule =
+    "Only the joint transforms are applied to the skinned mesh; the transform of the skinned mesh node MUST be "
+    "ignored.";
+
 ConformanceCase no_inverse_bind_matrices() {
   ConformanceCase c;
   c.id = "skin-without-inverse-bind-matrices";
@@ -92,8 +97,7 @@ ConformanceCase mesh_node_transform() {
   c.id = "skinned-mesh-node-transform-ignored";
   c.title = "The skinned mesh node and its parent are moved, turned and scaled: none of it applies";
   c.section = "3.7.3.2 Joint Hierarchy";
-  c.rule = "Only the joint transforms are applied to the skinned mesh; the transform of the skinned mesh node MUST "
-           "be ignored.";
+  c.rule = kMeshNodeIgnoredRule;
   c.targets = {{"P1", {"mesh-node=applied"}}, {"P1", {"mesh-node=inverse"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
@@ -115,8 +119,7 @@ ConformanceCase one_skin_two_meshes() {
   c.id = "one-skin-two-meshes";
   c.title = "Two mesh nodes with their own transforms share one skin";
   c.section = "3.7.3.2 Joint Hierarchy";
-  c.rule = "Only the joint transforms are applied to the skinned mesh; the transform of the skinned mesh node MUST "
-           "be ignored.";
+  c.rule = kMeshNodeIgnoredRule;
   c.targets = {{"P1", {"mesh-node=applied"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
@@ -186,8 +189,7 @@ ConformanceCase mesh_node_under_animated_parent() {
   c.id = "skinned-mesh-node-under-animated-parent";
   c.title = "The skinned mesh node's parent moves and turns over the clip: the mesh follows the joints alone";
   c.section = "3.7.3.2 Joint Hierarchy";
-  c.rule = "Only the joint transforms are applied to the skinned mesh; the transform of the skinned mesh node MUST "
-           "be ignored.";
+  c.rule = kMeshNodeIgnoredRule;
   c.targets = {{"P1", {"mesh-node=applied"}}, {"P1", {"mesh-node=inverse"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
@@ -297,8 +299,7 @@ ConformanceCase mesh_node_is_a_joint() {
   c.id = "mesh-node-is-an-animated-joint";
   c.title = "The skinned mesh node is the root joint of its own skin, moved and turned by the clip";
   c.section = "3.7.3.2 Joint Hierarchy";
-  c.rule = "Only the joint transforms are applied to the skinned mesh; the transform of the skinned mesh node MUST "
-           "be ignored.";
+  c.rule = kMeshNodeIgnoredRule;
   c.targets = {{"P1", {"mesh-node=applied"}}, {"P1", {"mesh-node=inverse"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
