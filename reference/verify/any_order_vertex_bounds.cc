@@ -23,6 +23,18 @@ using GVec3 = std::array<Gauged, 3>;
 double length_of(const GVec3& v) { return any_order::euclidean_value(v.data(), 3); }
 double error_of(const GVec3& v) { return any_order::euclidean_error(v.data(), 3); }
 
+// What an engine's joint matrix JM^ = fl(G^ * IBM^) is made of, for its positions: JM^ = JM' + (G^ - G) IBM^,
+// where JM' = G IBM^ + (the product's rounding) is within `rounded` of JM, and the global's own error reaches a
+// vertex p through IBM^ p, the vertex in the joint's frame: the lever arm from the joint, not from the origin
+// (docs/error_bounds.md, "Vertices").
+struct JointLever {
+  bool known = false;     // a skin's entry of an engine's own palette
+  Gauged rounded[3][4];   // JM' (rows 0..2)
+  double global_error[3][4];        // |G^ - G| <= this, entrywise
+  double inverse_bind[3][4];        // IBM^ as the engine holds it (row 3 is 0 0 0 1)
+  double inverse_bind_error[3][4];  // |IBM^ - IBM|
+};
+
 // One palette entry as an engine holds it.
 struct Entry {
   Gauged m[3][4];       // JM rows 0..2
@@ -30,11 +42,42 @@ struct Entry {
   bool dq_bounded = true;
   std::array<Gauged, 4> real, dual;
   Gauged s[3][3];
+  JointLever lever;
 };
 
+// JM' = G IBM^ + rounding, as the pose's palette product (any_order_pose_bounds.cc, multiply()) forms it: each
+// entry sum_k G[r][k] IBM^[k][c] (+ G[r][3] in the translation column) in any order, its rounding charged on the
+// float operands (|G^| <= |G| + its error) and IBM^'s own error carried by the exact G; an exact zero of IBM
+// drops its product, as there.
+JointLever joint_lever(const detail::PaletteEntrySource& source, const Mat4& jm) {
+  JointLever lever;
+  if (!source.global || !source.global_error || !source.inverse_bind) return lever;
+  lever.known = true;
+  const Mat4& g = *source.global;
+  Gauged global[3][4], inverse_bind[3][4];
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c) {
+      lever.global_error[r][c] = (*source.global_error)[size_t(c * 4 + r)];
+      global[r][c] = {g(r, c), 0.0, std::abs(g(r, c)) + lever.global_error[r][c]};
+      inverse_bind[r][c] = input((*source.inverse_bind)(r, c));
+      lever.inverse_bind[r][c] = inverse_bind[r][c].value;
+      lever.inverse_bind_error[r][c] = inverse_bind[r][c].error;
+    }
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c) {
+      MonomialSum m;
+      for (int k = 0; k < 3; ++k) m.add({global[r][k], inverse_bind[k][c]});
+      if (c == 3) m.add({global[r][3]});
+      lever.rounded[r][c] = any_order::known(jm(r, c), m.result().error);
+    }
+  return lever;
+}
+
 Entry make_entry(const Mat4& jm, const Mat3& normal, const std::array<double, 16>* palette_error,
-                 const std::array<double, 9>* normal_error, SkinningMethod method) {
+                 const std::array<double, 9>* normal_error, SkinningMethod method,
+                 const detail::PaletteEntrySource& source) {
   Entry e;
+  e.lever = joint_lever(source, jm);
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 4; ++c)
       e.m[r][c] = palette_error ? any_order::known(jm(r, c), (*palette_error)[size_t(c * 4 + r)]) : input(jm(r, c));
@@ -165,9 +208,8 @@ double lbs_normal_bound(const PrimitiveJob& job, const std::vector<Influence>& i
   return any_order::unit_vector_difference(length_of(normal), error_of(normal));
 }
 
-void bound_lbs_vertex(const PrimitiveJob& job, size_t v, const std::vector<Influence>& influences, const GVec3& p,
-                      const GVec3* n, const GVec3* t) {
-  // Positions: sum_i sum_k w_i JM_i[j][k] p_k (+ w_i JM_i[j][3]), any grouping.
+// The LBS position sum_i sum_k w_i JM_i[j][k] p_k (+ w_i JM_i[j][3]), any grouping.
+GVec3 lbs_position(const std::vector<Influence>& influences, const GVec3& p) {
   GVec3 position;
   for (int j = 0; j < 3; ++j) {
     MonomialSum m;
@@ -177,7 +219,61 @@ void bound_lbs_vertex(const PrimitiveJob& job, size_t v, const std::vector<Influ
     }
     position[size_t(j)] = m.result();
   }
-  job.out->position[v] = error_of(position);
+  return position;
+}
+
+// The same sum with each JM^ split as JM' + (G^ - G) IBM^ (JointLever): the MonomialSum of JM' (its rounding
+// charged on the float factors, JM^'s magnitude, hence the global's part times gamma_K as well), plus
+// sum_i (|w_i| + e_w) |G^ - G| |IBM^ p^|, the global's error at the vertex's position in the joint's frame.
+// Every influence's lever must be known.
+GVec3 lbs_position_by_lever(const std::vector<Influence>& influences, const GVec3& p) {
+  const int roundings = 2 + 4 * int(influences.size()) - 1;  // the MonomialSum's K, at most
+  GVec3 position;
+  double lever[3] = {}, lever_magnitude[3] = {};
+  for (const Influence& in : influences) {
+    const JointLever& l = in.entry->lever;
+    const double w = std::abs(in.weight.value) + in.weight.error;
+    double in_joint[3];  // |IBM^ p^| per component, and the float magnitudes |IBM^| (|p| + e_p)
+    double in_joint_magnitude[3];
+    for (int k = 0; k < 3; ++k) {
+      double exact = l.inverse_bind[k][3], spread = l.inverse_bind_error[k][3], magnitude = std::abs(l.inverse_bind[k][3]) + spread;
+      for (int c = 0; c < 3; ++c) {
+        const Gauged& x = p[size_t(c)];
+        const double ibm = std::abs(l.inverse_bind[k][c]) + l.inverse_bind_error[k][c];
+        exact += l.inverse_bind[k][c] * x.value;
+        spread += ibm * x.error + l.inverse_bind_error[k][c] * std::abs(x.value);
+        magnitude += ibm * (x.gauge + x.error);
+      }
+      in_joint[k] = std::abs(exact) + spread;
+      in_joint_magnitude[k] = magnitude;
+    }
+    for (int j = 0; j < 3; ++j) {
+      double at_vertex = l.global_error[j][3], at_vertex_magnitude = l.global_error[j][3];
+      for (int k = 0; k < 3; ++k) {
+        at_vertex += l.global_error[j][k] * in_joint[k];
+        at_vertex_magnitude += l.global_error[j][k] * in_joint_magnitude[k];
+      }
+      lever[j] += w * at_vertex;
+      lever_magnitude[j] += (in.weight.gauge + in.weight.error) * at_vertex_magnitude;
+    }
+  }
+  for (int j = 0; j < 3; ++j) {
+    MonomialSum m;
+    for (const Influence& in : influences) {
+      for (int k = 0; k < 3; ++k) m.add({in.weight, in.entry->lever.rounded[j][k], p[size_t(k)]});
+      m.add({in.weight, in.entry->lever.rounded[j][3]});
+    }
+    position[size_t(j)] = m.result();
+    position[size_t(j)].error += lever[j] + any_order::gamma(roundings) * lever_magnitude[j];
+  }
+  return position;
+}
+
+void bound_lbs_vertex(const PrimitiveJob& job, size_t v, const std::vector<Influence>& influences, const GVec3& p,
+                      const GVec3* n, const GVec3* t) {
+  const bool by_lever = std::all_of(influences.begin(), influences.end(),
+                                    [](const Influence& in) { return in.entry->lever.known; });
+  job.out->position[v] = error_of(by_lever ? lbs_position_by_lever(influences, p) : lbs_position(influences, p));
   if (n) job.out->normal[v] = lbs_normal_bound(job, influences, *n);
   if (t) {
     GVec3 tangent;

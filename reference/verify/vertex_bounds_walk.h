@@ -4,9 +4,12 @@
 // threads (parallel_ranges.h), the result independent of the count.
 //
 // Contract:
-// - make_entry(jm, normal, palette_error, normal_error, method) -> Entry: one palette entry as the model's
-//   engine holds it; the error pointers are null for the reference's palette rounded to float32. A rigid
-//   node's one entry is its global matrix, with no normal bound (the engine derives its normal rows) and LBS.
+// - make_entry(jm, normal, palette_error, normal_error, method, source) -> Entry: one palette entry as the
+//   model's engine holds it; the error pointers are null for the reference's palette rounded to float32. A
+//   rigid node's one entry is its global matrix, with no normal bound (the engine derives its normal rows) and
+//   LBS. `source` (PaletteEntrySource) says what a skin's entry JM = G * IBM was made of, for a model that
+//   bounds it through its joint's global matrix (any order: the lever arm); empty for a rigid node and for
+//   the reference's palette.
 // - make_weight(value, error) -> Weight: a morph target's weight, `error` < 0 for the reference's weight
 //   rounded to float32, else the engine's own weight within `error`; is_zero(weight): an exact zero, whose
 //   target is skipped.
@@ -28,6 +31,14 @@
 #include <vector>
 
 namespace skinref::detail {
+
+// A skin's palette entry JM = G * IBM as the engine made it: its joint's global matrix (the reference's value
+// and the engine's bound on it, column-major like Mat4::data()) and the inverse bind matrix the file stores.
+struct PaletteEntrySource {
+  const Mat4* global = nullptr;
+  const std::array<double, 16>* global_error = nullptr;
+  const Mat4* inverse_bind = nullptr;
+};
 
 template <class Weight>
 struct ActiveTarget {
@@ -74,11 +85,18 @@ std::vector<PrimitiveErrorBounds> walk_vertex_bounds(const std::string& who, con
         (palette_bounds && (palette_bounds->palettes[s].skinning.size() != palette.skinning.size() ||
                             palette_bounds->palettes[s].normal.size() != palette.skinning.size())))
       fail("a palette does not match its skin");
-    for (size_t j = 0; j < palette.skinning.size(); ++j)
+    const Skin& skin = scene.skins[s];
+    for (size_t j = 0; j < palette.skinning.size(); ++j) {
+      PaletteEntrySource source;
+      if (palette_bounds && j < skin.joints.size() && j < skin.inverse_bind.size()) {
+        const size_t joint = size_t(skin.joints[j]);
+        source = {&reference_pose.model.global[joint], &palette_bounds->global[joint], &skin.inverse_bind[j]};
+      }
       skin_entries[s].push_back(make_entry(palette.skinning[j], palette.normal[j],
                                            palette_bounds ? &palette_bounds->palettes[s].skinning[j] : nullptr,
                                            palette_bounds ? &palette_bounds->palettes[s].normal[j] : nullptr,
-                                           options.method));
+                                           options.method, source));
+    }
   }
 
   std::vector<PrimitiveErrorBounds> result;
@@ -91,7 +109,7 @@ std::vector<PrimitiveErrorBounds> walk_vertex_bounds(const std::string& who, con
       const Mat4& global = reference_pose.model.global[size_t(n)];
       rigid_entry = make_entry(global, normal_matrix(global.topLeftCorner<3, 3>()),
                                palette_bounds ? &palette_bounds->global[size_t(n)] : nullptr, nullptr,
-                               SkinningMethod::Lbs);
+                               SkinningMethod::Lbs, PaletteEntrySource{});
     }
     const std::vector<double>& morph_weights = reference_pose.local.morph_weights[size_t(n)];
     for (const Primitive& prim : scene.meshes[size_t(node.mesh)].primitives) {

@@ -150,8 +150,10 @@ void bounded_normal_rows(const Bounded col[4][3], Bounded rows[3][3]) {
 // A palette entry from the reference's matrices, rounded to float (palette_error null), or known within the
 // GPU pose's elementwise bounds (column-major 16 for JM, 9 for the normal matrix; normal_error null: the
 // normal rows are computed on the host from the bounded matrix, as for a rigid node).
+// (skinref's order reads the palette entry as the GPU pass wrote it: what it was made of is not needed.)
 EntryInputs entry_inputs(const Mat4& jm, const Mat3& normal, const std::array<double, 16>* palette_error,
-                         const std::array<double, 9>* normal_error, SkinningMethod method) {
+                         const std::array<double, 9>* normal_error, SkinningMethod method,
+                         const detail::PaletteEntrySource& /*source*/) {
   EntryInputs entry;
   for (int c = 0; c < 4; ++c)
     for (int r = 0; r < 3; ++r)

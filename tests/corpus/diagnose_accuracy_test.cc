@@ -106,8 +106,9 @@ INSTANTIATE_TEST_SUITE_P(Corpus, DiagnoseCorpusAccuracy, ::testing::ValuesIn(tes
                          test::model_test_name);
 
 // Issue 42's two departures on CesiumMan, planted with skinref's conventions and rounded to float32 as an engine
-// dumps them: each fails the stated any-order bounds (it passed the wide ones, as it passed every bound before
-// the stated allowances), and diagnose names it. Here (label accuracy, the release tree only) because it runs
+// dumps them: each fails the stated any-order bounds, and diagnose names it. nlerp still passes the wide ones
+// (it passed every bound before the stated allowances); the key compression fails them too since the positions
+// are bounded through their joints' lever arms (docs/error_bounds.md, "Vertices"). Here (label accuracy, the release tree only) because it runs
 // CesiumMan's diagnose twice, 22 s under the sanitizers.
 TEST(DetectionOnACharacter, NlerpAndQuantizedKeysFailAndAreNamedOnCesiumMan) {
   if (!test::corpus_present()) GTEST_SKIP() << test::corpus_skip_reason();
@@ -115,9 +116,10 @@ TEST(DetectionOnACharacter, NlerpAndQuantizedKeysFailAndAreNamedOnCesiumMan) {
   struct Planted {
     double time;
     std::vector<std::string> conventions;
+    bool within_wide;  // passes the any-order-wide bounds
   };
-  for (const Planted& planted : {Planted{0.615, {"rotation=nlerp"}},
-                                 Planted{1.37, {"key-translation-scale=half", "key-rotation=q15"}}}) {
+  for (const Planted& planted : {Planted{0.615, {"rotation=nlerp"}, true},
+                                 Planted{1.37, {"key-translation-scale=half", "key-rotation=q15"}, false}}) {
     const double time = double(float(planted.time));
     SCOPED_TRACE(test::joined(planted.conventions) + " at t = " + std::to_string(time));
     const std::vector<WorldPrimitive> engine = test::planted_engine_dump(scene, 0, time, planted.conventions);
@@ -134,7 +136,7 @@ TEST(DetectionOnACharacter, NlerpAndQuantizedKeysFailAndAreNamedOnCesiumMan) {
                 test::joined(planted.conventions).c_str(), time, under[0].over, under[0].values, under[0].max_ratio,
                 under[1].over, under[1].max_ratio);
     EXPECT_FALSE(under[0].passed());
-    EXPECT_TRUE(under[1].passed()) << "the wide allowances hide it: the reason for the stated ones";
+    EXPECT_EQ(under[1].passed(), planted.within_wide) << "largest error/bound " << under[1].max_ratio;
     DiagnoseSettings settings;
     settings.animation = 0;
     const Diagnosis d = diagnose(scene, {{"planted", time, engine}}, settings);
