@@ -28,11 +28,8 @@ double error_of(const GVec3& v) { return any_order::euclidean_error(v.data(), 3)
 // vertex p through IBM^ p, the vertex in the joint's frame: the lever arm from the joint, not from the origin
 // (docs/error_bounds.md, "Vertices").
 struct JointLever {
-  bool known = false;     // a skin's entry of an engine's own palette
-  Gauged rounded[3][4];   // JM' (rows 0..2)
-  double global_error[3][4];        // |G^ - G| <= this, entrywise
-  double inverse_bind[3][4];        // IBM^ as the engine holds it (row 3 is 0 0 0 1)
-  double inverse_bind_error[3][4];  // |IBM^ - IBM|
+  detail::JointLeverArm arm;
+  Gauged rounded[3][4];  // JM' (rows 0..2)
 };
 
 // One palette entry as an engine holds it.
@@ -51,17 +48,14 @@ struct Entry {
 // drops its product, as there.
 JointLever joint_lever(const detail::PaletteEntrySource& source, const Mat4& jm) {
   JointLever lever;
-  if (!source.global || !source.global_error || !source.inverse_bind) return lever;
-  lever.known = true;
+  lever.arm = detail::joint_lever_arm(source);
+  if (!lever.arm.known) return lever;
   const Mat4& g = *source.global;
   Gauged global[3][4], inverse_bind[3][4];
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 4; ++c) {
-      lever.global_error[r][c] = (*source.global_error)[size_t(c * 4 + r)];
-      global[r][c] = {g(r, c), 0.0, std::abs(g(r, c)) + lever.global_error[r][c]};
+      global[r][c] = {g(r, c), 0.0, std::abs(g(r, c)) + lever.arm.global_error[r][c]};
       inverse_bind[r][c] = input((*source.inverse_bind)(r, c));
-      lever.inverse_bind[r][c] = inverse_bind[r][c].value;
-      lever.inverse_bind_error[r][c] = inverse_bind[r][c].error;
     }
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 4; ++c) {
@@ -228,35 +222,22 @@ GVec3 lbs_position(const std::vector<Influence>& influences, const GVec3& p) {
 // Every influence's lever must be known.
 GVec3 lbs_position_by_lever(const std::vector<Influence>& influences, const GVec3& p) {
   const int roundings = 2 + 4 * int(influences.size()) - 1;  // the MonomialSum's K, at most
-  GVec3 position;
+  double value[3], error[3], float_magnitude[3];
+  for (int k = 0; k < 3; ++k) {
+    value[k] = p[size_t(k)].value;
+    error[k] = p[size_t(k)].error;
+    float_magnitude[k] = p[size_t(k)].gauge + p[size_t(k)].error;
+  }
   double lever[3] = {}, lever_magnitude[3] = {};
   for (const Influence& in : influences) {
-    const JointLever& l = in.entry->lever;
-    const double w = std::abs(in.weight.value) + in.weight.error;
-    double in_joint[3];  // |IBM^ p^| per component, and the float magnitudes |IBM^| (|p| + e_p)
-    double in_joint_magnitude[3];
-    for (int k = 0; k < 3; ++k) {
-      double exact = l.inverse_bind[k][3], spread = l.inverse_bind_error[k][3], magnitude = std::abs(l.inverse_bind[k][3]) + spread;
-      for (int c = 0; c < 3; ++c) {
-        const Gauged& x = p[size_t(c)];
-        const double ibm = std::abs(l.inverse_bind[k][c]) + l.inverse_bind_error[k][c];
-        exact += l.inverse_bind[k][c] * x.value;
-        spread += ibm * x.error + l.inverse_bind_error[k][c] * std::abs(x.value);
-        magnitude += ibm * (x.gauge + x.error);
-      }
-      in_joint[k] = std::abs(exact) + spread;
-      in_joint_magnitude[k] = magnitude;
-    }
+    double at_vertex[3], magnitude[3];
+    detail::lever_at_vertex(in.entry->lever.arm, value, error, float_magnitude, at_vertex, magnitude);
     for (int j = 0; j < 3; ++j) {
-      double at_vertex = l.global_error[j][3], at_vertex_magnitude = l.global_error[j][3];
-      for (int k = 0; k < 3; ++k) {
-        at_vertex += l.global_error[j][k] * in_joint[k];
-        at_vertex_magnitude += l.global_error[j][k] * in_joint_magnitude[k];
-      }
-      lever[j] += w * at_vertex;
-      lever_magnitude[j] += (in.weight.gauge + in.weight.error) * at_vertex_magnitude;
+      lever[j] += (std::abs(in.weight.value) + in.weight.error) * at_vertex[j];
+      lever_magnitude[j] += (in.weight.gauge + in.weight.error) * magnitude[j];
     }
   }
+  GVec3 position;
   for (int j = 0; j < 3; ++j) {
     MonomialSum m;
     for (const Influence& in : influences) {
@@ -272,7 +253,7 @@ GVec3 lbs_position_by_lever(const std::vector<Influence>& influences, const GVec
 void bound_lbs_vertex(const PrimitiveJob& job, size_t v, const std::vector<Influence>& influences, const GVec3& p,
                       const GVec3* n, const GVec3* t) {
   const bool by_lever = std::all_of(influences.begin(), influences.end(),
-                                    [](const Influence& in) { return in.entry->lever.known; });
+                                    [](const Influence& in) { return in.entry->lever.arm.known; });
   job.out->position[v] = error_of(by_lever ? lbs_position_by_lever(influences, p) : lbs_position(influences, p));
   if (n) job.out->normal[v] = lbs_normal_bound(job, influences, *n);
   if (t) {

@@ -26,6 +26,7 @@
 #include "verify/pose_error_bounds.h"
 #include "verify/primitive_error_bounds.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -39,6 +40,58 @@ struct PaletteEntrySource {
   const std::array<double, 16>* global_error = nullptr;
   const Mat4* inverse_bind = nullptr;
 };
+
+// What a vertex's position needs of a palette entry's source (PaletteEntrySource): the joint's global matrix's
+// entrywise error |G^ - G|, and the inverse bind matrix as the engine holds it, IBM^ (float32 of the stored
+// value: its rows 0..2; row 3 is 0 0 0 1), with that rounding |IBM^ - IBM|.
+struct JointLeverArm {
+  bool known = false;  // a skin's entry of an engine's own palette
+  double global_error[3][4] = {};
+  double inverse_bind[3][4] = {};
+  double inverse_bind_error[3][4] = {};
+};
+
+inline JointLeverArm joint_lever_arm(const PaletteEntrySource& source) {
+  JointLeverArm arm;
+  if (!source.global || !source.global_error || !source.inverse_bind) return arm;
+  arm.known = true;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c) {
+      const double stored = (*source.inverse_bind)(r, c), rounded = double(static_cast<float>(stored));
+      arm.global_error[r][c] = (*source.global_error)[size_t(c * 4 + r)];
+      arm.inverse_bind[r][c] = stored;
+      arm.inverse_bind_error[r][c] = std::abs(rounded - stored);
+    }
+  return arm;
+}
+
+// The global's error where it reaches a vertex: |(G^ - G) IBM^ p^| <= |G^ - G| |IBM^ p^| row by row, with
+// IBM^ p^ the vertex in the joint's frame, known within |IBM^| e_p + |IBM^ - IBM| |p| of IBM p (p: the exact
+// position, e_p: its error, p_float >= |p^| componentwise). `at_vertex[j]` is that bound; `magnitude[j]`,
+// |G^ - G| (|IBM^| p_float, 1), what the error adds to the float operands of the sums it enters (their rounding).
+inline void lever_at_vertex(const JointLeverArm& arm, const double p[3], const double p_error[3],
+                            const double p_float[3], double at_vertex[3], double magnitude[3]) {
+  double in_joint[3], in_joint_float[3];
+  for (int k = 0; k < 3; ++k) {
+    double exact = arm.inverse_bind[k][3], spread = arm.inverse_bind_error[k][3];
+    double float_magnitude = std::abs(arm.inverse_bind[k][3]) + spread;
+    for (int c = 0; c < 3; ++c) {
+      const double ibm = std::abs(arm.inverse_bind[k][c]) + arm.inverse_bind_error[k][c];
+      exact += arm.inverse_bind[k][c] * p[c];
+      spread += ibm * p_error[c] + arm.inverse_bind_error[k][c] * std::abs(p[c]);
+      float_magnitude += ibm * p_float[c];
+    }
+    in_joint[k] = std::abs(exact) + spread;
+    in_joint_float[k] = float_magnitude;
+  }
+  for (int j = 0; j < 3; ++j) {
+    at_vertex[j] = magnitude[j] = arm.global_error[j][3];
+    for (int k = 0; k < 3; ++k) {
+      at_vertex[j] += arm.global_error[j][k] * in_joint[k];
+      magnitude[j] += arm.global_error[j][k] * in_joint_float[k];
+    }
+  }
+}
 
 template <class Weight>
 struct ActiveTarget {

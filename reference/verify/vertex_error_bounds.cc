@@ -102,7 +102,34 @@ struct EntryInputs {
   bool dq_bounded = true;    // false: the DQS inputs have no bound (see split_bounds)
   BVec4 real, dual;          // x y z w
   BVec3 s_row[3];            // rows of S
+  // For the positions of an engine's own palette (LBS): JM^ = JM' + (G^ - G) IBM^, JM' = G IBM^ with
+  // animation.comp's rounding (lever_columns()); the global's error then reaches a vertex through IBM^ p, its
+  // position in the joint's frame (detail::lever_at_vertex()).
+  detail::JointLeverArm arm;
+  Bounded lever_column[4][3];
 };
+
+// JM' = G IBM^ in animation.comp's order (pose_error_bounds.cc, multiply_affine(): (a0 b0 + a1 b1) + a2 b2, the
+// translation column + a3) from the exact G. Its roundings are charged on |G IBM^| + what the propagation
+// carries; the float operands are larger by at most P = |G^ - G| |IBM^| (+ |G^ - G| in the translation column),
+// and each of the at most 6 roundings on an entry's path is charged u of that too.
+void lever_columns(const Mat4& global, EntryInputs& entry) {
+  constexpr int kRoundingsOnAPath = 6;
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 3; ++r) {
+      Bounded sum = exact(0.0);
+      double missed = c == 3 ? entry.arm.global_error[r][3] : 0.0;
+      for (int k = 0; k < 3; ++k) {
+        const Bounded ibm{entry.arm.inverse_bind[k][c], entry.arm.inverse_bind_error[k][c]};
+        const Bounded product = exact(global(r, k)) * ibm;
+        sum = k == 0 ? product : sum + product;
+        missed += entry.arm.global_error[r][k] * (std::abs(ibm.value) + ibm.error);
+      }
+      if (c == 3) sum = sum + exact(global(r, 3));
+      sum.error += running_error::rounding(missed, kRoundingsOnAPath * tol::kFloatAddMulUlps);
+      entry.lever_column[c][r] = sum;
+    }
+}
 
 // The DQS inputs of one palette entry. `linear_error` (elementwise bounds on A, row-major) and
 // `translation_error` are zero for the reference's palette; for a GPU palette they are its bounds, carried
@@ -150,11 +177,12 @@ void bounded_normal_rows(const Bounded col[4][3], Bounded rows[3][3]) {
 // A palette entry from the reference's matrices, rounded to float (palette_error null), or known within the
 // GPU pose's elementwise bounds (column-major 16 for JM, 9 for the normal matrix; normal_error null: the
 // normal rows are computed on the host from the bounded matrix, as for a rigid node).
-// (skinref's order reads the palette entry as the GPU pass wrote it: what it was made of is not needed.)
 EntryInputs entry_inputs(const Mat4& jm, const Mat3& normal, const std::array<double, 16>* palette_error,
                          const std::array<double, 9>* normal_error, SkinningMethod method,
-                         const detail::PaletteEntrySource& /*source*/) {
+                         const detail::PaletteEntrySource& source) {
   EntryInputs entry;
+  entry.arm = detail::joint_lever_arm(source);
+  if (entry.arm.known) lever_columns(*source.global, entry);
   for (int c = 0; c < 4; ++c)
     for (int r = 0; r < 3; ++r)
       entry.column[c][r] = palette_error ? Bounded{jm(r, c), (*palette_error)[size_t(c * 4 + r)]} : input(jm(r, c));
@@ -216,6 +244,43 @@ struct BlendInputs {
   Bounded blend_weight(size_t i) const { return job.renormalize ? weight_of(i) / sum : weight_of(i); }
 };
 
+bool lever_position_known(const BlendInputs& in) {
+  for (size_t i = 0; i < in.count; ++i)
+    if (!in.entry_of(i).arm.known) return false;
+  return true;
+}
+
+// The LBS position with each JM^ split as JM' + (G^ - G) IBM^ (EntryInputs::arm): skin.comp's blend of the
+// JM' columns applied to p, plus sum_i (|w_i| + e_w) |G^ - G| |IBM^ p^|; the blend's and the product's roundings
+// (n products, n - 1 sums, 3 products and 3 sums on a path) are charged u each on the global's part too.
+double lbs_position_by_lever(const BlendInputs& in) {
+  BVec3 c[4];
+  double lever[3] = {}, lever_magnitude[3] = {};
+  double value[3], error[3], float_magnitude[3];
+  for (int k = 0; k < 3; ++k) {
+    value[k] = in.p[size_t(k)].value;
+    error[k] = in.p[size_t(k)].error;
+    float_magnitude[k] = std::abs(value[k]) + error[k];
+  }
+  for (size_t i = 0; i < in.count; ++i) {
+    const Bounded w = in.blend_weight(i);
+    const EntryInputs& e = in.entry_of(i);
+    for (int k = 0; k < 4; ++k)
+      for (int r = 0; r < 3; ++r) c[k][size_t(r)] = accumulate(c[k][size_t(r)], weighted(e.lever_column[k][r], w), i == 0);
+    double at_vertex[3], magnitude[3];
+    detail::lever_at_vertex(e.arm, value, error, float_magnitude, at_vertex, magnitude);
+    for (int j = 0; j < 3; ++j) {
+      lever[j] += (std::abs(w.value) + w.error) * at_vertex[j];
+      lever_magnitude[j] += (std::abs(w.value) + w.error) * magnitude[j];
+    }
+  }
+  BVec3 position = ((c[0] * in.p[0] + c[1] * in.p[1]) + c[2] * in.p[2]) + c[3];
+  const double roundings = double(2 * in.count + 5);
+  for (int j = 0; j < 3; ++j)
+    position[size_t(j)].error += lever[j] + running_error::rounding(lever_magnitude[j], roundings * tol::kFloatAddMulUlps);
+  return euclidean(position);
+}
+
 // LBS: B = sum_i w_i JM_i applied to the position, its cofactor (or the blended normal matrices) to the
 // normal, its linear part to the tangent.
 void bound_lbs_vertex(const BlendInputs& in) {
@@ -231,7 +296,7 @@ void bound_lbs_vertex(const BlendInputs& in) {
     for (int k = 0; k < 4; ++k)
       for (int r = 0; r < 3; ++r) c[k][size_t(r)] = accumulate(c[k][size_t(r)], weighted(e.column[k][r], w), i == 0);
   }
-  job.out->position[v] = euclidean(((c[0] * p[0] + c[1] * p[1]) + c[2] * p[2]) + c[3]);
+  job.out->position[v] = lever_position_known(in) ? lbs_position_by_lever(in) : euclidean(((c[0] * p[0] + c[1] * p[1]) + c[2] * p[2]) + c[3]);
   if (normals) {
     if (job.blend_normal_matrices) {
       BVec3 rows[3];
