@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct GaugedTrs {
   std::array<Gauged, 3> translation;
   std::array<Gauged, 4> rotation;  // x y z w
   std::array<Gauged, 3> scale;
+  RotationSplit split;             // the rotation's errors described otherwise, when known
 };
 
 using GaugedMat4 = std::array<std::array<Gauged, 4>, 4>;  // [row][column]
@@ -65,6 +67,27 @@ Gauged unit_key(double unit_component, double normalize_ulps) {
   return any_order::known(unit_component, ulps(normalize_ulps) * std::abs(unit_component));
 }
 
+// The same key as a RotationSplit: each component within n u of its own magnitude moves a unit quaternion by
+// at most n u, so its direction by at most asin(n u) and its length by n u.
+RotationSplit unit_key_split(double normalize_ulps) {
+  return {std::asin(ulps(normalize_ulps)), ulps(normalize_ulps)};
+}
+
+// A float quaternion r^ = (1 + p) q + t (t perpendicular to the exact unit q, |p| <= along, |t| <= across),
+// then normalized by the allowance or not: its direction within atan(across / (1 - along)) of q, plus
+// asin(n u) for the normalization; its length within max(along, |(1 + along, across)| - 1) of 1, or n u.
+RotationSplit split_of(double along, double across, double normalize_ulps) {
+  if (!(along < 1.0)) return {};
+  const double direction = std::atan(across / (1.0 - along)) + std::asin(ulps(normalize_ulps));
+  const double radial = std::max(along, std::hypot(1.0 + along, across) - 1.0);
+  return {direction, std::max(radial, ulps(normalize_ulps))};
+}
+
+void widen_split(RotationSplit& split, const RotationSplit& other) {
+  split.direction = std::max(split.direction, other.direction);
+  split.radial = std::max(split.radial, other.radial);
+}
+
 // A sampler's stored value of component i of key `key`: for CUBICSPLINE, part 0 in-tangent, 1 value, 2
 // out-tangent; otherwise the key's value (part unused).
 double stored_value(const AnimationSampler& s, size_t key, size_t i, int part) {
@@ -73,12 +96,31 @@ double stored_value(const AnimationSampler& s, size_t key, size_t i, int part) {
   return s.values[(cubic ? key * 3 + size_t(part) : key) * c + i];
 }
 
+// The slerp's errors as a RotationSplit. Against the exact q = c0 a + c1 b' (unit; a at the angle u theta from
+// it, b' at (1 - u) theta), the engine's weighted sum moves by dc0 a + dc1 b' for its weights, whose part across
+// q is at most |dc0| sin(u theta) + |dc1| sin((1 - u) theta) and whose part along q at most |dc0| + |dc1|; by
+// c0 da + c1 db for its keys (|da|, |db| <= n u: unit_key_split()); by the sum's rounding, gamma_2 of
+// c0 |a_i| + c1 |b_i| per component (Euclidean at most gamma_2 (c0 + c1) (1 + n u)); and by the arc from u to
+// u^, at most theta du across and (theta du)^2 along. Then split_of().
+RotationSplit slerp_split(double theta, double u_value, double du, double c0, double c1, double weight_error,
+                          const tol::SamplingAllowances& allowances) {
+  const double key = ulps(allowances.normalize_ulps);
+  const double weights = c0 + c1 + 2.0 * weight_error;  // the float weights' largest sum
+  const double rounding = any_order::gamma(2) * weights * (1.0 + key);
+  const double arc = theta * du;
+  const double across = weight_error * (std::sin(u_value * theta) + std::sin((1.0 - u_value) * theta)) +
+                        weights * key + rounding + arc;
+  const double along = 2.0 * weight_error + weights * key + rounding + arc * arc;
+  return split_of(along, across, allowances.normalize_ulps);
+}
+
 // LINEAR rotation step: slerp as a weighted sum of the (normalized) keys, c0 a + c1 b, its weights c0 = sin((1 -
 // u) theta) / sin theta and c1 = sin(u theta) / sin theta by any formula within the slerp allowance of c0 + c1;
 // the slerp moves at speed theta in u, so by at most theta du from u to u^; then normalized or not
 // (normalized() covers both). `errors` gets 4 entries.
 void slerp_interval_errors(const AnimationSampler& s, size_t k, double u_value, double du,
-                           const tol::SamplingAllowances& allowances, std::vector<double>& errors) {
+                           const tol::SamplingAllowances& allowances, std::vector<double>& errors,
+                           RotationSplit& split) {
   const AnimationSampler::SlerpIntervals& table = s.slerp;
   std::array<Gauged, 4> a, b;
   MonomialSum dot;
@@ -89,6 +131,7 @@ void slerp_interval_errors(const AnimationSampler& s, size_t k, double u_value, 
   }
   if (!any_order::sign_certain(dot.result())) {  // the short path may flip
     errors.assign(4, kInfinity);
+    split = {};
     return;
   }
   const double theta = table.angle[k], sin_theta = table.sin_angle[k];
@@ -109,6 +152,7 @@ void slerp_interval_errors(const AnimationSampler& s, size_t k, double u_value, 
   }
   normalized(q, allowances.normalize_ulps);
   for (size_t i = 0; i < 4; ++i) errors[i] = q[i].error;
+  split = slerp_split(theta, u_value, du, c0, c1, weight_error, allowances);
 }
 
 // LINEAR step (not a rotation): a + u (b - a) and (1 - u) a + u b alike: the monomials a, -u a, u b; the
@@ -163,7 +207,7 @@ void cubic_interval_sums(const AnimationSampler& s, size_t k, const Gauged& u, d
 // The errors of interval k of a LINEAR or CUBICSPLINE sampler at interpolation factor u_value (the engine's
 // factor within kAnyOrderInterpolationFactorUlps of it).
 void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double u_value, double time_error,
-                     const tol::SamplingAllowances& allowances, std::vector<double>& errors) {
+                     const tol::SamplingAllowances& allowances, std::vector<double>& errors, RotationSplit& split) {
   const size_t c = size_t(s.components);
   errors.assign(c, 0.0);
   const double t0 = s.times[k], t1 = s.times[k + 1];
@@ -174,7 +218,7 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
   const Gauged u{u_value, 0.0, u_value + du};
 
   if (s.interpolation == Interpolation::Linear && rotation) {
-    slerp_interval_errors(s, k, u_value, du, allowances, errors);
+    slerp_interval_errors(s, k, u_value, du, allowances, errors, split);
     return;
   }
 
@@ -189,12 +233,16 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
     for (size_t i = 0; i < c; ++i) errors[i] = sums[i].result().error + change[i];
     return;
   }
-  // A CUBICSPLINE rotation, normalized.
+  // A CUBICSPLINE rotation, normalized (glTF requires it): r^ within E of r turns by at most asin(E / |r|).
   std::array<Gauged, 4> q;
   for (size_t i = 0; i < 4; ++i) {
     q[i] = sums[i].result();
     q[i].error += change[i];
   }
+  const double length = any_order::euclidean_value(q.data(), 4), error = any_order::euclidean_error(q.data(), 4);
+  split = error < length ? RotationSplit{std::asin(error / length) + std::asin(ulps(allowances.normalize_ulps)),
+                                         ulps(allowances.normalize_ulps)}
+                         : RotationSplit{};
   normalized(q, allowances.normalize_ulps);
   for (size_t i = 0; i < 4; ++i) errors[i] = q[i].error;
 }
@@ -205,7 +253,7 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
 // engine's clip time may be from t (0: it sampled at t itself); an interval's factor moves by time_error / its
 // length, a time within time_error of a key may fall on either side, and a STEP key may switch (no claim).
 void sample(const AnimationSampler& s, ChannelPath path, double t, double time_error,
-            const tol::SamplingAllowances& allowances, std::vector<Gauged>& out) {
+            const tol::SamplingAllowances& allowances, std::vector<Gauged>& out, RotationSplit& split) {
   const size_t c = size_t(s.components);
   const size_t n = s.times.size();
   const bool cubic = s.interpolation == Interpolation::CubicSpline;
@@ -216,9 +264,12 @@ void sample(const AnimationSampler& s, ChannelPath path, double t, double time_e
   for (size_t i = 0; i < c; ++i) out[i] = exact(values[i]);
   auto stored = [&](size_t k, size_t i) { return s.values[(cubic ? k * 3 + 1 : k) * c + i]; };
   std::vector<double> errors;
+  RotationSplit interval_split;
+  split = {};
   auto widen = [&](size_t k, double u) {  // the errors of interval k at u, where the engine may be
-    interval_errors(s, rotation, k, u, time_error, allowances, errors);
+    interval_errors(s, rotation, k, u, time_error, allowances, errors, interval_split);
     for (size_t i = 0; i < c; ++i) out[i].error = std::max(out[i].error, errors[i]);
+    widen_split(split, interval_split);
   };
   // Key times that are not float32 values can put t in another interval than the reference's: no claim.
   if (!std::all_of(s.times.begin(), s.times.end(), float_exact)) return set_error(out, kInfinity);
@@ -237,6 +288,7 @@ void sample(const AnimationSampler& s, ChannelPath path, double t, double time_e
       if (key_time != s.times.front() && std::abs(key_time - t) <= time_error) return set_error(out, kInfinity);
   }
   if (held) {
+    split = unit_key_split(allowances.normalize_ulps);
     for (size_t i = 0; i < c; ++i)
       out[i] = rotation ? unit_key(values[i], allowances.normalize_ulps) : Gauged{values[i], input(stored(key, i)).error, std::abs(values[i])};
     if (s.interpolation == Interpolation::Step || n == 1) return;
@@ -246,10 +298,26 @@ void sample(const AnimationSampler& s, ChannelPath path, double t, double time_e
     return;
   }
   const double u = (t - s.times[key]) / (s.times[key + 1] - s.times[key]);
-  interval_errors(s, rotation, key, u, time_error, allowances, errors);
+  interval_errors(s, rotation, key, u, time_error, allowances, errors, split);
   for (size_t i = 0; i < c; ++i) out[i].error = errors[i];
   if (key > 0 && t - s.times[key] <= time_error) widen(key - 1, 1.0);
   if (key + 2 < n && s.times[key + 1] - t <= time_error) widen(key + 1, 0.0);
+}
+
+}  // namespace
+
+namespace {
+
+// The rounding of the usual forms' entries: gamma_11 of the monomials' magnitudes, with |q_k| + e_k for |q_k|
+// (kAnyOrderQuaternionMatrixRoundings).
+std::array<std::array<double, 3>, 3> quaternion_matrix_rounding(const std::array<Gauged, 4>& q) {
+  double g[4];
+  for (size_t i = 0; i < 4; ++i) g[i] = std::abs(q[i].value) + q[i].error;
+  const double x = g[0], y = g[1], z = g[2], w = g[3];
+  const double rounding = any_order::gamma(tol::kAnyOrderQuaternionMatrixRoundings);
+  return {{{rounding * (1 + 2 * (y * y + z * z)), rounding * 2 * (x * y + z * w), rounding * 2 * (x * z + y * w)},
+           {rounding * 2 * (x * y + z * w), rounding * (1 + 2 * (x * x + z * z)), rounding * 2 * (y * z + x * w)},
+           {rounding * 2 * (x * z + y * w), rounding * 2 * (y * z + x * w), rounding * (1 + 2 * (x * x + y * y))}}};
 }
 
 }  // namespace
@@ -275,18 +343,33 @@ std::array<std::array<Gauged, 3>, 3> any_order_rotation_matrix_bounds(const std:
       {diagonal(1, 2, r(0, 0)), off(0, 1, 2, 3, r(0, 1)), off(0, 2, 1, 3, r(0, 2))},
       {off(0, 1, 2, 3, r(1, 0)), diagonal(0, 2, r(1, 1)), off(1, 2, 0, 3, r(1, 2))},
       {off(0, 2, 1, 3, r(2, 0)), off(1, 2, 0, 3, r(2, 1)), diagonal(0, 1, r(2, 2))}};
-  double g[4];
-  for (int i = 0; i < 4; ++i) g[i] = m[i] + e[i];
-  const double x = g[0], y = g[1], z = g[2], w = g[3];
-  const double monomials[3][3] = {{1 + 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z + y * w)},
-                                  {2 * (x * y + z * w), 1 + 2 * (x * x + z * z), 2 * (y * z + x * w)},
-                                  {2 * (x * z + y * w), 2 * (y * z + x * w), 1 + 2 * (x * x + y * y)}};
-  const double rounding = any_order::gamma(tol::kAnyOrderQuaternionMatrixRoundings);
+  const auto rounding = quaternion_matrix_rounding(q);
   std::array<std::array<Gauged, 3>, 3> out;
   for (int row = 0; row < 3; ++row)
     for (int col = 0; col < 3; ++col)
       out[size_t(row)][size_t(col)] =
-          any_order::known(r(row, col), first[row][col] + 4.0 * e2 + rounding * monomials[row][col]);
+          any_order::known(r(row, col), first[row][col] + 4.0 * e2 + rounding[size_t(row)][size_t(col)]);
+  return out;
+}
+
+std::array<std::array<double, 3>, 3> any_order_rotation_matrix_split_errors(const std::array<Gauged, 4>& q,
+                                                                            const RotationSplit& split) {
+  std::array<std::array<double, 3>, 3> out;
+  if (!(split.direction < 0.5 * std::numbers::pi) || !std::isfinite(split.radial)) {
+    for (auto& row : out) row.fill(kInfinity);
+    return out;
+  }
+  const Mat3 r = rotation_matrix(quat_from_xyzw(q[0].value, q[1].value, q[2].value, q[3].value).normalized());
+  const double turn = 2.0 * std::sin(split.direction);  // ||R(p) - R(q)||_2 for unit p, q that far apart
+  const double length = 2.0 * split.radial + split.radial * split.radial;  // | |q|^2 - 1 |
+  const auto rounding = quaternion_matrix_rounding(q);
+  for (int row = 0; row < 3; ++row)
+    for (int col = 0; col < 3; ++col) {
+      // The turned matrix's entries move by at most `turn`; the forms' length factor is |I - R| or |R| of it.
+      const double identity = row == col ? 1.0 : 0.0;
+      const double factor = std::max(std::abs(identity - r(row, col)), std::abs(r(row, col))) + turn;
+      out[size_t(row)][size_t(col)] = turn + length * factor + rounding[size_t(row)][size_t(col)];
+    }
   return out;
 }
 
@@ -294,7 +377,12 @@ namespace {
 
 // L = T * R * S in any association: R's entries times the scale (one product), the translation copied.
 GaugedMat4 local_matrix(const GaugedTrs& trs) {
-  const auto r = any_order_rotation_matrix_bounds(trs.rotation);
+  auto r = any_order_rotation_matrix_bounds(trs.rotation);
+  if (std::isfinite(trs.split.direction)) {  // both bound the same matrix: the smaller holds
+    const auto by_split = any_order_rotation_matrix_split_errors(trs.rotation, trs.split);
+    for (size_t row = 0; row < 3; ++row)
+      for (size_t col = 0; col < 3; ++col) r[row][col].error = std::min(r[row][col].error, by_split[row][col]);
+  }
   GaugedMat4 l{};
   for (size_t row = 0; row < 3; ++row) {
     for (size_t col = 0; col < 3; ++col) {
@@ -386,15 +474,20 @@ LocalErrorBounds any_order_local_error_bounds(const Scene& scene, int animation,
     for (size_t i = 0; i < 4; ++i) bounds.trs[n][3 + i] = unit_key(q[i], allowances.normalize_ulps).error;
     for (double w : rest.morph_weights[n]) bounds.morph_weights[n].push_back(input(w).error);
   }
+  bounds.rotation_split.assign(node_count, unit_key_split(allowances.normalize_ulps));
   if (animation < 0) return bounds;
   const Animation& anim = scene.animations[size_t(animation)];
   std::vector<Gauged> sampled;
+  RotationSplit split;
   for (const AnimationChannel& ch : anim.channels) {  // in order: a repeated target ends with the last
-    sample(anim.samplers[size_t(ch.sampler)], ch.path, time, time_error, allowances, sampled);
+    sample(anim.samplers[size_t(ch.sampler)], ch.path, time, time_error, allowances, sampled, split);
     std::array<double, 10>& trs = bounds.trs[size_t(ch.node)];
     switch (ch.path) {
       case ChannelPath::Translation: for (size_t i = 0; i < 3; ++i) trs[i] = sampled[i].error; break;
-      case ChannelPath::Rotation: for (size_t i = 0; i < 4; ++i) trs[3 + i] = sampled[i].error; break;
+      case ChannelPath::Rotation:
+        for (size_t i = 0; i < 4; ++i) trs[3 + i] = sampled[i].error;
+        bounds.rotation_split[size_t(ch.node)] = split;
+        break;
       case ChannelPath::Scale: for (size_t i = 0; i < 3; ++i) trs[7 + i] = sampled[i].error; break;
       case ChannelPath::Weights:
         bounds.morph_weights[size_t(ch.node)].clear();
@@ -430,6 +523,7 @@ PoseErrorBounds any_order_pose_bounds_from_locals(const Scene& scene, const Loca
       locals[n].scale[i] = any_order::known(trs.scale[int(i)], e[7 + i]);
     }
     for (size_t i = 0; i < 4; ++i) locals[n].rotation[i] = any_order::known(q[i], e[3 + i]);
+    if (local_errors.rotation_split.size() == node_count) locals[n].split = local_errors.rotation_split[n];
     for (size_t t = 0; t < values.morph_weights[n].size(); ++t)
       weights[n].push_back(any_order::known(values.morph_weights[n][t],
                                             t < local_errors.morph_weights[n].size() ? local_errors.morph_weights[n][t]

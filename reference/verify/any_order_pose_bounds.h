@@ -24,6 +24,7 @@
 #include "verify/pose_error_bounds.h"
 
 #include <array>
+#include <limits>
 #include <vector>
 
 namespace skinref {
@@ -37,9 +38,19 @@ PoseErrorBounds any_order_pose_error_bounds(const Scene& scene, int animation, d
 //   `time_error` from it (a time mapping's rounding): bounds per value.
 // - The global matrices, palettes and normal matrices of the local pose `values` whose values are within
 //   `local_errors` of the reference's.
+// - rotation_split (optional, per node, or empty): a second description of the same rotation errors, which
+//   the rotation matrix's bound also uses (the smaller of the two per entry). Whoever changes `trs` without
+//   deriving it anew leaves it empty.
+struct RotationSplit {
+  // The engine's quaternion is (1 + r) q^ with q^ unit, within the angle `direction` (radians, as 4-vectors)
+  // of the exact unit quaternion or of its negation, and |r| <= `radial`.
+  double direction = std::numeric_limits<double>::infinity();
+  double radial = std::numeric_limits<double>::infinity();
+};
 struct LocalErrorBounds {
   std::vector<std::array<double, 10>> trs;         // per node
   std::vector<std::vector<double>> morph_weights;  // per node
+  std::vector<RotationSplit> rotation_split;       // per node, or empty
 };
 LocalErrorBounds any_order_local_error_bounds(
     const Scene& scene, int animation, double time, double time_error = 0.0,
@@ -50,5 +61,11 @@ PoseErrorBounds any_order_pose_bounds_from_locals(const Scene& scene, const Loca
 // One step of it, for its tests: the rotation matrix (row, column) of a float quaternion (x y z w) whose
 // components are within their errors of a unit quaternion's, by any usual form (tol::kAnyOrderQuaternionMatrixRoundings).
 std::array<std::array<Gauged, 3>, 3> any_order_rotation_matrix_bounds(const std::array<Gauged, 4>& q);
+// The same matrix from a quaternion described by its RotationSplit (`q` gives the exact unit value and the
+// magnitudes for the forms' rounding): per entry, 2 sin(direction) for the turn, (2 r + r^2) times the form's
+// factor for the length (unit-assuming forms add (1 - |q|^2) (I - R), the homogeneous one scales R by |q|^2,
+// Godot's divides it out), and the forms' rounding as above.
+std::array<std::array<double, 3>, 3> any_order_rotation_matrix_split_errors(const std::array<Gauged, 4>& q,
+                                                                            const RotationSplit& split);
 
 }  // namespace skinref

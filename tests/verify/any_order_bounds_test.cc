@@ -266,5 +266,57 @@ TEST(AnyOrderArithmetic, QuaternionMatrixFormsAreWithinTheirBound) {
   std::printf("  rotation matrices by three forms: largest error / bound %.3g\n", worst);
 }
 
+// The same three forms against any_order_rotation_matrix_split_errors(): a float quaternion turned away from q
+// and scaled, described by its actual direction and length (RotationSplit), the rounding of its components
+// included.
+TEST(AnyOrderArithmetic, QuaternionMatrixFormsAreWithinTheirSplitBound) {
+  std::mt19937 random(10);
+  std::normal_distribution<double> normal;
+  std::uniform_real_distribution<double> log_error(-7.0, -4.0), unit(-1.0, 1.0);
+  double worst = 0.0;
+  for (int sample = 0; sample < kSamples; ++sample) {
+    Eigen::Vector4d q(normal(random), normal(random), normal(random), normal(random));
+    q.normalize();
+    Eigen::Vector4d away(normal(random), normal(random), normal(random), normal(random));
+    away -= away.dot(q) * q;
+    away.normalize();
+    const double angle = std::pow(10.0, log_error(random)), scale = 1.0 + std::pow(10.0, log_error(random)) * unit(random);
+    const Eigen::Vector4d turned = scale * (std::cos(angle) * q + std::sin(angle) * away);
+    float f[4];
+    Eigen::Vector4d as_float;
+    for (int i = 0; i < 4; ++i) {
+      f[i] = float(turned[i]);
+      as_float[i] = double(f[i]);
+    }
+    const RotationSplit split{std::acos(std::min(1.0, as_float.dot(q) / as_float.norm())), std::abs(as_float.norm() - 1.0)};
+    std::array<Gauged, 4> bounded;
+    for (int i = 0; i < 4; ++i) bounded[size_t(i)] = any_order::known(q[i], std::abs(as_float[i] - q[i]));
+    const auto bound = any_order_rotation_matrix_split_errors(bounded, split);
+    const Mat3 exact = rotation_matrix(quat_from_xyzw(q[0], q[1], q[2], q[3]));
+    const float x = f[0], y = f[1], z = f[2], w = f[3];
+    const float s = 2.0f / (x * x + y * y + z * z + w * w);
+    const float forms[3][3][3] = {
+        {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
+         {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
+         {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}},
+        {{w * w + x * x - y * y - z * z, 2 * (x * y - z * w), 2 * (x * z + y * w)},
+         {2 * (x * y + z * w), w * w - x * x + y * y - z * z, 2 * (y * z - x * w)},
+         {2 * (x * z - y * w), 2 * (y * z + x * w), w * w - x * x - y * y + z * z}},
+        {{1 - s * (y * y + z * z), s * (x * y - z * w), s * (x * z + y * w)},
+         {s * (x * y + z * w), 1 - s * (x * x + z * z), s * (y * z - x * w)},
+         {s * (x * z - y * w), s * (y * z + x * w), 1 - s * (x * x + y * y)}}};
+    for (const auto& form : forms)
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) {
+          const double b = bound[size_t(r)][size_t(c)] + tol::kReferenceRelative;
+          const double error = std::abs(double(form[r][c]) - exact(r, c));
+          EXPECT_LE(error, b) << r << "," << c;
+          worst = std::max(worst, error / b);
+        }
+  }
+  std::printf("  rotation matrices by three forms, split bound: largest error / bound %.3g\n", worst);
+  EXPECT_GT(worst, 0.1) << "the split bound should not be loose by more than ten";
+}
+
 }  // namespace
 }  // namespace skinref
