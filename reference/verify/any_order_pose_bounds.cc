@@ -308,16 +308,31 @@ void sample(const AnimationSampler& s, ChannelPath path, double t, double time_e
 
 namespace {
 
-// The rounding of the usual forms' entries: gamma_11 of the monomials' magnitudes, with |q_k| + e_k for |q_k|
-// (kAnyOrderQuaternionMatrixRoundings).
+// The rounding of the usual forms' entries, with |q_k| + e_k for |q_k|. Off the diagonal gamma_11 of the
+// monomials' magnitudes (kAnyOrderQuaternionMatrixRoundings). On it the largest of the forms: 1 - t rounds
+// once, u (1 + t), after t's own rounding, gamma_10 of its magnitude t <= 2 (y^2 + z^2) / |q|^2
+// (kAnyOrderQuaternionDiagonalRoundings: Godot's path, which covers the unit-assuming one's 2); the homogeneous
+// form gamma_4 of |q|^2 (kAnyOrderHomogeneousDiagonalRoundings).
 std::array<std::array<double, 3>, 3> quaternion_matrix_rounding(const std::array<Gauged, 4>& q) {
-  double g[4];
-  for (size_t i = 0; i < 4; ++i) g[i] = std::abs(q[i].value) + q[i].error;
+  double g[4], length_low = 0.0, length_high = 0.0;
+  for (size_t i = 0; i < 4; ++i) {
+    g[i] = std::abs(q[i].value) + q[i].error;
+    const double low = std::max(std::abs(q[i].value) - q[i].error, 0.0);
+    length_low += low * low;
+    length_high += g[i] * g[i];
+  }
   const double x = g[0], y = g[1], z = g[2], w = g[3];
   const double rounding = any_order::gamma(tol::kAnyOrderQuaternionMatrixRoundings);
-  return {{{rounding * (1 + 2 * (y * y + z * z)), rounding * 2 * (x * y + z * w), rounding * 2 * (x * z + y * w)},
-           {rounding * 2 * (x * y + z * w), rounding * (1 + 2 * (x * x + z * z)), rounding * 2 * (y * z + x * w)},
-           {rounding * 2 * (x * z + y * w), rounding * 2 * (y * z + x * w), rounding * (1 + 2 * (x * x + y * y))}}};
+  const double path = any_order::gamma(tol::kAnyOrderQuaternionDiagonalRoundings);
+  const double homogeneous = any_order::gamma(tol::kAnyOrderHomogeneousDiagonalRoundings) * length_high;
+  auto diagonal = [&](double a, double b) {
+    const double t = 2.0 * (a * a + b * b) / std::min(1.0, length_low);
+    const double t_float = t * (1.0 + path);
+    return std::max(homogeneous, path * t + any_order::kUnit * (1.0 + t_float));
+  };
+  return {{{diagonal(y, z), rounding * 2 * (x * y + z * w), rounding * 2 * (x * z + y * w)},
+           {rounding * 2 * (x * y + z * w), diagonal(x, z), rounding * 2 * (y * z + x * w)},
+           {rounding * 2 * (x * z + y * w), rounding * 2 * (y * z + x * w), diagonal(x, y)}}};
 }
 
 }  // namespace

@@ -73,6 +73,12 @@ inline constexpr SamplingAllowances kWideSamplingAllowances{kAnyOrderSlerpUlps, 
 // monomial (the last: |q|^2 in 4, the division 2.5, y^2, the sum and the product by s 3, the difference 1:
 // 10.5).
 inline constexpr int kAnyOrderQuaternionMatrixRoundings = 11;
+// The diagonal's path, form by form: 1 - t with t = 2 (y^2 + z^2) (unit-assuming: a product and a sum, 2) or
+// t = s (y^2 + z^2) (Godot: |q|^2 in 4, the division 2.5, two products and the sum: 9.5, rounded up to 10), then
+// the difference, one rounding of |1 - t|; the homogeneous w^2 + x^2 - y^2 - z^2: a product and three sums, 4,
+// of its monomials' sum |q|^2.
+inline constexpr int kAnyOrderQuaternionDiagonalRoundings = 10;
+inline constexpr int kAnyOrderHomogeneousDiagonalRoundings = 4;
 // A joint's dual quaternion and non-rigid part (DQS) from its float matrix by any method (Shepperd's
 // quaternion, a polar decomposition by Newton's iteration or an SVD): within 16 ulp (relative to 1, to the
 // translation's length and to the linear part's largest singular value) of the exact decomposition of that
