@@ -225,14 +225,36 @@ TEST(AnyOrderArithmetic, NormalizationsAreWithinTheAllowance) {
   EXPECT_LE(worst, tol::kStatedSamplingAllowances.normalize_ulps);
 }
 
+// The rotation matrix of a float quaternion (x y z w) by the three usual forms, in float: 1 - 2 (y^2 + z^2)
+// (glm, Eigen, three.js), the homogeneous w^2 + x^2 - y^2 - z^2, and Godot's with s = 2 / |q|^2.
+struct RotationForms {
+  float m[3][3][3];
+};
+RotationForms rotation_forms(const float f[4]) {
+  const float x = f[0], y = f[1], z = f[2], w = f[3];
+  const float s = 2.0f / (x * x + y * y + z * z + w * w);
+  return {{{{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
+            {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
+            {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}},
+           {{w * w + x * x - y * y - z * z, 2 * (x * y - z * w), 2 * (x * z + y * w)},
+            {2 * (x * y + z * w), w * w - x * x + y * y - z * z, 2 * (y * z - x * w)},
+            {2 * (x * z - y * w), 2 * (y * z + x * w), w * w - x * x - y * y + z * z}},
+           {{1 - s * (y * y + z * z), s * (x * y - z * w), s * (x * z + y * w)},
+            {s * (x * y + z * w), 1 - s * (x * x + z * z), s * (y * z - x * w)},
+            {s * (x * z - y * w), s * (y * z + x * w), 1 - s * (x * x + y * y)}}}};
+}
+
+Eigen::Vector4d random_unit_quaternion(std::mt19937& random) {
+  std::normal_distribution<double> normal;
+  return Eigen::Vector4d(normal(random), normal(random), normal(random), normal(random)).normalized();
+}
+
 TEST(AnyOrderArithmetic, QuaternionMatrixFormsAreWithinTheirBound) {
   std::mt19937 random(9);
-  std::normal_distribution<double> normal;
   std::uniform_real_distribution<double> log_error(-7.0, -4.0), unit(-1.0, 1.0);
   double worst = 0.0;
   for (int sample = 0; sample < kSamples; ++sample) {
-    Eigen::Vector4d q(normal(random), normal(random), normal(random), normal(random));
-    q.normalize();
+    const Eigen::Vector4d q = random_unit_quaternion(random);
     // A float quaternion within relative errors e_i of q's components (e.g. a slerp's result).
     const double relative = std::pow(10.0, log_error(random));
     std::array<Gauged, 4> bounded;
@@ -243,19 +265,8 @@ TEST(AnyOrderArithmetic, QuaternionMatrixFormsAreWithinTheirBound) {
     }
     const auto bound = any_order_rotation_matrix_bounds(bounded);
     const Mat3 exact = rotation_matrix(quat_from_xyzw(q[0], q[1], q[2], q[3]));
-    const float x = f[0], y = f[1], z = f[2], w = f[3];
-    const float s = 2.0f / (x * x + y * y + z * z + w * w);
-    const float forms[3][3][3] = {
-        {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
-         {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
-         {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}},
-        {{w * w + x * x - y * y - z * z, 2 * (x * y - z * w), 2 * (x * z + y * w)},
-         {2 * (x * y + z * w), w * w - x * x + y * y - z * z, 2 * (y * z - x * w)},
-         {2 * (x * z - y * w), 2 * (y * z + x * w), w * w - x * x - y * y + z * z}},
-        {{1 - s * (y * y + z * z), s * (x * y - z * w), s * (x * z + y * w)},
-         {s * (x * y + z * w), 1 - s * (x * x + z * z), s * (y * z - x * w)},
-         {s * (x * z - y * w), s * (y * z + x * w), 1 - s * (x * x + y * y)}}};
-    for (const auto& form : forms)
+    const RotationForms forms = rotation_forms(f);
+    for (const auto& form : forms.m)
       for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c) {
           const Gauged& b = bound[size_t(r)][size_t(c)];
@@ -271,13 +282,11 @@ TEST(AnyOrderArithmetic, QuaternionMatrixFormsAreWithinTheirBound) {
 // included.
 TEST(AnyOrderArithmetic, QuaternionMatrixFormsAreWithinTheirSplitBound) {
   std::mt19937 random(10);
-  std::normal_distribution<double> normal;
   std::uniform_real_distribution<double> log_error(-7.0, -4.0), unit(-1.0, 1.0);
   double worst = 0.0;
   for (int sample = 0; sample < kSamples; ++sample) {
-    Eigen::Vector4d q(normal(random), normal(random), normal(random), normal(random));
-    q.normalize();
-    Eigen::Vector4d away(normal(random), normal(random), normal(random), normal(random));
+    const Eigen::Vector4d q = random_unit_quaternion(random);
+    Eigen::Vector4d away = random_unit_quaternion(random);
     away -= away.dot(q) * q;
     away.normalize();
     const double angle = std::pow(10.0, log_error(random)), scale = 1.0 + std::pow(10.0, log_error(random)) * unit(random);
@@ -293,19 +302,8 @@ TEST(AnyOrderArithmetic, QuaternionMatrixFormsAreWithinTheirSplitBound) {
     for (int i = 0; i < 4; ++i) bounded[size_t(i)] = any_order::known(q[i], std::abs(as_float[i] - q[i]));
     const auto bound = any_order_rotation_matrix_split_errors(bounded, split);
     const Mat3 exact = rotation_matrix(quat_from_xyzw(q[0], q[1], q[2], q[3]));
-    const float x = f[0], y = f[1], z = f[2], w = f[3];
-    const float s = 2.0f / (x * x + y * y + z * z + w * w);
-    const float forms[3][3][3] = {
-        {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
-         {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
-         {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}},
-        {{w * w + x * x - y * y - z * z, 2 * (x * y - z * w), 2 * (x * z + y * w)},
-         {2 * (x * y + z * w), w * w - x * x + y * y - z * z, 2 * (y * z - x * w)},
-         {2 * (x * z - y * w), 2 * (y * z + x * w), w * w - x * x - y * y + z * z}},
-        {{1 - s * (y * y + z * z), s * (x * y - z * w), s * (x * z + y * w)},
-         {s * (x * y + z * w), 1 - s * (x * x + z * z), s * (y * z - x * w)},
-         {s * (x * z - y * w), s * (y * z + x * w), 1 - s * (x * x + y * y)}}};
-    for (const auto& form : forms)
+    const RotationForms forms = rotation_forms(f);
+    for (const auto& form : forms.m)
       for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c) {
           const double b = bound[size_t(r)][size_t(c)] + tol::kReferenceRelative;
