@@ -48,7 +48,7 @@ struct Entry {
 // drops its product, as there.
 JointLever joint_lever(const detail::PaletteEntrySource& source, const Mat4& jm) {
   JointLever lever;
-  lever.arm = detail::joint_lever_arm(source);
+  lever.arm = detail::joint_lever_arm(source, jm);
   if (!lever.arm.known) return lever;
   const Mat4& g = *source.global;
   Gauged global[3][4], inverse_bind[3][4];

@@ -51,9 +51,17 @@ struct JointLeverArm {
   double inverse_bind_error[3][4] = {};
 };
 
-inline JointLeverArm joint_lever_arm(const PaletteEntrySource& source) {
+// Known only where the entry `jm` is G * IBM (to kLeverPaletteMatch of its magnitude): a convention that forms
+// the palette otherwise (skeleton-ancestors=dropped, joint-cap=N) keeps the entry's own bound.
+inline constexpr double kLeverPaletteMatch = 1e-12;
+
+inline JointLeverArm joint_lever_arm(const PaletteEntrySource& source, const Mat4& jm) {
   JointLeverArm arm;
   if (!source.global || !source.global_error || !source.inverse_bind) return arm;
+  const Mat4 product = (*source.global) * (*source.inverse_bind);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c)
+      if (!(std::abs(product(r, c) - jm(r, c)) <= kLeverPaletteMatch * (1.0 + std::abs(jm(r, c))))) return arm;
   arm.known = true;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 4; ++c) {

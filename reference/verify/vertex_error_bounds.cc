@@ -181,7 +181,7 @@ EntryInputs entry_inputs(const Mat4& jm, const Mat3& normal, const std::array<do
                          const std::array<double, 9>* normal_error, SkinningMethod method,
                          const detail::PaletteEntrySource& source) {
   EntryInputs entry;
-  entry.arm = detail::joint_lever_arm(source);
+  entry.arm = detail::joint_lever_arm(source, jm);
   if (entry.arm.known) lever_columns(*source.global, entry);
   for (int c = 0; c < 4; ++c)
     for (int r = 0; r < 3; ++r)

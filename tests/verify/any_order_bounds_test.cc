@@ -13,6 +13,7 @@
 //   any_order_rotation_matrix_bounds().
 #include "verify/any_order_arithmetic.h"
 #include "verify/any_order_pose_bounds.h"
+#include "verify/vertex_bounds_walk.h"
 
 #include "core/math_types.h"
 
@@ -314,6 +315,33 @@ TEST(AnyOrderArithmetic, QuaternionMatrixFormsAreWithinTheirSplitBound) {
   }
   std::printf("  rotation matrices by three forms, split bound: largest error / bound %.3g\n", worst);
   EXPECT_GT(worst, 0.1) << "the split bound should not be loose by more than ten";
+}
+
+// The lever arm (vertex_bounds_walk.h): known only where the palette entry is G * IBM, and the global's error
+// reaching a vertex through its position in the joint's frame, against the closed form.
+TEST(AnyOrderVertexBounds, LeverArmWhereThePaletteIsTheGlobalTimesTheInverseBind) {
+  Mat4 global = Mat4::Identity(), inverse_bind = Mat4::Identity(), above = Mat4::Identity();
+  global.topLeftCorner<3, 3>() = rotation_matrix(quat_from_xyzw(0.0, 0.6, 0.0, 0.8));
+  global.block<3, 1>(0, 3) = Vec3(1.0, 2.0, 3.0);
+  inverse_bind.block<3, 1>(0, 3) = Vec3(-0.5, -1.0, 0.25);  // the joint at (0.5, 1, -0.25) in bind pose
+  above.block<3, 1>(0, 3) = Vec3(0.0, 4.0, 0.0);
+  std::array<double, 16> global_error;
+  global_error.fill(1e-6);
+  const detail::PaletteEntrySource source{&global, &global_error, &inverse_bind};
+  EXPECT_TRUE(detail::joint_lever_arm(source, global * inverse_bind).known);
+  EXPECT_FALSE(detail::joint_lever_arm(source, above.inverse() * global * inverse_bind).known)  // ancestors dropped
+      << "a palette formed otherwise keeps its own bound";
+  EXPECT_FALSE(detail::joint_lever_arm(source, Mat4::Identity()).known);  // joint-cap: the identity uploaded
+  const detail::JointLeverArm arm = detail::joint_lever_arm(source, global * inverse_bind);
+  // A bind vertex at (0.75, 1.5, 0.25) is (0.25, 0.5, 0.5) from the joint: each row's error is 1e-6 times
+  // (|0.25| + |0.5| + |0.5| + 1), the translation column's included.
+  const double p[3] = {0.75, 1.5, 0.25}, exact_p[3] = {0.0, 0.0, 0.0}, p_float[3] = {0.75, 1.5, 0.25};
+  double at_vertex[3], magnitude[3];
+  detail::lever_at_vertex(arm, p, exact_p, p_float, at_vertex, magnitude);
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_DOUBLE_EQ(at_vertex[j], 1e-6 * 2.25) << j;
+    EXPECT_DOUBLE_EQ(magnitude[j], 1e-6 * (0.75 + 1.5 + 0.25 + 0.5 + 1.0 + 0.25 + 1.0)) << j;
+  }
 }
 
 }  // namespace
