@@ -67,18 +67,32 @@ Gauged unit_key(double unit_component, double normalize_ulps) {
   return any_order::known(unit_component, ulps(normalize_ulps) * std::abs(unit_component));
 }
 
-// The same key as a RotationSplit: each component within n u of its own magnitude moves a unit quaternion by
-// at most n u, so its direction by at most asin(n u) and its length by n u.
-RotationSplit unit_key_split(double normalize_ulps) {
-  return {std::asin(ulps(normalize_ulps)), ulps(normalize_ulps)};
+// The length of a quaternion's components other than its largest: its distance from the nearest axis.
+double off_axis(const double* q) {
+  size_t largest = 0;
+  for (size_t i = 1; i < 4; ++i)
+    if (std::abs(q[i]) > std::abs(q[largest])) largest = i;
+  double sum = 0.0;
+  for (size_t i = 0; i < 4; ++i)
+    if (i != largest) sum += q[i] * q[i];
+  return std::sqrt(sum);
+}
+
+// The same key as a RotationSplit: each component within n u of its own magnitude moves a unit quaternion by at
+// most n u, so its length by n u and its direction by any_order_normalization_turn().
+RotationSplit unit_key_split(const double* unit_key, double normalize_ulps) {
+  return {any_order_normalization_turn(off_axis(unit_key), normalize_ulps), ulps(normalize_ulps)};
 }
 
 // A float quaternion r^ = (1 + p) q + t (t perpendicular to the exact unit q, |p| <= along, |t| <= across),
-// then normalized by the allowance or not: its direction within atan(across / (1 - along)) of q, plus
-// asin(n u) for the normalization; its length within max(along, |(1 + along, across)| - 1) of 1, or n u.
-RotationSplit split_of(double along, double across, double normalize_ulps) {
+// then normalized by the allowance or not: its direction within atan(across / (1 - along)) of q, plus the
+// normalization's turn of r^ / |r^|, which is within that angle of q and so of q's axis (`q_off_axis` from it) by
+// the angle more; its length
+// within max(along, |(1 + along, across)| - 1) of 1, or n u.
+RotationSplit split_of(double along, double across, double q_off_axis, double normalize_ulps) {
   if (!(along < 1.0)) return {};
-  const double direction = std::atan(across / (1.0 - along)) + std::asin(ulps(normalize_ulps));
+  const double before = std::atan(across / (1.0 - along));
+  const double direction = before + any_order_normalization_turn(q_off_axis + before, normalize_ulps);
   const double radial = std::max(along, std::hypot(1.0 + along, across) - 1.0);
   return {direction, std::max(radial, ulps(normalize_ulps))};
 }
@@ -96,22 +110,38 @@ double stored_value(const AnimationSampler& s, size_t key, size_t i, int part) {
   return s.values[(cubic ? key * 3 + size_t(part) : key) * c + i];
 }
 
+// One slerp as slerp_split() sees it: the keys' angle theta, the factor u within du, the exact weights c0, c1
+// and their error, and how far the unit keys a, b and the exact result are from their nearest axes (off_axis()).
+struct SlerpPoint {
+  double theta, u, du, c0, c1, weight_error;
+  double off_axis_a, off_axis_b, off_axis_q;
+};
+
+// A key's error (unit_key_split()) across q, for a key at the angle phi from q: at most n u; and, as its own part
+// along the key (n u) and across it (the normalization's, 2 n u |k - k_j e_j|), n u sin(phi) plus the latter.
+double key_error_across(double key_off_axis, double phi, double normalize_ulps) {
+  const double n_u = ulps(normalize_ulps);
+  return std::min(n_u, n_u * std::sin(phi) + 2.0 * n_u * key_off_axis);
+}
+
 // The slerp's errors as a RotationSplit. Against the exact q = c0 a + c1 b' (unit; a at the angle u theta from
 // it, b' at (1 - u) theta), the engine's weighted sum moves by dc0 a + dc1 b' for its weights, whose part across
 // q is at most |dc0| sin(u theta) + |dc1| sin((1 - u) theta) and whose part along q at most |dc0| + |dc1|; by
-// c0 da + c1 db for its keys (|da|, |db| <= n u: unit_key_split()); by the sum's rounding, gamma_2 of
-// c0 |a_i| + c1 |b_i| per component (Euclidean at most gamma_2 (c0 + c1) (1 + n u)); and by the arc from u to
-// u^, at most theta du across and (theta du)^2 along. Then split_of().
-RotationSplit slerp_split(double theta, double u_value, double du, double c0, double c1, double weight_error,
-                          const tol::SamplingAllowances& allowances) {
+// c0 da + c1 db for its keys (|da|, |db| <= n u: unit_key_split(); across q by key_error_across()); by the
+// sum's rounding, gamma_2 of c0 |a_i| + c1 |b_i| per component (Euclidean at most gamma_2 (c0 + c1) (1 + n u));
+// and by the arc from u to u^, at most theta du across and (theta du)^2 along. Then split_of().
+RotationSplit slerp_split(const SlerpPoint& at, const tol::SamplingAllowances& allowances) {
   const double key = ulps(allowances.normalize_ulps);
-  const double weights = c0 + c1 + 2.0 * weight_error;  // the float weights' largest sum
+  const double weights = at.c0 + at.c1 + 2.0 * at.weight_error;  // the float weights' largest sum
   const double rounding = any_order::gamma(2) * weights * (1.0 + key);
-  const double arc = theta * du;
-  const double across = weight_error * (std::sin(u_value * theta) + std::sin((1.0 - u_value) * theta)) +
-                        weights * key + rounding + arc;
-  const double along = 2.0 * weight_error + weights * key + rounding + arc * arc;
-  return split_of(along, across, allowances.normalize_ulps);
+  const double arc = at.theta * at.du;
+  const double phi_a = at.u * at.theta, phi_b = (1.0 - at.u) * at.theta;
+  const double keys_across =
+      (at.c0 + at.weight_error) * key_error_across(at.off_axis_a, phi_a, allowances.normalize_ulps) +
+      (at.c1 + at.weight_error) * key_error_across(at.off_axis_b, phi_b, allowances.normalize_ulps);
+  const double across = at.weight_error * (std::sin(phi_a) + std::sin(phi_b)) + keys_across + rounding + arc;
+  const double along = 2.0 * at.weight_error + weights * key + rounding + arc * arc;
+  return split_of(along, across, at.off_axis_q, allowances.normalize_ulps);
 }
 
 // LINEAR rotation step: slerp as a weighted sum of the (normalized) keys, c0 a + c1 b, its weights c0 = sin((1 -
@@ -151,8 +181,14 @@ void slerp_interval_errors(const AnimationSampler& s, size_t k, double u_value, 
     q[i].error += theta * du;
   }
   normalized(q, allowances.normalize_ulps);
-  for (size_t i = 0; i < 4; ++i) errors[i] = q[i].error;
-  split = slerp_split(theta, u_value, du, c0, c1, weight_error, allowances);
+  double result[4];
+  for (size_t i = 0; i < 4; ++i) {
+    errors[i] = q[i].error;
+    result[i] = q[i].value;
+  }
+  split = slerp_split({theta, u_value, du, c0, c1, weight_error, off_axis(&table.unit_keys[k * 4]),
+                       off_axis(&table.unit_keys[(k + 1) * 4]), off_axis(result)},
+                      allowances);
 }
 
 // LINEAR step (not a rotation): a + u (b - a) and (1 - u) a + u b alike: the monomials a, -u a, u b; the
@@ -240,9 +276,15 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
     q[i].error += change[i];
   }
   const double length = any_order::euclidean_value(q.data(), 4), error = any_order::euclidean_error(q.data(), 4);
-  split = error < length ? RotationSplit{std::asin(error / length) + std::asin(ulps(allowances.normalize_ulps)),
-                                         ulps(allowances.normalize_ulps)}
-                         : RotationSplit{};
+  if (error < length) {
+    double unit[4];
+    for (size_t i = 0; i < 4; ++i) unit[i] = q[i].value / length;
+    const double before = std::asin(error / length);
+    split = {before + any_order_normalization_turn(off_axis(unit) + before, allowances.normalize_ulps),
+             ulps(allowances.normalize_ulps)};
+  } else {
+    split = {};
+  }
   normalized(q, allowances.normalize_ulps);
   for (size_t i = 0; i < 4; ++i) errors[i] = q[i].error;
 }
@@ -288,7 +330,7 @@ void sample(const AnimationSampler& s, ChannelPath path, double t, double time_e
       if (key_time != s.times.front() && std::abs(key_time - t) <= time_error) return set_error(out, kInfinity);
   }
   if (held) {
-    split = unit_key_split(allowances.normalize_ulps);
+    if (rotation) split = unit_key_split(values.data(), allowances.normalize_ulps);
     for (size_t i = 0; i < c; ++i)
       out[i] = rotation ? unit_key(values[i], allowances.normalize_ulps) : Gauged{values[i], input(stored(key, i)).error, std::abs(values[i])};
     if (s.interpolation == Interpolation::Step || n == 1) return;
@@ -336,6 +378,15 @@ std::array<std::array<double, 3>, 3> quaternion_matrix_rounding(const std::array
 }
 
 }  // namespace
+
+// The engine's p^_i = p_i (1 + d_i), |d_i| <= n u. Its part across p is at most min over c of |p o (d - c)|: n u
+// with c = 0, and 2 n u |p - p_j e_j| with c = d_j for the axis j. The part along p, at least -n u, leaves
+// atan(across / (1 - n u)); at most asin(n u) whatever the across part.
+double any_order_normalization_turn(double off_axis, double normalize_ulps) {
+  const double n_u = ulps(normalize_ulps);
+  const double across = n_u * std::min(1.0, 2.0 * off_axis);
+  return std::min(std::asin(n_u), std::atan(across / (1.0 - n_u)));
+}
 
 std::array<std::array<Gauged, 3>, 3> any_order_rotation_matrix_bounds(const std::array<Gauged, 4>& q) {
   const Mat3 r = rotation_matrix(quat_from_xyzw(q[0].value, q[1].value, q[2].value, q[3].value).normalized());
@@ -488,8 +539,8 @@ LocalErrorBounds any_order_local_error_bounds(const Scene& scene, int animation,
     const double q[4] = {trs.rotation.x(), trs.rotation.y(), trs.rotation.z(), trs.rotation.w()};
     for (size_t i = 0; i < 4; ++i) bounds.trs[n][3 + i] = unit_key(q[i], allowances.normalize_ulps).error;
     for (double w : rest.morph_weights[n]) bounds.morph_weights[n].push_back(input(w).error);
+    bounds.rotation_split.push_back(unit_key_split(q, allowances.normalize_ulps));
   }
-  bounds.rotation_split.assign(node_count, unit_key_split(allowances.normalize_ulps));
   if (animation < 0) return bounds;
   const Animation& anim = scene.animations[size_t(animation)];
   std::vector<Gauged> sampled;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cfenv>
 #include <cmath>
 
 namespace skinref::test {
@@ -9,6 +10,21 @@ inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity bu
 
 using M4 = std::array<float, 16>;  // row-major: m[r * 4 + c]
 using V3 = std::array<float, 3>;
+
+constexpr double kUlp = 0x1p-23;  // of the stated allowances (verify/float_model.h)
+
+// The rounding mode of + - * / and sqrt for a scope. The file is compiled with -frounding-math
+// (CMakeLists.txt), so that the compiler neither folds nor moves operations across a change of mode.
+class RoundingScope {
+ public:
+  explicit RoundingScope(int mode) : saved_(std::fegetround()) { std::fesetround(mode); }
+  ~RoundingScope() { std::fesetround(saved_); }
+  RoundingScope(const RoundingScope&) = delete;
+  RoundingScope& operator=(const RoundingScope&) = delete;
+
+ private:
+  int saved_;
+};
 
 M4 identity() {
   M4 m{};
@@ -50,27 +66,72 @@ struct Quaternion {
   float x = 0, y = 0, z = 0, w = 1;
 };
 
-Quaternion normalized(const Quaternion& q) {
-  const float length = std::sqrt(q.w * q.w + q.z * q.z + q.y * q.y + q.x * q.x);
-  return length > 0.0f ? Quaternion{q.x / length, q.y / length, q.z / length, q.w / length} : q;
+double exact_length(const Quaternion& q) {
+  return std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z + double(q.w) * q.w);
 }
 
-Quaternion slerp(Quaternion a, Quaternion b, float u) {
-  a = normalized(a);
-  b = normalized(b);
+// By sqrt and division in float; or, with a bias, at the allowance's edge: the exact normalization (in double, to
+// nearest) times (1 + bias u), then rounded in the engine's mode.
+Quaternion normalized(const Quaternion& q, const Float32EngineChoices& choices) {
+  if (choices.normalize_bias_ulps == 0.0) {
+    const float length = std::sqrt(q.w * q.w + q.z * q.z + q.y * q.y + q.x * q.x);
+    return length > 0.0f ? Quaternion{q.x / length, q.y / length, q.z / length, q.w / length} : q;
+  }
+  double scaled[4];
+  {
+    RoundingScope nearest(FE_TONEAREST);
+    const double length = exact_length(q);
+    if (length == 0.0) return q;
+    const double factor = (1.0 + choices.normalize_bias_ulps * kUlp) / length;
+    scaled[0] = q.x * factor, scaled[1] = q.y * factor, scaled[2] = q.z * factor, scaled[3] = q.w * factor;
+  }
+  return {float(scaled[0]), float(scaled[1]), float(scaled[2]), float(scaled[3])};
+}
+
+// The slerp weights of the stored keys a, b (b on a's side) at u: by acos and sin in float, switching to lerp
+// below 1e-3 rad; or, with a bias, at the allowance's edge: the exact weights (in double, to nearest, from the
+// exact unit keys) times (1 + bias u), then rounded in the engine's mode.
+void slerp_weights(const Quaternion& a, const Quaternion& b, float d, float u, const Float32EngineChoices& choices,
+                   float& wa, float& wb) {
+  if (choices.slerp_weight_bias_ulps == 0.0) {
+    wa = 1.0f - u, wb = u;
+    const float theta = std::acos(std::min(d, 1.0f));
+    if (theta > 1e-3f) {
+      const float s = std::sin(theta);
+      wa = std::sin((1.0f - u) * theta) / s;
+      wb = std::sin(u * theta) / s;
+    }
+    return;
+  }
+  double ca = 1.0 - double(u), cb = u;
+  {
+    RoundingScope nearest(FE_TONEAREST);
+    const double dot = (double(a.x) * b.x + double(a.y) * b.y + double(a.z) * b.z + double(a.w) * b.w) /
+                       (exact_length(a) * exact_length(b));
+    const double theta = std::acos(std::min(dot, 1.0));
+    if (theta > 0.0) {
+      ca = std::sin((1.0 - u) * theta) / std::sin(theta);
+      cb = std::sin(u * theta) / std::sin(theta);
+    }
+    ca *= 1.0 + choices.slerp_weight_bias_ulps * kUlp;
+    cb *= 1.0 + choices.slerp_weight_bias_ulps * kUlp;
+  }
+  wa = float(ca), wb = float(cb);
+}
+
+Quaternion slerp(const Quaternion& stored_a, Quaternion stored_b, float u, const Float32EngineChoices& choices) {
+  const Quaternion a = normalized(stored_a, choices);
+  Quaternion b = normalized(stored_b, choices);
   float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
   if (d < 0.0f) {
     b = {-b.x, -b.y, -b.z, -b.w};
+    stored_b = {-stored_b.x, -stored_b.y, -stored_b.z, -stored_b.w};
     d = -d;
   }
-  float wa = 1.0f - u, wb = u;
-  const float theta = std::acos(std::min(d, 1.0f));
-  if (theta > 1e-3f) {
-    const float s = std::sin(theta);
-    wa = std::sin((1.0f - u) * theta) / s;
-    wb = std::sin(u * theta) / s;
-  }
-  return normalized(Quaternion{wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w});
+  float wa = 0.0f, wb = 0.0f;
+  slerp_weights(stored_a, stored_b, d, u, choices, wa, wb);
+  const Quaternion sum{wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w};
+  return choices.renormalize_slerp ? normalized(sum, choices) : sum;
 }
 
 struct Trs {
@@ -79,19 +140,25 @@ struct Trs {
   V3 scale{1, 1, 1};
 };
 
-M4 local_matrix(const Trs& trs) {
+M4 local_matrix(const Trs& trs, const Float32EngineChoices& choices) {
   M4 t = identity(), r = identity(), s = identity();
   for (int i = 0; i < 3; ++i) t[i * 4 + 3] = trs.translation[size_t(i)];
   const Quaternion& q = trs.rotation;
-  r[0] = 1 - 2 * (q.y * q.y + q.z * q.z);
+  if (choices.homogeneous_rotation_matrix) {
+    r[0] = q.w * q.w + q.x * q.x - q.y * q.y - q.z * q.z;
+    r[5] = q.w * q.w - q.x * q.x + q.y * q.y - q.z * q.z;
+    r[10] = q.w * q.w - q.x * q.x - q.y * q.y + q.z * q.z;
+  } else {
+    r[0] = 1 - 2 * (q.y * q.y + q.z * q.z);
+    r[5] = 1 - 2 * (q.x * q.x + q.z * q.z);
+    r[10] = 1 - 2 * (q.x * q.x + q.y * q.y);
+  }
   r[1] = 2 * (q.x * q.y - q.w * q.z);
   r[2] = 2 * (q.x * q.z + q.w * q.y);
   r[4] = 2 * (q.x * q.y + q.w * q.z);
-  r[5] = 1 - 2 * (q.x * q.x + q.z * q.z);
   r[6] = 2 * (q.y * q.z - q.w * q.x);
   r[8] = 2 * (q.x * q.z - q.w * q.y);
   r[9] = 2 * (q.y * q.z + q.w * q.x);
-  r[10] = 1 - 2 * (q.x * q.x + q.y * q.y);
   s[0] = trs.scale[0];
   s[5] = trs.scale[1];
   s[10] = trs.scale[2];
@@ -99,7 +166,7 @@ M4 local_matrix(const Trs& trs) {
 }
 
 // Sampler `s` at t: `components` floats.
-std::vector<float> sample(const AnimationSampler& s, ChannelPath path, float t) {
+std::vector<float> sample(const AnimationSampler& s, ChannelPath path, float t, const Float32EngineChoices& choices) {
   const size_t c = size_t(s.components), n = s.times.size();
   const bool cubic = s.interpolation == Interpolation::CubicSpline;
   auto value = [&](size_t k, size_t i) { return float(s.values[(cubic ? k * 3 + 1 : k) * c + i]); };
@@ -118,7 +185,7 @@ std::vector<float> sample(const AnimationSampler& s, ChannelPath path, float t) 
     } else if (s.interpolation == Interpolation::Linear) {
       if (path == ChannelPath::Rotation) {
         const Quaternion q = slerp({value(k, 0), value(k, 1), value(k, 2), value(k, 3)},
-                                   {value(k + 1, 0), value(k + 1, 1), value(k + 1, 2), value(k + 1, 3)}, u);
+                                   {value(k + 1, 0), value(k + 1, 1), value(k + 1, 2), value(k + 1, 3)}, u, choices);
         return {q.x, q.y, q.z, q.w};
       }
       for (size_t i = 0; i < c; ++i) out[i] = (1.0f - u) * value(k, i) + u * value(k + 1, i);
@@ -134,20 +201,24 @@ std::vector<float> sample(const AnimationSampler& s, ChannelPath path, float t) 
     }
   }
   if (path == ChannelPath::Rotation) {
-    const Quaternion q = normalized(Quaternion{out[0], out[1], out[2], out[3]});
+    const Quaternion q = normalized(Quaternion{out[0], out[1], out[2], out[3]}, choices);
     return {q.x, q.y, q.z, q.w};
   }
   return out;
 }
 
-void walk(const Scene& scene, int node, const M4& parent, const std::vector<Trs>& locals, std::vector<M4>& globals) {
-  globals[size_t(node)] = multiply(parent, local_matrix(locals[size_t(node)]));
-  for (int child : scene.nodes[size_t(node)].children) walk(scene, child, globals[size_t(node)], locals, globals);
+void walk(const Scene& scene, int node, const M4& parent, const std::vector<Trs>& locals,
+          const Float32EngineChoices& choices, std::vector<M4>& globals) {
+  globals[size_t(node)] = multiply(parent, local_matrix(locals[size_t(node)], choices));
+  for (int child : scene.nodes[size_t(node)].children)
+    walk(scene, child, globals[size_t(node)], locals, choices, globals);
 }
 
 }  // namespace
 
-std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int animation, float time) {
+std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int animation, float time,
+                                                    const Float32EngineChoices& choices) {
+  const RoundingScope mode(choices.round_toward_zero ? FE_TOWARDZERO : FE_TONEAREST);
   // Pose.
   std::vector<Trs> locals(scene.nodes.size());
   std::vector<std::vector<float>> morph(scene.nodes.size());
@@ -155,7 +226,8 @@ std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int anim
     const Transform& rest = scene.nodes[n].rest;
     locals[n].translation = {float(rest.translation.x()), float(rest.translation.y()), float(rest.translation.z())};
     locals[n].rotation = normalized(Quaternion{float(rest.rotation.x()), float(rest.rotation.y()),
-                                               float(rest.rotation.z()), float(rest.rotation.w())});
+                                               float(rest.rotation.z()), float(rest.rotation.w())},
+                                    choices);
     locals[n].scale = {float(rest.scale.x()), float(rest.scale.y()), float(rest.scale.z())};
     const Node& node = scene.nodes[n];
     if (node.mesh >= 0) {
@@ -171,7 +243,7 @@ std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int anim
   if (animation >= 0) {
     const Animation& clip = scene.animations[size_t(animation)];
     for (const AnimationChannel& channel : clip.channels) {
-      const std::vector<float> v = sample(clip.samplers[size_t(channel.sampler)], channel.path, time);
+      const std::vector<float> v = sample(clip.samplers[size_t(channel.sampler)], channel.path, time, choices);
       Trs& local = locals[size_t(channel.node)];
       switch (channel.path) {
         case ChannelPath::Translation: local.translation = {v[0], v[1], v[2]}; break;
@@ -184,10 +256,10 @@ std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int anim
     }
   }
   std::vector<M4> globals(scene.nodes.size(), identity());
-  for (int root : scene.roots) walk(scene, root, identity(), locals, globals);
+  for (int root : scene.roots) walk(scene, root, identity(), locals, choices, globals);
   for (size_t n = 0; n < scene.nodes.size(); ++n)  // nodes outside the active scene
     if (scene.nodes[n].parent < 0 && std::find(scene.roots.begin(), scene.roots.end(), int(n)) == scene.roots.end())
-      walk(scene, int(n), identity(), locals, globals);
+      walk(scene, int(n), identity(), locals, choices, globals);
 
   std::vector<WorldPrimitive> result;
   for (int n : drawn_nodes(scene)) {

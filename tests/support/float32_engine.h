@@ -16,6 +16,15 @@
 //   the blended upper 3x3, both normalized; weights as stored; a vertex whose weights sum to 0 keeps its
 //   bind attributes. Rigid mesh nodes by their global matrix.
 // - Output: world primitives in drawn_nodes() order, like evaluate_vertices().
+//
+// Float32EngineChoices: choices that the any-order contract (verify/any_order_pose_bounds.h) leaves to an
+// engine. kIndependentEngine is the engine above, rounding to nearest. kEngineAtTheContractLimits uses up every
+// stated allowance in the one direction that shrinks, so that its errors add up instead of cancelling: every
+// + - * / and sqrt rounded toward zero; quaternions (keys and CUBICSPLINE results) normalized to their exact
+// value times (1 - 3 u), then rounded (within the stated 4 ulp); slerp weights the exact ones times (1 - 3 u),
+// then rounded (within 4 ulp of c0 + c1), the result not renormalized; rotation matrices by the homogeneous
+// form w^2 + x^2 - y^2 - z^2, which turns a quaternion's length into a scale. It is still a correct engine,
+// and its error is about what the bounds must admit (docs/error_bounds.md, "How tight").
 #pragma once
 
 #include "core/scene.h"
@@ -25,6 +34,17 @@
 
 namespace skinref::test {
 
-std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int animation, float time);
+struct Float32EngineChoices {
+  bool round_toward_zero = false;                 // + - * / sqrt toward zero (else to nearest)
+  double normalize_bias_ulps = 0.0;               // 0: quaternions normalized by sqrt and division in float
+  double slerp_weight_bias_ulps = 0.0;            // 0: slerp weights by acos and sin in float
+  bool renormalize_slerp = true;                  // the slerp's result normalized
+  bool homogeneous_rotation_matrix = false;       // w^2 + x^2 - y^2 - z^2 (else 1 - 2 (y^2 + z^2))
+};
+inline constexpr Float32EngineChoices kIndependentEngine{};
+inline constexpr Float32EngineChoices kEngineAtTheContractLimits{true, -3.0, -3.0, false, true};
+
+std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int animation, float time,
+                                                    const Float32EngineChoices& choices = kIndependentEngine);
 
 }  // namespace skinref::test

@@ -317,6 +317,47 @@ TEST(AnyOrderArithmetic, QuaternionMatrixFormsAreWithinTheirSplitBound) {
   EXPECT_GT(worst, 0.1) << "the split bound should not be loose by more than ten";
 }
 
+// The normalization's turn (any_order_normalization_turn): each component of a unit quaternion moved by up to
+// 4 ulp of its own magnitude, at the corners (+-4 ulp) and inside, on random quaternions, small joint rotations
+// (near one axis) and the identity. The angle between the moved and the exact quaternion is within the bound.
+TEST(AnyOrderArithmetic, NormalizationTurnsAQuaternionNearOneAxisLittle) {
+  constexpr double kNormalizeUlps = 4.0;
+  // The measured angle's own rounding: `across` is the difference of unit-sized terms, 1e-16 of them, where the
+  // angle of a small rotation's turn is 1e-12.
+  constexpr double kAngleRounding = 1e-3;
+  const double n_u = kNormalizeUlps * tol::kFloatUlp;
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0), log_angle(-6.0, 0.0);
+  std::bernoulli_distribution corner(0.5);
+  double worst = 0.0;
+  for (int sample = 0; sample < kSamples; ++sample) {
+    Eigen::Vector4d q = random_unit_quaternion(random);
+    if (sample % 3 == 1) {  // a small rotation: w near 1
+      const double angle = std::pow(10.0, log_angle(random));
+      const Eigen::Vector3d axis = Eigen::Vector3d(unit(random), unit(random), unit(random)).normalized();
+      q << std::sin(angle / 2) * axis, std::cos(angle / 2);
+    } else if (sample % 3 == 2 && sample < 30) {
+      q = Eigen::Vector4d(0.0, 0.0, 0.0, 1.0);
+    }
+    Eigen::Vector4d moved;
+    for (int i = 0; i < 4; ++i) moved[i] = q[i] * (1.0 + n_u * (sample % 2 == 0 ? (corner(random) ? 1.0 : -1.0) : unit(random)));
+    const double along = moved.dot(q), across = (moved - along * q).norm();
+    const double angle = std::atan2(across, along);
+    int axis = 0;
+    q.cwiseAbs().maxCoeff(&axis);
+    Eigen::Vector4d off_axis = q;
+    off_axis[axis] = 0.0;
+    const double bound = any_order_normalization_turn(off_axis.norm(), kNormalizeUlps);
+    EXPECT_LE(angle, bound * (1.0 + kAngleRounding) + 1e-18) << q.transpose();
+    if (bound > 0.0) worst = std::max(worst, angle / bound);
+  }
+  EXPECT_EQ(any_order_normalization_turn(0.0, kNormalizeUlps), 0.0) << "the identity does not turn";
+  EXPECT_DOUBLE_EQ(any_order_normalization_turn(std::sqrt(0.75), kNormalizeUlps), std::asin(n_u))
+      << "four equal components";
+  std::printf("  normalization's turn within 4 ulp per component: largest angle / bound %.3g\n", worst);
+  EXPECT_GT(worst, 0.4) << "the turn's bound should not be loose by more than 2.5";
+}
+
 // The lever arm (vertex_bounds_walk.h): known only where the palette entry is G * IBM, and the global's error
 // reaching a vertex through its position in the joint's frame, against the closed form.
 TEST(AnyOrderVertexBounds, LeverArmWhereThePaletteIsTheGlobalTimesTheInverseBind) {
