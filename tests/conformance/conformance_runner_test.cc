@@ -85,18 +85,17 @@ TEST(ConformanceRunner, SkinrefsCpuBackendPassesThroughTheCommandProtocol) {
   EXPECT_EQ(summary_line(run, verdicts), "skinref cpu: conformant on 5 of 5 cases");
 }
 
-// The tests' independent float32 engine (support/float32_engine.h: another order of operations at every
-// stage, no code shared with the reference) passes every case: the bounds hold for a correct engine that is
-// not skinref.
-TEST(ConformanceRunner, TheIndependentFloat32EnginePassesEveryCase) {
+// The tests' float32 engine (support/float32_engine.h: another order of operations at every stage, no code
+// shared with the reference) with `choices`, over every case: every case must pass.
+void expect_float32_engine_passes_every_case(const test::Float32EngineChoices& choices, const std::string& name) {
   test::TempDir dir;
   RunRecord run;
-  run.engine.name = "independent float32 engine";
+  run.engine.name = name;
   for (const Query& q : suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), "")) {
     const Scene scene = load_gltf_file(q.model);
     VertexDump dump;
     dump.precision = DumpPrecision::F32;
-    dump.primitives = test::float32_engine_vertices(scene, 0, float(q.time));
+    dump.primitives = test::float32_engine_vertices(scene, 0, float(q.time), choices);
     fs::create_directories(fs::path(q.out).parent_path());
     write_vertex_dump(scene, dump, q.out);
     run.results.push_back({q, "ok", 0.0});
@@ -105,9 +104,19 @@ TEST(ConformanceRunner, TheIndependentFloat32EnginePassesEveryCase) {
   EXPECT_EQ(verdicts.size(), conformance_cases().size());
   for (const CaseVerdict& v : verdicts) {
     EXPECT_EQ(v.outcome, CaseOutcome::Passed) << v.definition->id << ": " << v.departure << " " << v.detail;
-    std::printf("[ measured ] %-40s independent float32 engine: error/bound %.3g\n", v.definition->id.c_str(),
-                v.margin);
+    std::printf("[ measured ] %-40s %s: error/bound %.3g\n", v.definition->id.c_str(), name.c_str(), v.margin);
   }
+}
+
+// Rounding to nearest: the bounds hold for a correct engine that is not skinref.
+TEST(ConformanceRunner, TheIndependentFloat32EnginePassesEveryCase) {
+  expect_float32_engine_passes_every_case(test::kIndependentEngine, "independent float32 engine");
+}
+
+// At the contract's limits (rounding toward zero, every stated allowance used up in one direction): the bounds
+// hold for the correct engine whose errors add up instead of cancelling.
+TEST(ConformanceRunner, TheFloat32EngineAtTheContractLimitsPassesEveryCase) {
+  expect_float32_engine_passes_every_case(test::kEngineAtTheContractLimits, "float32 engine at the contract's limits");
 }
 
 // The reference under a target's conventions, written as an engine's dumps would be (f32 .skv), and judged.
