@@ -86,9 +86,8 @@ RotationSplit unit_key_split(const double* unit_key, double normalize_ulps) {
 
 // A float quaternion r^ = (1 + p) q + t (t perpendicular to the exact unit q, |p| <= along, |t| <= across),
 // then normalized by the allowance or not: its direction within atan(across / (1 - along)) of q, plus the
-// normalization's turn of r^ / |r^|, which is within that angle of q and so of q's axis (`q_off_axis` from it) by
-// the angle more; its length
-// within max(along, |(1 + along, across)| - 1) of 1, or n u.
+// normalization's turn of r^ / |r^|, which is that angle closer to q and so at most that angle further than q
+// from q's nearest axis (`q_off_axis`); its length within max(along, |(1 + along, across)| - 1) of 1, or n u.
 RotationSplit split_of(double along, double across, double q_off_axis, double normalize_ulps) {
   if (!(along < 1.0)) return {};
   const double before = std::atan(across / (1.0 - along));

@@ -65,12 +65,12 @@ std::array<std::array<Gauged, 3>, 3> any_order_rotation_matrix_bounds(const std:
 // magnitudes for the forms' rounding): per entry, 2 sin(direction) for the turn, (2 r + r^2) times the form's
 // factor for the length (unit-assuming forms add (1 - |q|^2) (I - R), the homogeneous one scales R by |q|^2,
 // Godot's divides it out), and the forms' rounding as above.
+std::array<std::array<double, 3>, 3> any_order_rotation_matrix_split_errors(const std::array<Gauged, 4>& q,
+                                                                            const RotationSplit& split);
 // The angle (radians, as 4-vectors) by which a normalization within `normalize_ulps` per component, relative to
 // each component's magnitude, can turn a unit quaternion whose distance from one of the four axes is at most
 // `off_axis` (the length of its other three components): a quaternion near one axis barely turns, and a zero
 // component stays zero.
 double any_order_normalization_turn(double off_axis, double normalize_ulps);
-std::array<std::array<double, 3>, 3> any_order_rotation_matrix_split_errors(const std::array<Gauged, 4>& q,
-                                                                            const RotationSplit& split);
 
 }  // namespace skinref
