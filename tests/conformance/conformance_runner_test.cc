@@ -113,10 +113,12 @@ TEST(ConformanceRunner, TheIndependentFloat32EnginePassesEveryCase) {
   expect_float32_engine_passes_every_case(test::kIndependentEngine, "independent float32 engine");
 }
 
-// At the contract's limits (rounding toward zero, every stated allowance used up in one direction): the bounds
-// hold for the correct engine whose errors add up instead of cancelling.
+// At the contract's limits (rounding toward zero, every stated allowance used up in one direction, each way, and
+// Godot's matrix form): the bounds hold for the correct engines whose errors add up instead of cancelling.
 TEST(ConformanceRunner, TheFloat32EngineAtTheContractLimitsPassesEveryCase) {
   expect_float32_engine_passes_every_case(test::kEngineAtTheContractLimits, "float32 engine at the contract's limits");
+  expect_float32_engine_passes_every_case(test::kEngineAtTheContractLimitsOutward, "the same, outward");
+  expect_float32_engine_passes_every_case(test::kEngineAtTheContractLimitsGodot, "the same, Godot's form");
 }
 
 // The reference under a target's conventions, written as an engine's dumps would be (f32 .skv), and judged.

@@ -140,18 +140,32 @@ struct Trs {
   V3 scale{1, 1, 1};
 };
 
-M4 local_matrix(const Trs& trs, const Float32EngineChoices& choices) {
-  M4 t = identity(), r = identity(), s = identity();
-  for (int i = 0; i < 3; ++i) t[i * 4 + 3] = trs.translation[size_t(i)];
-  const Quaternion& q = trs.rotation;
-  if (choices.homogeneous_rotation_matrix) {
-    r[0] = q.w * q.w + q.x * q.x - q.y * q.y - q.z * q.z;
-    r[5] = q.w * q.w - q.x * q.x + q.y * q.y - q.z * q.z;
-    r[10] = q.w * q.w - q.x * q.x - q.y * q.y + q.z * q.z;
-  } else {
-    r[0] = 1 - 2 * (q.y * q.y + q.z * q.z);
-    r[5] = 1 - 2 * (q.x * q.x + q.z * q.z);
-    r[10] = 1 - 2 * (q.x * q.x + q.y * q.y);
+// The rotation part of R by the engine's form.
+void engine_rotation(const Quaternion& q, RotationMatrixForm form, M4& r) {
+  switch (form) {
+    case RotationMatrixForm::UnitAssuming:
+      r[0] = 1 - 2 * (q.y * q.y + q.z * q.z);
+      r[5] = 1 - 2 * (q.x * q.x + q.z * q.z);
+      r[10] = 1 - 2 * (q.x * q.x + q.y * q.y);
+      break;
+    case RotationMatrixForm::Homogeneous:
+      r[0] = q.w * q.w + q.x * q.x - q.y * q.y - q.z * q.z;
+      r[5] = q.w * q.w - q.x * q.x + q.y * q.y - q.z * q.z;
+      r[10] = q.w * q.w - q.x * q.x - q.y * q.y + q.z * q.z;
+      break;
+    case RotationMatrixForm::Godot: {
+      const float s = 2.0f / (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+      r[0] = 1 - s * (q.y * q.y + q.z * q.z);
+      r[5] = 1 - s * (q.x * q.x + q.z * q.z);
+      r[10] = 1 - s * (q.x * q.x + q.y * q.y);
+      r[1] = s * (q.x * q.y - q.w * q.z);
+      r[2] = s * (q.x * q.z + q.w * q.y);
+      r[4] = s * (q.x * q.y + q.w * q.z);
+      r[6] = s * (q.y * q.z - q.w * q.x);
+      r[8] = s * (q.x * q.z - q.w * q.y);
+      r[9] = s * (q.y * q.z + q.w * q.x);
+      return;
+    }
   }
   r[1] = 2 * (q.x * q.y - q.w * q.z);
   r[2] = 2 * (q.x * q.z + q.w * q.y);
@@ -159,6 +173,12 @@ M4 local_matrix(const Trs& trs, const Float32EngineChoices& choices) {
   r[6] = 2 * (q.y * q.z - q.w * q.x);
   r[8] = 2 * (q.x * q.z - q.w * q.y);
   r[9] = 2 * (q.y * q.z + q.w * q.x);
+}
+
+M4 local_matrix(const Trs& trs, const Float32EngineChoices& choices) {
+  M4 t = identity(), r = identity(), s = identity();
+  for (int i = 0; i < 3; ++i) t[i * 4 + 3] = trs.translation[size_t(i)];
+  engine_rotation(trs.rotation, choices.rotation_matrix_form, r);
   s[0] = trs.scale[0];
   s[5] = trs.scale[1];
   s[10] = trs.scale[2];

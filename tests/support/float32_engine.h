@@ -25,6 +25,8 @@
 // then rounded (within 4 ulp of c0 + c1), the result not renormalized; rotation matrices by the homogeneous
 // form w^2 + x^2 - y^2 - z^2, which turns a quaternion's length into a scale. It is still a correct engine,
 // and its error is about what the bounds must admit (docs/error_bounds.md, "How tight").
+// kEngineAtTheContractLimitsOutward uses them up the other way (quaternions and weights 3 u long), and
+// kEngineAtTheContractLimitsGodot with Godot's form, which divides the length out and rounds the most.
 #pragma once
 
 #include "core/scene.h"
@@ -34,15 +36,24 @@
 
 namespace skinref::test {
 
+enum class RotationMatrixForm {
+  UnitAssuming,  // 1 - 2 (y^2 + z^2), 2 (x y - w z): glm, Eigen, ozz, three.js
+  Homogeneous,   // w^2 + x^2 - y^2 - z^2, 2 (x y - w z)
+  Godot,         // s = 2 / |q|^2: 1 - s (y^2 + z^2), s (x y - w z)
+};
+
 struct Float32EngineChoices {
   bool round_toward_zero = false;                 // + - * / sqrt toward zero (else to nearest)
   double normalize_bias_ulps = 0.0;               // 0: quaternions normalized by sqrt and division in float
   double slerp_weight_bias_ulps = 0.0;            // 0: slerp weights by acos and sin in float
   bool renormalize_slerp = true;                  // the slerp's result normalized
-  bool homogeneous_rotation_matrix = false;       // w^2 + x^2 - y^2 - z^2 (else 1 - 2 (y^2 + z^2))
+  RotationMatrixForm rotation_matrix_form = RotationMatrixForm::UnitAssuming;
 };
 inline constexpr Float32EngineChoices kIndependentEngine{};
-inline constexpr Float32EngineChoices kEngineAtTheContractLimits{true, -3.0, -3.0, false, true};
+inline constexpr Float32EngineChoices kEngineAtTheContractLimits{true, -3.0, -3.0, false, RotationMatrixForm::Homogeneous};
+inline constexpr Float32EngineChoices kEngineAtTheContractLimitsOutward{true, 3.0, 3.0, false,
+                                                                        RotationMatrixForm::Homogeneous};
+inline constexpr Float32EngineChoices kEngineAtTheContractLimitsGodot{true, -3.0, -3.0, false, RotationMatrixForm::Godot};
 
 std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int animation, float time,
                                                     const Float32EngineChoices& choices = kIndependentEngine);
