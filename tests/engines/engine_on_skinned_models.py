@@ -7,8 +7,8 @@ skinned built-in scenes (exported to .gltf) and, where the corpus is present, Ce
 RiggedSimple, at 20 float32 times each, evenly spread over the clip. Each dump is compared (`skinref compare`, its
 default any-order bounds) with skinref's reference under the engine's documented conventions (docs/engines.md):
 normals=blend-upper3x3 for both engines, and three.js's four influences on eight-influences. Where an engine's
-normals depart in a way no convention names (three.js under non-uniform joint scale), its positions alone are
-held. Prints each model's values over their bounds and largest error/bound. Exit 0 when every value held is
+normals depart in a way no convention names (three.js's normalize(N(M) M^-1 B n) under a skinned mesh node whose
+world matrix M is not a similarity, node-transforms), its positions alone are held. Prints each model's values over their bounds and largest error/bound. Exit 0 when every value held is
 within its bound, 1 when one is not, 2 for a failed adapter or skinref run, 77 (skipped) without Node.js or the
 npm packages; without the corpus its models are skipped, saying so.
 """
@@ -31,7 +31,7 @@ TIMES_PER_MODEL = 20
 ENGINE_CONVENTIONS = ["normals=blend-upper3x3"]
 MODEL_CONVENTIONS = {("three", "eight-influences"): ["influences=first-set-renormalized"]}
 # Where no convention names the engine's normals: their positions alone are held (the reason printed).
-POSITIONS_ONLY = {("three", "node-transforms"): "three.js's normals under non-uniform joint scale (docs/engines.md)"}
+POSITIONS_ONLY = {("three", "node-transforms"): "three.js's normals under a non-uniformly scaled mesh node (docs/engines.md)"}
 
 
 def float32(x):
