@@ -288,11 +288,13 @@ void add_palette_fields(std::vector<ConventionField>& fields) {
       [](auto& c) -> auto& { return c.palette.skeleton_ancestors; },
       {{SkeletonAncestors::Kept, "kept"}, {SkeletonAncestors::Dropped, "dropped"}}));
   fields.push_back(enum_field<MeshNodeTransform>(
-      "mesh-node", "palette", "ignored|applied|inverse",
-      "the skinned mesh node's global transform: ignored (glTF), applied on top of the palette, or its inverse",
+      "mesh-node", "palette", "ignored|applied|inverse|normals-by-normal-matrix-times-inverse",
+      "the skinned mesh node's global transform M: ignored (glTF), applied on top of the palette, or its inverse; "
+      "or normals alone by N(M) M^-1 (three.js)",
       [](auto& c) -> auto& { return c.palette.mesh_node; },
       {{MeshNodeTransform::Ignored, "ignored"}, {MeshNodeTransform::Applied, "applied"},
-       {MeshNodeTransform::Inverse, "inverse"}}));
+       {MeshNodeTransform::Inverse, "inverse"},
+       {MeshNodeTransform::NormalMatrixTimesInverse, "normals-by-normal-matrix-times-inverse"}}));
   fields.push_back(enum_field<RestValues>(
       "rest-values", "palette", "node|identity",
       "the translation, rotation or scale that the played clip does not animate on a node it animates: the "

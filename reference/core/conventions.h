@@ -115,7 +115,9 @@ struct SamplingConventions {
 
 // ---- hierarchy and palette ----
 enum class SkeletonAncestors { Kept, Dropped };  // Dropped: joints' globals start at the skeleton root
-enum class MeshNodeTransform { Ignored, Applied, Inverse };
+// The skinned mesh node's global transform M: ignored (glTF), applied on top of the palette, its inverse, or
+// (three.js) normals only by M's normal matrix times its inverse, N(M) M^-1: positions as glTF's.
+enum class MeshNodeTransform { Ignored, Applied, Inverse, NormalMatrixTimesInverse };
 // The TRS properties a channel of the played clip does not animate, on a node it animates: the node's own
 // (glTF), or the identity's.
 enum class RestValues { Node, Identity };

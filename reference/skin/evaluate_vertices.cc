@@ -142,6 +142,9 @@ std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const Evaluate
       case MeshNodeTransform::Inverse:
         apply_mesh_node_transform(pose.model.global[size_t(prim.node)].inverse(), skinning.normalize, vertices);
         break;
+      case MeshNodeTransform::NormalMatrixTimesInverse:
+        apply_mesh_node_normal_mismatch(pose.model.global[size_t(prim.node)], skinning.normalize, vertices);
+        break;
     }
   }
   return output;

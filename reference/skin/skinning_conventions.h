@@ -22,6 +22,8 @@
 //   tangent xyz; renormalized when `normalize`), targets in order, zero weights skipped.
 // - apply_mesh_node_transform(): mesh-node=applied or inverse: positions by M (or M^-1), normals by its
 //   normal matrix and tangents by its linear part, renormalized when `normalize`.
+// - apply_mesh_node_normal_mismatch(): mesh-node=normals-by-normal-matrix-times-inverse: normals alone by
+//   N(M) M^-1 = (M M^T)^-1 (the linear parts), renormalized when `normalize`; positions and tangents kept.
 #pragma once
 #include "core/conventions.h"
 #include "core/scene.h"
@@ -43,4 +45,5 @@ void skin_lbs_normal_variant(const SkinningInput& input, const SkinningOptions& 
 void add_morph_deltas_after_skinning(const Primitive& primitive, std::span<const double> weights, bool normalize,
                                      SkinnedVertices& vertices);
 void apply_mesh_node_transform(const Mat4& transform, bool normalize, SkinnedVertices& vertices);
+void apply_mesh_node_normal_mismatch(const Mat4& mesh_node, bool normalize, SkinnedVertices& vertices);
 }  // namespace skinref

@@ -64,6 +64,35 @@ struct Evaluation {
   CandidateScore score;
 };
 
+// The mesh-node conventions on top of the skinned vertices `v`, as widened_for_after_skinning() derives: normals
+// alone by (M M^T)^-1 under three.js's, a unit vector's error amplified by that map's condition number.
+void widen_for_mesh_node(MeshNodeTransform mesh_node, const Mat4& global, const SkinnedVertices& v,
+                         PrimitiveErrorBounds& b) {
+  constexpr double u = 0x1p-24;  // as widened_for_after_skinning()
+  Mat4 transform = global;
+  switch (mesh_node) {
+    case MeshNodeTransform::Ignored: return;
+    case MeshNodeTransform::Applied: break;
+    case MeshNodeTransform::Inverse: transform = global.inverse().eval(); break;
+    case MeshNodeTransform::NormalMatrixTimesInverse: {  // normals alone, by (M M^T)^-1
+      const Mat3 linear = global.topLeftCorner<3, 3>();
+      const Mat3 mismatch = (linear * linear.transpose()).inverse();
+      const double condition = mismatch.norm() * mismatch.inverse().norm();
+      for (double& normal : b.normal) normal = condition * normal + 8.0 * u;
+      return;
+    }
+  }
+  const Mat3 linear = transform.topLeftCorner<3, 3>();
+  const double norm = linear.norm(), inverse_norm = linear.inverse().norm();
+  const double translation = transform.block<3, 1>(0, 3).norm();
+  for (size_t k = 0; k < v.positions.size(); ++k) {
+    const double before = inverse_norm * (v.positions[k].norm() + translation);
+    b.position[k] = norm * b.position[k] + 4.0 * u * (norm * before + translation);
+  }
+  for (double& normal : b.normal) normal = norm * inverse_norm * normal + 8.0 * u;
+  for (double& tangent : b.tangent) tangent = norm * inverse_norm * tangent + 8.0 * u;
+}
+
 // The bounds of the skinning stage carried through the steps an engine adds after it (float32, unit roundoff
 // u = 2^-24; docs/conventions.md): morph deltas added to the skinned vertex, |err| += (k + 1) u (|p| + sum_k
 // |w_k| |d_k|) over k targets; a transform M = (A, t) applied on top, |err'| <= |A|_F |err| + 4 u (|A|_F |p| +
@@ -92,19 +121,7 @@ std::vector<PrimitiveErrorBounds> widened_for_after_skinning(const Scene& scene,
       for (double& normal : b.normal) normal += 8.0 * u + double(prim.targets.size() + 1) * u;
       for (double& tangent : b.tangent) tangent += 8.0 * u + double(prim.targets.size() + 1) * u;
     }
-    if (conventions.palette.mesh_node != MeshNodeTransform::Ignored) {
-      Mat4 transform = pose.model.global[size_t(world.node)];
-      if (conventions.palette.mesh_node == MeshNodeTransform::Inverse) transform = transform.inverse().eval();
-      const Mat3 linear = transform.topLeftCorner<3, 3>();
-      const double norm = linear.norm(), inverse_norm = linear.inverse().norm();
-      const double translation = transform.block<3, 1>(0, 3).norm();
-      for (size_t k = 0; k < v.positions.size(); ++k) {
-        const double before = inverse_norm * (v.positions[k].norm() + translation);
-        b.position[k] = norm * b.position[k] + 4.0 * u * (norm * before + translation);
-      }
-      for (double& normal : b.normal) normal = norm * inverse_norm * normal + 8.0 * u;
-      for (double& tangent : b.tangent) tangent = norm * inverse_norm * tangent + 8.0 * u;
-    }
+    widen_for_mesh_node(conventions.palette.mesh_node, pose.model.global[size_t(world.node)], v, b);
   }
   return bounds;
 }

@@ -127,6 +127,29 @@ TEST(SkinningConventionsTest, MorphAfterSkinningAndTheMeshNodeOnTop) {
   test::expect_vec3_near(moved.normals[0], Vec3(0, 0, 0.5), tol::kClosedForm);
 }
 
+// three.js's normals under a skinned mesh node M (mesh-node=normals-by-normal-matrix-times-inverse): N(M) M^-1 =
+// (M M^T)^-1. With M = R diag(2, 0.5, 1) (R a quarter turn about z): M M^T = R diag(4, 0.25, 1) R^T, so a normal
+// along R (1, 1, 0) / sqrt 2 goes to R (1/4, 4, 0), normalized; positions and tangents stay.
+TEST(SkinningConventionsTest, ThreeJsNormalsUnderTheMeshNode) {
+  const Mat3 turn = rotation(M_PI / 2, Vec3::UnitZ());
+  const Mat3 linear = turn * Vec3(2.0, 0.5, 1.0).asDiagonal();
+  SkinnedVertices v;
+  v.positions = {Vec3(1, 2, 3)};
+  v.normals = {turn * Vec3(1, 1, 0).normalized()};
+  v.tangents = {Vec4(0, 0, 1, -1)};
+  apply_mesh_node_normal_mismatch(affine(linear, Vec3(5, 6, 7)), true, v);
+  test::expect_vec3_near(v.positions[0], Vec3(1, 2, 3), tol::kClosedForm);
+  test::expect_vec3_near(v.normals[0], turn * Vec3(0.25, 4, 0).normalized(), tol::kClosedForm);
+  EXPECT_EQ(v.tangents[0], Vec4(0, 0, 1, -1));
+  v.normals = {turn * Vec3(1, 1, 0).normalized()};
+  apply_mesh_node_normal_mismatch(affine(linear, Vec3(5, 6, 7)), false, v);  // unnormalized: the map's own scale
+  test::expect_vec3_near(v.normals[0], turn * Vec3(0.25, 4, 0) / std::sqrt(2.0), tol::kClosedForm);
+  // A rotation times a uniform scale leaves the direction: glTF's normals.
+  v.normals = {Vec3(0, 0.6, 0.8)};
+  apply_mesh_node_normal_mismatch(affine(turn * 3.0, Vec3(1, 0, 0)), true, v);
+  test::expect_vec3_near(v.normals[0], Vec3(0, 0.6, 0.8), tol::kClosedForm);
+}
+
 TEST(SkinningConventionsTest, WholePipelineOnTheConventionScene) {
   const Scene scene = testing::make_convention_scene();
   Conventions applied;
