@@ -114,6 +114,27 @@ ConformanceCase mesh_node_transform() {
   return c;
 }
 
+// Under a non-uniform scale the mesh node's normal matrix is no longer its linear part: an engine that cancels the
+// node by its inverse but puts it back by its normal matrix (three.js) turns the normals and not the positions.
+ConformanceCase mesh_node_scaled_non_uniformly() {
+  ConformanceCase c;
+  c.id = "skinned-mesh-node-scaled-non-uniformly";
+  c.title = "The skinned mesh node is scaled (2, 0.5, 1) under a turned parent: its normals ignore it too";
+  c.section = "3.7.3.2 Joint Hierarchy";
+  c.rule = kMeshNodeIgnoredRule;
+  c.targets = {{"P1", {"mesh-node=normals-by-normal-matrix-times-inverse"}}, {"P1", {"mesh-node=applied"}}};
+  c.times = kSwingTimes;
+  c.build = [](GltfBuilder& b) {
+    const SkinnedChain rig = add_skinned_chain(b, 3, kSkinCaseSegment, 4, true);
+    b.json()["nodes"][size_t(rig.mesh_node)]["scale"] = f32_array({2, 0.5, 1});
+    const int holder = b.add_node(trs_node("holder", Vec3(1, -2, 0), axis_angle_xyzw(Vec3(1, 0, 0), degrees(45))));
+    b.json()["nodes"][size_t(holder)]["children"] = {rig.mesh_node};
+    b.set_scene_roots({rig.chain.joints[0], holder});
+    add_animation(b, "swing", {swing(rig.chain.joints[1], 0, 60)});
+  };
+  return c;
+}
+
 ConformanceCase one_skin_two_meshes() {
   ConformanceCase c;
   c.id = "one-skin-two-meshes";
@@ -342,7 +363,7 @@ ConformanceCase mesh_node_under_a_joint() {
 void add_skin_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() :
        {no_inverse_bind_matrices, skeleton_under_transformed_node, joints_child_first, mesh_node_transform,
-        one_skin_two_meshes, two_skins_share_joints, normals_under_non_uniform_scale,
+        mesh_node_scaled_non_uniformly, one_skin_two_meshes, two_skins_share_joints, normals_under_non_uniform_scale,
         bind_pose_differs_from_rest_pose, animated_common_root, mesh_node_under_animated_parent, one_mesh_two_skins,
         mesh_node_is_a_joint, mesh_node_under_a_joint})
     cases.push_back(make());
