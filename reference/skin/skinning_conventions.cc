@@ -134,11 +134,13 @@ void apply_mesh_node_transform(const Mat4& transform, bool normalize, SkinnedVer
 }
 
 // three.js: its shader takes the skinned normal by bindMatrixInverse, which GLTFLoader's identity bindMatrix makes
-// M^-1, then by the model's normal matrix N(M) = M^-T; positions get M itself back. N(M) M^-1 = (M M^T)^-1.
+// M^-1, then by the model's normal matrix N(M) = M^-T; positions get M itself back. N(M) M^-1 = (M M^T)^-1. Under
+// normalize=yes only the direction changes (each normal keeps its length, so that a normal the skinning left as it
+// was, a vertex without weights, stays so under a rotation and uniform scale); normalize=no keeps the map's scale.
 void apply_mesh_node_normal_mismatch(const Mat4& mesh_node, bool normalize, SkinnedVertices& vertices) {
   const Mat3 linear = mesh_node.topLeftCorner<3, 3>();
   const Mat3 mismatch = (linear * linear.transpose()).inverse();
-  for (Vec3& n : vertices.normals) n = normalize ? normalized_or_zero(mismatch * n) : Vec3(mismatch * n);
+  for (Vec3& n : vertices.normals) n = normalize ? Vec3(normalized_or_zero(mismatch * n) * n.norm()) : Vec3(mismatch * n);
 }
 
 }  // namespace skinref

@@ -23,7 +23,8 @@
 // - apply_mesh_node_transform(): mesh-node=applied or inverse: positions by M (or M^-1), normals by its
 //   normal matrix and tangents by its linear part, renormalized when `normalize`.
 // - apply_mesh_node_normal_mismatch(): mesh-node=normals-by-normal-matrix-times-inverse: normals alone by
-//   N(M) M^-1 = (M M^T)^-1 (the linear parts), renormalized when `normalize`; positions and tangents kept.
+//   N(M) M^-1 = (M M^T)^-1 (the linear parts): their direction when `normalize` (each keeps its length), the map
+//   itself otherwise; positions and tangents kept.
 #pragma once
 #include "core/conventions.h"
 #include "core/scene.h"

@@ -57,7 +57,7 @@ Scene make_convention_scene() {
   const int arm = add_node(scene, "arm", spine, Vec3(0, 1, 0));
   const int hand = add_node(scene, "hand", arm, Vec3(0, 1, 0));
   const int body = add_node(scene, "body", -1, Vec3(0.5, 0.0, -0.3), axis_angle(Vec3::UnitY(), 30.0),
-                            Vec3(1.2, 1.2, 1.2));
+                            Vec3(1.3, 1.2, 1.0));
 
   Skin skin;
   skin.name = "skeleton";

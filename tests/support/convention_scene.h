@@ -6,7 +6,7 @@
 // - "world" (20 degrees about X, translated) is a parent of the skeleton root "hips" (skin.skeleton):
 //   skeleton-ancestors=dropped; the stored inverse bind matrices are those of a bind pose without it:
 //   inverse-bind=from-rest-pose.
-// - The mesh node "body" is rotated, scaled and translated: mesh-node=applied|inverse.
+// - The mesh node "body" is rotated, scaled non-uniformly and translated: mesh-node=*.
 // - Twelve influences per vertex (three sets), each joint's weight split over the sets in shares that differ
 //   by joint and ring; weights summing to 0.85 to 1.15; ring 0 all zero: influences=*, weights=sum|l2,
 //   zero-weights=joint0.
