@@ -92,6 +92,19 @@ ConformanceCase joints_child_first() {
   return c;
 }
 
+// The usual skinned chain, its ribbon's node given `ribbon_trs` and put under the node `holder`, the middle joint
+// swinging 60 degrees: the mesh-node cases.
+void add_held_skinned_ribbon(GltfBuilder& b, const nlohmann::ordered_json& ribbon_trs,
+                             const nlohmann::ordered_json& holder_node) {
+  const SkinnedChain rig = add_skinned_chain(b, 3, kSkinCaseSegment, 4, true);
+  nlohmann::ordered_json& ribbon = b.json()["nodes"][size_t(rig.mesh_node)];
+  for (const auto& [key, value] : ribbon_trs.items()) ribbon[key] = value;
+  const int holder = b.add_node(holder_node);
+  b.json()["nodes"][size_t(holder)]["children"] = {rig.mesh_node};
+  b.set_scene_roots({rig.chain.joints[0], holder});
+  add_animation(b, "swing", {swing(rig.chain.joints[1], 0, 60)});
+}
+
 ConformanceCase mesh_node_transform() {
   ConformanceCase c;
   c.id = "skinned-mesh-node-transform-ignored";
@@ -101,15 +114,11 @@ ConformanceCase mesh_node_transform() {
   c.targets = {{"P1", {"mesh-node=applied"}}, {"P1", {"mesh-node=inverse"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSkinCaseSegment, 4, true);
-    nlohmann::ordered_json& ribbon = b.json()["nodes"][size_t(rig.mesh_node)];
+    nlohmann::ordered_json ribbon;
     ribbon["translation"] = f32_array({0, 5, 0});
     ribbon["rotation"] = f32_array(axis_angle_xyzw(Vec3(0, 1, 0), degrees(60)));
     ribbon["scale"] = f32_array({2, 2, 2});
-    const int holder = b.add_node(trs_node("holder", Vec3(-3, 0, 1), axis_angle_xyzw(kAxisZ, degrees(45))));
-    b.json()["nodes"][size_t(holder)]["children"] = {rig.mesh_node};
-    b.set_scene_roots({rig.chain.joints[0], holder});
-    add_animation(b, "swing", {swing(rig.chain.joints[1], 0, 60)});
+    add_held_skinned_ribbon(b, ribbon, trs_node("holder", Vec3(-3, 0, 1), axis_angle_xyzw(kAxisZ, degrees(45))));
   };
   return c;
 }
@@ -125,12 +134,9 @@ ConformanceCase mesh_node_scaled_non_uniformly() {
   c.targets = {{"P1", {"mesh-node=normals-by-normal-matrix-times-inverse"}}, {"P1", {"mesh-node=applied"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
-    const SkinnedChain rig = add_skinned_chain(b, 3, kSkinCaseSegment, 4, true);
-    b.json()["nodes"][size_t(rig.mesh_node)]["scale"] = f32_array({2, 0.5, 1});
-    const int holder = b.add_node(trs_node("holder", Vec3(1, -2, 0), axis_angle_xyzw(Vec3(1, 0, 0), degrees(45))));
-    b.json()["nodes"][size_t(holder)]["children"] = {rig.mesh_node};
-    b.set_scene_roots({rig.chain.joints[0], holder});
-    add_animation(b, "swing", {swing(rig.chain.joints[1], 0, 60)});
+    nlohmann::ordered_json ribbon;
+    ribbon["scale"] = f32_array({2, 0.5, 1});
+    add_held_skinned_ribbon(b, ribbon, trs_node("holder", Vec3(1, -2, 0), axis_angle_xyzw(Vec3(1, 0, 0), degrees(45))));
   };
   return c;
 }
