@@ -137,9 +137,13 @@ void apply_mesh_node_transform(const Mat4& transform, bool normalize, SkinnedVer
 // M^-1, then by the model's normal matrix N(M) = M^-T; positions get M itself back. N(M) M^-1 = (M M^T)^-1. Under
 // normalize=yes only the direction changes (each normal keeps its length, so that a normal the skinning left as it
 // was, a vertex without weights, stays so under a rotation and uniform scale); normalize=no keeps the map's scale.
-void apply_mesh_node_normal_mismatch(const Mat4& mesh_node, bool normalize, SkinnedVertices& vertices) {
+Mat3 mesh_node_normal_mismatch(const Mat4& mesh_node) {
   const Mat3 linear = mesh_node.topLeftCorner<3, 3>();
-  const Mat3 mismatch = (linear * linear.transpose()).inverse();
+  return (linear * linear.transpose()).inverse();
+}
+
+void apply_mesh_node_normal_mismatch(const Mat4& mesh_node, bool normalize, SkinnedVertices& vertices) {
+  const Mat3 mismatch = mesh_node_normal_mismatch(mesh_node);
   for (Vec3& n : vertices.normals) n = normalize ? Vec3(normalized_or_zero(mismatch * n) * n.norm()) : Vec3(mismatch * n);
 }
 

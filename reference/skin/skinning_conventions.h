@@ -47,4 +47,5 @@ void add_morph_deltas_after_skinning(const Primitive& primitive, std::span<const
                                      SkinnedVertices& vertices);
 void apply_mesh_node_transform(const Mat4& transform, bool normalize, SkinnedVertices& vertices);
 void apply_mesh_node_normal_mismatch(const Mat4& mesh_node, bool normalize, SkinnedVertices& vertices);
+Mat3 mesh_node_normal_mismatch(const Mat4& mesh_node);  // N(M) M^-1 = (M M^T)^-1 of the linear part
 }  // namespace skinref

@@ -75,8 +75,7 @@ void widen_for_mesh_node(MeshNodeTransform mesh_node, const Mat4& global, const 
     case MeshNodeTransform::Applied: break;
     case MeshNodeTransform::Inverse: transform = global.inverse().eval(); break;
     case MeshNodeTransform::NormalMatrixTimesInverse: {  // normals alone, by (M M^T)^-1
-      const Mat3 linear = global.topLeftCorner<3, 3>();
-      const Mat3 mismatch = (linear * linear.transpose()).inverse();
+      const Mat3 mismatch = mesh_node_normal_mismatch(global);
       const double condition = mismatch.norm() * mismatch.inverse().norm();
       for (double& normal : b.normal) normal = condition * normal + 8.0 * u;
       return;

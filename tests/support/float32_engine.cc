@@ -1,5 +1,7 @@
 #include "support/float32_engine.h"
 
+#include "verify/float_model.h"
+
 #include <algorithm>
 #include <array>
 #include <cfenv>
@@ -10,8 +12,6 @@ inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity bu
 
 using M4 = std::array<float, 16>;  // row-major: m[r * 4 + c]
 using V3 = std::array<float, 3>;
-
-constexpr double kUlp = 0x1p-23;  // of the stated allowances (verify/float_model.h)
 
 // The rounding mode of + - * / and sqrt for a scope. The file is compiled with -frounding-math
 // (CMakeLists.txt), so that the compiler neither folds nor moves operations across a change of mode.
@@ -82,7 +82,7 @@ Quaternion normalized(const Quaternion& q, const Float32EngineChoices& choices) 
     RoundingScope nearest(FE_TONEAREST);
     const double length = exact_length(q);
     if (length == 0.0) return q;
-    const double factor = (1.0 + choices.normalize_bias_ulps * kUlp) / length;
+    const double factor = (1.0 + choices.normalize_bias_ulps * tol::kFloatUlp) / length;
     scaled[0] = q.x * factor, scaled[1] = q.y * factor, scaled[2] = q.z * factor, scaled[3] = q.w * factor;
   }
   return {float(scaled[0]), float(scaled[1]), float(scaled[2]), float(scaled[3])};
@@ -113,8 +113,8 @@ void slerp_weights(const Quaternion& a, const Quaternion& b, float d, float u, c
       ca = std::sin((1.0 - u) * theta) / std::sin(theta);
       cb = std::sin(u * theta) / std::sin(theta);
     }
-    ca *= 1.0 + choices.slerp_weight_bias_ulps * kUlp;
-    cb *= 1.0 + choices.slerp_weight_bias_ulps * kUlp;
+    ca *= 1.0 + choices.slerp_weight_bias_ulps * tol::kFloatUlp;
+    cb *= 1.0 + choices.slerp_weight_bias_ulps * tol::kFloatUlp;
   }
   wa = float(ca), wb = float(cb);
 }
