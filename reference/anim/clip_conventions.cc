@@ -41,7 +41,70 @@ void quantize_quaternion_q15(double* q) {
   q[largest] = std::sqrt(std::max(0.0, 1.0 - squares));
 }
 
+// ozz-animation's CompressQuaternion and DecompressQuaternion (0.15 on), in float32 as ozz computes them: the key
+// normalized (NormalizeSafe), each of the three smallest components c stored as k = min(int((c + sqrt2/2) *
+// (32767 / sqrt2) + 0.5), 32767), read back as sqrt2 / 32767 * k - sqrt2/2, the largest rebuilt from the others
+// with its stored sign. The grid's step is sqrt2 / 32767 and does not hold 0: the identity reads back as
+// (-sqrt2/65534, -sqrt2/65534, -sqrt2/65534, 1). ozz rebuilds the largest as x * rsqrt_estimate(x); here the
+// square root is exact (the estimate is arithmetic, not the key's encoding).
+void quantize_quaternion_q15_offset(double* q) {
+  constexpr float kSqrt2 = 1.4142135623730950488f, kSqrt2Half = 0.70710678118654752440f;
+  float quat[4];
+  float squared_length = 0.0f;
+  for (int i = 0; i < 4; ++i) {
+    quat[i] = float(q[i]);
+    squared_length = squared_length + quat[i] * quat[i];
+  }
+  if (!(squared_length > 0.0f)) return;
+  const float inverse_length = 1.0f / std::sqrt(squared_length);
+  int largest = 0;
+  for (int i = 0; i < 4; ++i) {
+    quat[i] = quat[i] * inverse_length;
+    if (std::abs(quat[i]) > std::abs(quat[largest])) largest = i;
+  }
+  const float encode_scale = 32767.0f / kSqrt2, decode_scale = kSqrt2 / 32767.0f;
+  float decoded[4], dot = 0.0f;
+  for (int i = 0; i < 4; ++i) {
+    decoded[i] = 0.0f;
+    if (i == largest) continue;
+    const int stored = std::min(int((quat[i] + kSqrt2Half) * encode_scale + 0.5f), 32767);
+    decoded[i] = decode_scale * float(stored) - kSqrt2Half;
+  }
+  for (int i = 0; i < 4; ++i) dot = dot + decoded[i] * decoded[i];
+  const float rebuilt = std::sqrt(std::max(0.0f, 1.0f - dot));
+  decoded[largest] = quat[largest] < 0.0f ? -rebuilt : rebuilt;
+  for (int i = 0; i < 4; ++i) q[i] = double(decoded[i]);
+}
+
 namespace {
+
+// The round trip of one rotation (x, y, z, w) under the scheme `keys` names.
+void quantize_rotation(RotationKeys keys, double* xyzw) {
+  switch (keys) {
+    case RotationKeys::F32: return;
+    case RotationKeys::SmallestThree15: quantize_quaternion_q15(xyzw); return;
+    case RotationKeys::OffsetSmallestThree15: quantize_quaternion_q15_offset(xyzw); return;
+  }
+}
+
+// key-scope=every-joint: each skin joint's rest translation, rotation and scale stored as its keys are.
+void quantize_joint_rest_values(Scene& scene, const SamplingConventions& conventions) {
+  std::vector<bool> joint(scene.nodes.size(), false);
+  for (const Skin& skin : scene.skins)
+    for (int j : skin.joints) joint[size_t(j)] = true;
+  for (size_t n = 0; n < scene.nodes.size(); ++n) {
+    if (!joint[n]) continue;
+    Transform& rest = scene.nodes[n].rest;
+    if (conventions.translation_scale_keys == TranslationScaleKeys::Half)
+      for (int i = 0; i < 3; ++i) {
+        rest.translation[i] = round_to_half(rest.translation[i]);
+        rest.scale[i] = round_to_half(rest.scale[i]);
+      }
+    double xyzw[4] = {rest.rotation.x(), rest.rotation.y(), rest.rotation.z(), rest.rotation.w()};
+    quantize_rotation(conventions.rotation_keys, xyzw);
+    rest.rotation = quat_from_xyzw(xyzw[0], xyzw[1], xyzw[2], xyzw[3]);
+  }
+}
 
 // The path each sampler is read for (the first channel that uses it).
 std::vector<ChannelPath> sampler_paths(const Animation& animation) {
@@ -86,10 +149,10 @@ void quantize(Animation& animation, const SamplingConventions& conventions) {
     if (trs && conventions.translation_scale_keys == TranslationScaleKeys::Half) {
       for (double& value : sampler.values) value = round_to_half(value);
     }
-    if (path == ChannelPath::Rotation && conventions.rotation_keys == RotationKeys::SmallestThree15) {
+    if (path == ChannelPath::Rotation && conventions.rotation_keys != RotationKeys::F32) {
       const bool cubic = sampler.interpolation == Interpolation::CubicSpline;
       for (size_t k = 0; k < sampler.times.size(); ++k)
-        quantize_quaternion_q15(&sampler.values[(cubic ? k * 3 + 1 : k) * 4]);
+        quantize_rotation(conventions.rotation_keys, &sampler.values[(cubic ? k * 3 + 1 : k) * 4]);
     }
   }
 }
@@ -155,6 +218,7 @@ void apply_clip_conventions(Scene& scene, const SamplingConventions& conventions
     if (resampling) resample(animation, conventions.resample_hz);
     if (quantizing) quantize(animation, conventions);
   }
+  if (quantizing && conventions.key_scope == KeyScope::EveryJoint) quantize_joint_rest_values(scene, conventions);
   finalize_scene(scene);
 }
 

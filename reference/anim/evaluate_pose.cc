@@ -116,7 +116,7 @@ EvaluatedPose evaluate_pose(const Scene& scene, int animation, double time, cons
   if (conventions.palette.rest_values == RestValues::Identity) identity_rest_values(scene, animation, pose.local);
   pose.clip_time = convention_sample_time(scene, animation, time, conventions.time);
   if (animation >= 0) sample_animation(scene, animation, pose.clip_time, pose.local, conventions.sampling);
-  if (conventions.morph.max_targets > 0) keep_largest_morph_weights(pose.local, conventions.morph.max_targets);
+  if (conventions.morph.max_targets != kEveryMorphTarget) keep_largest_morph_weights(pose.local, conventions.morph.max_targets);
   pose.model = local_to_model(scene, pose.local);
   if (conventions.palette.shear == GlobalShear::Dropped) drop_global_shear(scene, pose.local, pose.model);
   pose.palettes.reserve(scene.skins.size());

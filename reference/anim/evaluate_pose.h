@@ -12,7 +12,7 @@
 //   node.weights / mesh.weights, rest-values=identity gives each node the clip animates the identity's
 //   translation, rotation or scale where no channel of the clip animates them, the sampling conventions read
 //   the keys (anim/sampling.h), morph-targets=K then keeps each node's K largest |weights| (equal: the
-//   earlier target) and sets the others to 0, shear=dropped stores every global transform as the TRS nearest
+//   earlier target) and sets the others to 0 (morph-targets=0: every weight 0), shear=dropped stores every global transform as the TRS nearest
 //   it (the column lengths as scale, the nearest rotation by SVD; each node's from its parent's stored one),
 //   and skeleton-ancestors and joint-cap shape the palette (anim/palette.h). The scene must already have its
 //   load and clip conventions applied (io/load_conventions.h, anim/clip_conventions.h). Conventions{} gives

@@ -242,10 +242,19 @@ void add_sampling_fields(std::vector<ConventionField>& fields) {
       [](auto& c) -> auto& { return c.sampling.translation_scale_keys; },
       {{TranslationScaleKeys::F32, "f32"}, {TranslationScaleKeys::Half, "half"}}));
   fields.push_back(enum_field<RotationKeys>(
-      "key-rotation", "sampling", "f32|q15",
-      "rotation keys as float32 (glTF) or 15-bit smallest-three quaternions (ozz-animation)",
+      "key-rotation", "sampling", "f32|q15|q15-offset",
+      "rotation keys as float32 (glTF), smallest-three in 16-bit signed integers (ozz-animation to 0.14), or "
+      "ozz-animation's 15-bit smallest-three on its offset grid (from 0.15)",
       [](auto& c) -> auto& { return c.sampling.rotation_keys; },
-      {{RotationKeys::F32, "f32"}, {RotationKeys::SmallestThree15, "q15"}}));
+      {{RotationKeys::F32, "f32"}, {RotationKeys::SmallestThree15, "q15"},
+       {RotationKeys::OffsetSmallestThree15, "q15-offset"}}));
+  fields.push_back(enum_field<KeyScope>(
+      "key-scope", "sampling", "keys|every-joint",
+      "what key quantization reaches: the clip's keys, or also every skin joint's rest values (a clip with a "
+      "track per joint)",
+      [](auto& c) -> auto& { return c.sampling.key_scope; },
+      {{KeyScope::Keys, "keys"}, {KeyScope::EveryJoint, "every-joint"}}));
+  fields.back().candidates = {};  // acts only with a quantization: diagnose_candidates() pairs it with each
   fields.push_back(enum_field<CubicWeightsLayout>(
       "cubic-weights", "sampling", "grouped|per-target",
       "CUBICSPLINE morph weights: per key the N in-tangents, N values, N out-tangents (glTF), or read as "
@@ -313,20 +322,22 @@ void add_palette_fields(std::vector<ConventionField>& fields) {
 // The morph-targets field: a count or "all", not an enum.
 ConventionField morph_targets_field() {
   return ConventionField{"morph-targets", "morph", "all|K",
-                         "at most K active morph targets per node, those of largest |weight|",
+                         "at most K active morph targets per node, those of largest |weight|; 0: morph targets "
+                         "unsupported",
                          [](const Conventions& c) {
-                           return c.morph.max_targets > 0 ? std::to_string(c.morph.max_targets)
-                                                          : std::string("all");
+                           return c.morph.max_targets >= 0 ? std::to_string(c.morph.max_targets)
+                                                           : std::string("all");
                          },
                          [](Conventions& c, const std::string& text) {
                            int count = 0;
-                           if (text == "all") c.morph.max_targets = 0;
+                           if (text == "all") c.morph.max_targets = kEveryMorphTarget;
+                           else if (text == "0") c.morph.max_targets = 0;
                            else if (parse_positive_int(text, 1024, count)) c.morph.max_targets = count;
                            else
                              throw std::invalid_argument("convention morph-targets: '" + text +
-                                                         "' is not all or a count of 1 to 1024");
+                                                         "' is not all or a count of 0 to 1024");
                          },
-                         {"1", "2", "3", "4", "8"}};
+                         {"1", "2", "3", "4", "8", "0"}};
 }
 
 // Morph step: the fields that weigh and apply morph targets.
@@ -359,13 +370,16 @@ void add_skinning_fields(std::vector<ConventionField>& fields) {
       [](auto& c) -> auto& { return c.skinning.zero_weights; },
       {{ZeroWeights::BindPose, "bind-pose"}, {ZeroWeights::FirstJoint, "joint0"}}));
   fields.push_back(enum_field<NormalTransform>(
-      "normals", "skinning", "inverse-transpose|blend-normal-matrices|blend-upper3x3|as-point",
-      "normals and tangents: inverse transpose of the blended matrix, per-joint normal matrices blended, the "
-      "blended matrix's upper 3x3 applied to (n, 0), or the blended matrix applied to (n, 1) as to a point",
+      "normals", "skinning",
+      "inverse-transpose|blend-normal-matrices|blend-upper3x3|as-point|blend-inverse-transposes",
+      "normals and tangents: inverse transpose of the blended matrix, per-joint normal matrices (cofactors) "
+      "blended, the blended matrix's upper 3x3 applied to (n, 0), the blended matrix applied to (n, 1) as to a "
+      "point, or the joints' inverse transposes blended (ozz-animation)",
       [](auto& c) -> auto& { return c.skinning.normals; },
       {{NormalTransform::InverseTranspose, "inverse-transpose"},
        {NormalTransform::BlendNormalMatrices, "blend-normal-matrices"},
-       {NormalTransform::BlendUpper3x3, "blend-upper3x3"}, {NormalTransform::AsPoint, "as-point"}}));
+       {NormalTransform::BlendUpper3x3, "blend-upper3x3"}, {NormalTransform::AsPoint, "as-point"},
+       {NormalTransform::BlendInverseTransposes, "blend-inverse-transposes"}}));
   fields.push_back(enum_field<bool>(
       "normalize", "skinning", "yes|no", "skinned normals and tangents normalized, or left at their transformed length",
       [](auto& c) -> auto& { return c.skinning.normalize; }, {{true, "yes"}, {false, "no"}}));

@@ -92,7 +92,12 @@ enum class StepBoundary { Key, Previous };  // STEP at exactly t_k: key k (glTF)
 enum class StepMode { Spec, Linear };       // STEP samplers: held (glTF), or played as LINEAR
 enum class CubicVariant { Spec, UnscaledTangents, Linear, NoRenormalize };
 enum class TranslationScaleKeys { F32, Half };
-enum class RotationKeys { F32, SmallestThree15 };  // 15-bit smallest-three (ozz-animation's default)
+// Rotation keys: float32 (glTF); smallest-three in 16-bit signed integers c * 32767 sqrt 2 (ozz-animation up
+// to 0.14); or ozz-animation's 15-bit smallest-three from 0.15 on, on the offset grid (c + sqrt2/2) 32767/sqrt2.
+enum class RotationKeys { F32, SmallestThree15, OffsetSmallestThree15 };
+// Which values key quantization reaches: the clip's keys alone, or also the rest values of every skin joint (an
+// engine whose clip holds a track for every joint, ozz-animation's, stores the unanimated values as keys too).
+enum class KeyScope { Keys, EveryJoint };
 enum class CubicWeightsLayout { Grouped, PerTarget };
 // Normalized integer keys (rotations, morph weights): max(c / (2^(b-1) - 1), -1) signed and c / (2^b - 1)
 // unsigned (glTF 3.11, as Vulkan's SNORM/UNORM), read as the integer c itself, or signed as (2c + 1) / (2^b - 1)
@@ -107,6 +112,7 @@ struct SamplingConventions {
   double resample_hz = 0.0;  // > 0: every clip resampled at this rate, then played LINEAR
   TranslationScaleKeys translation_scale_keys = TranslationScaleKeys::F32;
   RotationKeys rotation_keys = RotationKeys::F32;
+  KeyScope key_scope = KeyScope::Keys;
   // CUBICSPLINE weights of N targets: per key N in-tangents, N values, N out-tangents (glTF), or read as
   // (in-tangent, value, out-tangent) per target.
   CubicWeightsLayout cubic_weights = CubicWeightsLayout::Grouped;
@@ -136,18 +142,22 @@ struct PaletteConventions {
 // node.weights is given.
 enum class MorphDefaults { Used, Ignored, MeshOnly };
 enum class MorphOrder { BeforeSkinning, AfterSkinning };
+inline constexpr int kEveryMorphTarget = -1;
 struct MorphConventions {
   MorphDefaults defaults = MorphDefaults::Used;
-  int max_targets = 0;  // 0: every target; k > 0: the k largest |w| per node, the others 0
+  // kEveryMorphTarget: every target (glTF); 0: none (morph targets unsupported); k > 0: the k largest |w| per
+  // node, the others 0.
+  int max_targets = kEveryMorphTarget;
   MorphOrder order = MorphOrder::BeforeSkinning;
 };
 
 // ---- skinning and normals ----
 enum class WeightNormalization { AsStored, Sum, L2 };
 enum class ZeroWeights { BindPose, FirstJoint };  // a vertex whose weights sum to 0
-// Normals: the blended matrix's inverse transpose (glTF), per-joint normal matrices blended, the blended
-// matrix's upper 3x3, or the blended matrix applied to (n, 1) as to a point (its translation added).
-enum class NormalTransform { InverseTranspose, BlendNormalMatrices, BlendUpper3x3, AsPoint };
+// Normals: the blended matrix's inverse transpose (glTF), per-joint normal matrices (cofactors) blended, the
+// blended matrix's upper 3x3, the blended matrix applied to (n, 1) as to a point (its translation added), or the
+// joints' inverse transposes blended (ozz-animation's SkinningJob given joint_inverse_transpose_matrices).
+enum class NormalTransform { InverseTranspose, BlendNormalMatrices, BlendUpper3x3, AsPoint, BlendInverseTransposes };
 struct SkinningConventions {
   WeightNormalization weights = WeightNormalization::AsStored;
   ZeroWeights zero_weights = ZeroWeights::BindPose;

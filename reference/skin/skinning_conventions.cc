@@ -48,7 +48,7 @@ AdjustedInfluences adjust_influences(std::span<const uint32_t> joints, std::span
 
 bool needs_normal_variant(const SkinningConventions& conventions) {
   return conventions.normals == NormalTransform::BlendUpper3x3 || conventions.normals == NormalTransform::AsPoint ||
-         !conventions.normalize;
+         conventions.normals == NormalTransform::BlendInverseTransposes || !conventions.normalize;
 }
 
 void skin_lbs_normal_variant(const SkinningInput& in, const SkinningOptions& options,
@@ -73,13 +73,16 @@ void skin_lbs_normal_variant(const SkinningInput& in, const SkinningOptions& opt
       continue;
     }
     Mat4 blended = Mat4::Zero();
-    Mat3 blended_normal = Mat3::Zero();
+    Mat3 blended_normal = Mat3::Zero(), blended_inverse_transpose = Mat3::Zero();
     for (size_t i = 0; i < k; ++i) {
       const double w = options.weights == WeightPolicy::Renormalize ? in.weights[v * k + i] / sum
                                                                     : in.weights[v * k + i];
       const uint32_t joint = in.joints[v * k + i];
       blended += w * palette.skinning[joint];
       blended_normal += w * palette.normal[joint];
+      // The palette's normal matrix is |det JM| JM^-T (normal_matrix()); a singular joint adds nothing.
+      const double det = std::abs(palette.skinning[joint].topLeftCorner<3, 3>().determinant());
+      if (w != 0.0 && det != 0.0) blended_inverse_transpose += (w / det) * palette.normal[joint];
     }
     const Mat3 linear = blended.topLeftCorner<3, 3>();
     out.positions[v] = linear * in.positions[v] + blended.block<3, 1>(0, 3);
@@ -95,6 +98,7 @@ void skin_lbs_normal_variant(const SkinningInput& in, const SkinningOptions& opt
         case NormalTransform::BlendUpper3x3: normal = linear * in.normals[v]; break;
         // A tutorial's `bone * vec4(normal, 1.0)`: the normal moved like a point.
         case NormalTransform::AsPoint: normal = linear * in.normals[v] + blended.block<3, 1>(0, 3); break;
+        case NormalTransform::BlendInverseTransposes: normal = blended_inverse_transpose * in.normals[v]; break;
       }
       out.normals[v] = conventions.normalize ? normalized_or_zero(normal) : normal;
     }

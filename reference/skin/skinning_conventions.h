@@ -16,6 +16,9 @@
 //                                                           of JM_i, = the inverse transpose for rigid joints)
 //     normals=blend-upper3x3          n' = B3 n            (the tutorials' mat3(B) * n)
 //     normals=as-point                n' = B (n, 1)        (B's translation added: `B * vec4(n, 1.0)`)
+//     normals=blend-inverse-transposes n' = sum w_i JM_i3^-T n (ozz-animation's SkinningJob given the joints'
+//                                                           inverse transposes; = blend-normal-matrices where
+//                                                           every det JM_i3 is 1; a singular joint adds 0)
 //   tangents t'.xyz = B3 t.xyz, w kept; normalize=yes normalizes both, normalize=no leaves them.
 //   Weights are used as the options say (WeightPolicy).
 // - add_morph_deltas_after_skinning(): morph-order=after-skinning, p' += sum_k w_k dP_k (likewise normals and

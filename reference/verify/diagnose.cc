@@ -29,7 +29,7 @@ namespace {
 const std::set<std::string> kSceneFields{"accessor-addressing", "sparse",
                                          "influences",    "joint-sentinel", "inverse-bind",   "weight-decoding",
                                          "node-matrix",   "channel-target", "joint-index",    "morph-normals",
-                                         "resample",      "key-translation-scale", "key-rotation", "cubic-weights",
+                                         "resample",      "key-translation-scale", "key-rotation", "key-scope", "cubic-weights",
                                          "step",          "key-decoding"};
 const std::set<std::string> kVertexOnlyFields{"mesh-node", "morph-order", "weights", "zero-weights", "normals",
                                               "normalize"};
@@ -441,6 +441,9 @@ std::vector<std::vector<std::string>> diagnose_candidates() {
       // An influence limit that keeps every influence and renormalizes is weights=sum: the skinning
       // convention is tried first, so that of the two the simpler is named.
       (name == "influences" ? influence_limits : candidates).push_back(candidate);
+      // A quantization reaches the joints' rest values too in an engine whose clip has a track per joint.
+      if (name == "key-translation-scale" || name == "key-rotation")
+        candidates.push_back({name + "=" + value, "key-scope=every-joint"});
     }
   }
   candidates.insert(candidates.end(), influence_limits.begin(), influence_limits.end());
@@ -619,8 +622,13 @@ class Search {
       const CandidateScore current = diagnosis_.ranked.front();
       const Evaluation* refined = nullptr;
       for (const std::vector<std::string>& candidate : candidates_) {
-        if (fields_overlap(current.settings, candidate)) continue;
-        const Evaluation* e = evaluate(merged(current.settings, candidate));
+        // What the candidate adds: key-rotation=q15-offset refines to the same with key-scope=every-joint.
+        std::vector<std::string> added;
+        for (const std::string& assignment : candidate)
+          if (std::find(current.settings.begin(), current.settings.end(), assignment) == current.settings.end())
+            added.push_back(assignment);
+        if (added.empty() || fields_overlap(current.settings, added)) continue;
+        const Evaluation* e = evaluate(merged(current.settings, added));
         if (e && e->score.failing() == 0 && e->score.residual * kCloserFit <= current.residual &&
             (!refined || e->score.residual_squares < refined->score.residual_squares))
           refined = e;
@@ -661,8 +669,65 @@ class Search {
 
   // The verdict's figures: what else explains as well, where the engine first left glTF when nothing does,
   // and the size of each named convention's effect.
+  // The observation whose stages are bisected: the first with a pose dump, else the first.
+  size_t observation_to_bisect() const {
+    for (size_t o = 0; o < observations_.size(); ++o)
+      if (observations_[o].pose) return o;
+    return 0;
+  }
+
+  // Whether `score` explains most of what `than` leaves: kPartialShare of its squared distance removed and its
+  // worst error/bound kPartialGain times lower.
+  static bool explains_most(const CandidateScore& score, const CandidateScore& than) {
+    return score.residual_squares <= (1.0 - kPartialShare) * than.residual_squares &&
+           score.max_ratio * kPartialGain <= than.max_ratio;
+  }
+
+  // Each convention of a combination must remove most of what the others leave: a convention that only nudges
+  // the fit (resample=30 beside a structural departure, by coincidence) is not named.
+  bool each_part_pulls_its_weight(const CandidateScore& score) {
+    if (score.settings.size() < 2) return true;
+    for (size_t k = 0; k < score.settings.size(); ++k) {
+      std::vector<std::string> without = score.settings;
+      without.erase(without.begin() + std::ptrdiff_t(k));
+      const Evaluation* rest = evaluate(without);
+      if (!explains_most(score, rest ? rest->score : base_.score)) return false;
+    }
+    return true;
+  }
+
+  // Of every evaluation, the one that explains most of dumps nothing explains whole (diagnose.h, "Partial").
+  void find_partial() {
+    const Evaluation* chosen = nullptr;
+    std::vector<const Evaluation*> qualifying;
+    for (const auto& [assignments, e] : evaluated_)
+      if (explains_most(e.score, base_.score)) qualifying.push_back(&e);
+    for (const Evaluation* candidate : qualifying) {
+      const Evaluation& e = *candidate;
+      const CandidateScore& s = e.score;
+      if (!each_part_pulls_its_weight(s)) continue;
+      const bool ahead = !chosen || s.residual_squares < chosen->score.residual_squares ||
+                         (s.residual_squares == chosen->score.residual_squares &&
+                          (s.settings.size() < chosen->score.settings.size() ||
+                           (s.settings.size() == chosen->score.settings.size() &&
+                            s.search_order < chosen->score.search_order)));
+      if (ahead) chosen = &e;
+    }
+    if (!chosen) return;
+    PartialExplanation partial;
+    partial.score = chosen->score;
+    partial.removed_share = base_.score.residual_squares > 0.0
+                                ? 1.0 - chosen->score.residual_squares / base_.score.residual_squares
+                                : 0.0;
+    const size_t observation = observation_to_bisect();
+    partial.rest_stage = diagnoser_.first_divergence(observations_[observation], chosen->score.conventions);
+    partial.rest_stage_label = observations_[observation].label;
+    diagnosis_.partial = std::move(partial);
+  }
+
   void conclude() {
     std::vector<CandidateScore>& ranked = diagnosis_.ranked;
+    if (!diagnosis_.matches_specification && !leader_explains() && !observations_.empty()) find_partial();
     if (!ranked.empty() && ranked.front().failing() >= base_.score.failing())
       ranked.clear();  // nothing did better than the specification: no candidate to name
     const CandidateScore best = diagnosis_.best();
@@ -672,10 +737,7 @@ class Search {
       diagnosis_.equally.push_back(joined(ranked[i].settings));
     }
     if (!diagnosis_.explained && !observations_.empty()) {
-      // Its pose dump where an observation has one, else its vertices.
-      size_t chosen = 0;
-      while (chosen + 1 < observations_.size() && !observations_[chosen].pose) ++chosen;
-      if (!observations_[chosen].pose) chosen = 0;
+      const size_t chosen = observation_to_bisect();
       diagnosis_.first_stage = diagnoser_.first_divergence(observations_[chosen], settings_.base);
       diagnosis_.first_stage_label = observations_[chosen].label;
       for (const DiagnoseObservation& observation : observations_)
@@ -722,7 +784,7 @@ bool recipe_applicable(const Conventions& conventions) {
   taken.sampling.cubic_weights = sampling.cubic_weights;
   taken.sampling.step = sampling.step;
   taken.morph.defaults = MorphDefaults::Used;
-  taken.morph.max_targets = 0;
+  taken.morph.max_targets = kEveryMorphTarget;
   return same_conventions(taken, conventions);
 }
 

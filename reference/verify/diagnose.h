@@ -39,6 +39,14 @@
 // - Another time: when nothing explains the dumps (clips only), each observation is compared with the
 //   specification at the clip's key times and at kTimeSearchSteps + 1 times evenly over it; the time that fits
 //   best, if nothing is over there, is reported (time_mismatches): "matches t = X, not the T given".
+// - Partial: when nothing explains the dumps, the candidate that explains most of them is reported with what it
+//   leaves (Diagnosis::partial): of the candidates that remove at least kPartialShare of the squared distance
+//   from the specification's reference (so the convention moves the values that fail, towards the dump, where
+//   they fail; a candidate that only widens bounds or fits by coincidence removes little) and lower the worst
+//   error/bound at least kPartialGain times, and of which each convention does the same to what the others
+//   leave (no convention rides along on a fit it only nudges), the one that removes the most (then fewer
+//   conventions, then the order of evaluation). What is left: its counts over, and the first stage over its
+//   bound under it.
 // - Recipes: with settings.recipe the references are the recipe's poses and bounds, and only the conventions a
 //   recipe's evaluation takes are candidates (recipe_applicable()).
 // - Deterministic: the same inputs give the same verdict, candidate order included.
@@ -61,6 +69,8 @@ namespace skinref {
 inline constexpr double kCloserFit = 10.0;
 inline constexpr int kTimeSearchSteps = 240;
 inline constexpr double kNoiseFloor = 1e-6;
+inline constexpr double kPartialShare = 0.9;  // of the squared distance a partial explanation removes at least
+inline constexpr double kPartialGain = 10.0;  // how many times lower it brings the worst error/bound at least
 
 struct DiagnoseObservation {
   DiagnoseObservation(std::string label_, double time_, std::vector<WorldPrimitive> vertices_,
@@ -127,6 +137,13 @@ struct TimeMismatch {
   double given = 0.0;
   double fits = 0.0;
 };
+// The candidate that explains most of dumps that nothing explains whole, and what it leaves unexplained.
+struct PartialExplanation {
+  CandidateScore score;          // the candidate; its counts and worst error/bound are what is left
+  double removed_share = 0.0;    // 1 - its squared distance / the specification's
+  StageDivergence rest_stage;    // the first stage over its bound under it
+  std::string rest_stage_label;  // the observation that stage comes from
+};
 struct Diagnosis {
   CandidateScore base;                 // the specification (with settings.base)
   std::vector<CandidateScore> ranked;  // every candidate with an effect, best first
@@ -148,10 +165,12 @@ struct Diagnosis {
   // When nothing explains the dumps: each observation that fits another time of the clip (its keys and a grid
   // of kTimeSearchSteps over it) with nothing over.
   std::vector<TimeMismatch> time_mismatches;
+  // When nothing explains the dumps: the candidate that explains most of them (the contract's "Partial").
+  std::optional<PartialExplanation> partial;
   const CandidateScore& best() const { return ranked.empty() ? base : ranked.front(); }
 };
 // The single conventions diagnose tries, each as its "NAME=VALUE" assignments (a looping playback's
-// conventions come with playback=loop).
+// conventions come with playback=loop; each key quantization comes alone and with key-scope=every-joint).
 std::vector<std::vector<std::string>> diagnose_candidates();
 Diagnosis diagnose(const Scene& scene, const std::vector<DiagnoseObservation>& observations,
                    const DiagnoseSettings& settings);

@@ -26,6 +26,25 @@ std::string counts_text(const CandidateScore& s) {
   return text;
 }
 
+std::string over_by_attribute(const CandidateScore& s) {
+  return "positions " + std::to_string(s.over_positions) + ", normals " + std::to_string(s.over_normals) +
+         ", tangents " + std::to_string(s.over_tangents);
+}
+
+// "partly explained by X": what the candidate removes, and what it leaves with where that first shows.
+void print_partial(const Diagnosis& d, const std::string& base_name, std::ostream& out) {
+  const PartialExplanation& p = *d.partial;
+  out << "partly explained by " << settings_text(p.score.settings) << ": it leaves "
+      << number_text(1.0 - p.removed_share) << " of the squared distance from " << base_name
+      << "; worst error/bound " << number_text(d.base.max_ratio) << " -> " << number_text(p.score.max_ratio)
+      << ", values failing " << d.base.failing() << " -> " << p.score.failing() << "\n";
+  const StageDivergence& r = p.rest_stage;
+  out << "  left unexplained: " << counts_text(p.score) << " (" << over_by_attribute(p.score)
+      << "); under it the first stage over its bound is " << pipeline_stage_name(r.stage) << " (" << r.values_over
+      << " values over, in " << p.rest_stage_label << "); worst: " << r.location << ": error "
+      << number_text(r.error) << ", bound " << number_text(r.bound) << "\n";
+}
+
 }  // namespace
 
 void print_diagnosis(const Diagnosis& d, std::ostream& out) {
@@ -47,9 +66,10 @@ void print_diagnosis(const Diagnosis& d, std::ostream& out) {
       out << "\n";
     }
   } else {
-    out << "no known convention explains it: " << base_name << " has " << counts_text(d.base) << " (positions "
-        << d.base.over_positions << ", normals " << d.base.over_normals << ", tangents " << d.base.over_tangents
-        << ")\n";
+    if (d.partial) print_partial(d, base_name, out);
+    out << (d.partial ? "not explained whole: " : "no known convention explains it: ") << base_name << " has "
+        << counts_text(d.base) << " (positions " << d.base.over_positions << ", normals " << d.base.over_normals
+        << ", tangents " << d.base.over_tangents << ")\n";
     const StageDivergence& f = d.first_stage;
     out << "  first stage over its bound: " << pipeline_stage_name(f.stage) << " (" << f.values_over
         << " values over, in " << d.first_stage_label << "); worst: " << f.location << ": error " << number_text(f.error)
@@ -115,6 +135,15 @@ nlohmann::ordered_json diagnosis_json(const Diagnosis& d) {
     for (const TimeMismatch& m : d.time_mismatches)
       mismatches.push_back({{"dump", m.label}, {"given", m.given}, {"fits", m.fits}});
     json["time_mismatches"] = mismatches;
+    if (d.partial) {
+      const PartialExplanation& p = *d.partial;
+      nlohmann::ordered_json partial = score_json(p.score);
+      partial["removed_share"] = p.removed_share;
+      partial["rest_first_stage"] = {{"stage", pipeline_stage_name(p.rest_stage.stage)}, {"dump", p.rest_stage_label},
+                                     {"values_over", p.rest_stage.values_over}, {"location", p.rest_stage.location},
+                                     {"error", p.rest_stage.error}, {"bound", p.rest_stage.bound}};
+      json["partial"] = partial;
+    }
   }
   return json;
 }

@@ -171,6 +171,66 @@ TEST(ConventionClipTest, HalfAndFifteenBitQuantization) {
   EXPECT_GT(q[1], 0.0);
 }
 
+// ozz-animation's encoding from 0.15 on (its animation_builder.cc CompressQuaternion, sampling_job.cc
+// DecompressQuaternion): k = int((c + sqrt2/2) 32767/sqrt2 + 0.5), read back as sqrt2/32767 k - sqrt2/2. The
+// grid's step is sqrt2/32767 and it holds no 0: 0 sits at k = 16383.5, and float32 puts it at 16383, so the
+// identity reads back as (-sqrt2/65534, -sqrt2/65534, -sqrt2/65534, 1).
+TEST(ConventionClipTest, OzzFifteenBitOffsetGrid) {
+  const double step = std::sqrt(2.0) / 32767.0;
+  const double kFloatNear07 = 1.2e-7;  // two float32 ulps of sqrt2/2, the cancellation's rounding
+  double identity[4] = {0, 0, 0, 1};
+  quantize_quaternion_q15_offset(identity);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(identity[i], -std::sqrt(2.0) / 65534.0, kFloatNear07) << i;
+  EXPECT_EQ(identity[0], identity[1]);
+  EXPECT_EQ(identity[3], 1.0);  // 1 - 3 (2.16e-5)^2 rounds to 1 in float32
+  // A general rotation: each small component on the grid (within float32 rounding) and within half a step of
+  // the unit value; the largest keeps its sign (ozz stores it), and the result is unit to float32.
+  double q[4] = {0.1, -0.7, 0.3, -0.5};
+  const double length = std::sqrt(0.01 + 0.49 + 0.09 + 0.25);
+  const double unit[4] = {0.1 / length, -0.7 / length, 0.3 / length, -0.5 / length};
+  quantize_quaternion_q15_offset(q);
+  for (int i : {0, 2, 3}) {
+    EXPECT_LE(std::abs(q[i] - unit[i]), 0.5 * step + kFloatNear07) << i;
+    const double k = (q[i] + std::sqrt(0.5)) / step;
+    EXPECT_NEAR(k, std::round(k), 0.01) << i;  // on the grid
+  }
+  EXPECT_LT(q[1], 0.0);
+  EXPECT_NEAR(q[1], unit[1], 0.5 * step + kFloatNear07);
+  EXPECT_NEAR(std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]), 1.0, 2e-7);
+  // The older 16-bit signed grid holds 0: the identity is exact there.
+  double old_identity[4] = {0, 0, 0, 1};
+  quantize_quaternion_q15(old_identity);
+  EXPECT_EQ(old_identity[0], 0.0);
+}
+
+// key-scope=every-joint: the joints' rest values are stored as keys are (ozz's tracks for every joint); the
+// clip's keys alone otherwise. The convention scene's arm has the identity rotation and is no rotation target.
+TEST(ConventionClipTest, KeyScopeReachesTheJointsRestValues) {
+  const Scene source = testing::make_convention_scene();
+  const size_t arm = 3;
+  for (const char* scope : {"key-scope=keys", "key-scope=every-joint"}) {
+    Scene scene = source;
+    apply_clip_conventions(scene, with({"key-rotation=q15-offset", "key-translation-scale=half", scope}).sampling);
+    const Quat& rotation = scene.nodes[arm].rest.rotation;
+    if (std::string(scope) == "key-scope=keys") {
+      EXPECT_EQ(rotation.coeffs(), source.nodes[arm].rest.rotation.coeffs());
+    } else {
+      EXPECT_NEAR(rotation.x(), -std::sqrt(2.0) / 65534.0, 1.2e-7);
+      EXPECT_EQ(rotation.w(), 1.0);
+    }
+  }
+  // Half floats reach a rest translation that half precision cannot hold (0.3: 0.300048828125, 0x34CD).
+  Scene scene = source;
+  scene.nodes[arm].rest.translation = Vec3(0.3, 1.0, 0.0);
+  apply_clip_conventions(scene, with({"key-translation-scale=half", "key-scope=every-joint"}).sampling);
+  EXPECT_EQ(scene.nodes[arm].rest.translation.x(), 0.300048828125);
+  EXPECT_EQ(scene.nodes[arm].rest.translation.y(), 1.0);
+  // Without a quantization the scope changes nothing.
+  Scene unquantized = source;
+  apply_clip_conventions(unquantized, with({"key-scope=every-joint"}).sampling);
+  EXPECT_EQ(unquantized.nodes[arm].rest.rotation.coeffs(), source.nodes[arm].rest.rotation.coeffs());
+}
+
 TEST(ConventionClipTest, ResamplingTurnsEveryChannelIntoLinearKeysAtTheRate) {
   Scene scene = make_builtin_scene("bend");
   // Replace the clip with a STEP translation 0 -> 1 at t = 1 on node 0, and resample at 4 Hz.
@@ -354,6 +414,9 @@ TEST(ConventionPoseTest, MorphDefaultsAndTheLargestTargets) {
   expected[0] = defaults[0];
   expected[1] = defaults[1];
   EXPECT_EQ(two, expected);
+  // morph-targets=0: an engine without morph targets; every weight 0, whatever the defaults and the clip.
+  const std::vector<double> none = evaluate_pose(scene, 0, 1.0, with({"morph-targets=0"})).local.morph_weights[body];
+  EXPECT_EQ(none, std::vector<double>(defaults.size(), 0.0));
 }
 
 // With no convention, evaluate_pose is the glTF pipeline composed by hand (sample, local to model, palette),

@@ -62,6 +62,10 @@ TEST(ConventionsTest, ParsedValuesLandInTheirFields) {
   EXPECT_FALSE(c.load.renormalize_limited);
   set_convention(c, "resample=30");
   EXPECT_EQ(c.sampling.resample_hz, 30.0);
+  set_convention(c, "morph-targets=0");  // morph targets unsupported
+  EXPECT_EQ(c.morph.max_targets, 0);
+  set_convention(c, "morph-targets=all");
+  EXPECT_EQ(c.morph.max_targets, kEveryMorphTarget);
   set_convention(c, "morph-targets=4");
   EXPECT_EQ(c.morph.max_targets, 4);
   set_convention(c, "joint-sentinel=-1");
@@ -86,7 +90,7 @@ TEST(ConventionsTest, BadAssignmentsAreRefusedNamingWhatIsAllowed) {
   const std::string value = error_of([&] { set_convention(c, "rotation=squad"); });
   EXPECT_NE(value.find("slerp|nlerp|lerp"), std::string::npos) << value;
   for (const char* bad : {"influences=top0", "influences=top17", "influences=topx", "influences=all-renormalized",
-                          "resample=0", "resample=1e9", "resample=nan", "morph-targets=0", "morph-targets=-2",
+                          "resample=0", "resample=1e9", "resample=nan", "morph-targets=-1", "morph-targets=-2",
                           "normalize=true"})
     EXPECT_NE(error_of([&] { set_convention(c, bad); }), "") << bad;
   EXPECT_TRUE(same_conventions(c, Conventions{})) << "a refused assignment changes nothing";

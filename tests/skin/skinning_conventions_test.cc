@@ -100,6 +100,36 @@ TEST(SkinningConventionsTest, NormalTransformsOfANonUniformScale) {
   test::expect_vec3_near(out.normals[0], Vec3(2, 1, 0).normalized(), tol::kClosedForm);
 }
 
+// A joint scaling x by 2 and a rigid quarter turn about z, blended 50/50, on the normal (1, 1, 0)/sqrt2:
+// blending the joints' inverse transposes (ozz-animation) gives 0.5 diag(1/2, 1, 1) n + 0.5 R n; blending the
+// normal matrices (cofactors, det 2 and 1) gives 0.5 diag(1, 2, 2) n + 0.5 R n, another direction.
+TEST(SkinningConventionsTest, BlendedInverseTransposesAreNotBlendedCofactors) {
+  Mat3 scale = Mat3::Identity();
+  scale(0, 0) = 2.0;
+  const Mat3 quarter = rotation(std::acos(-1.0) / 2.0, Vec3::UnitZ());
+  const JointPalette palette = make_palette({affine(scale, Vec3::Zero()), affine(quarter, Vec3::Zero())});
+  VertexData data;
+  data.positions = {Vec3(1, 1, 1)};
+  data.normals = {Vec3(1, 1, 0) / std::sqrt(2.0)};
+  data.influences_per_vertex = 2;
+  data.joints = {0, 1};
+  data.weights = {0.5, 0.5};
+  const Vec3 n = data.normals[0];
+  const Vec3 turned(-n.y(), n.x(), 0.0);  // R n
+  const Vec3 inverse_transposes = 0.5 * Vec3(0.5 * n.x(), n.y(), n.z()) + 0.5 * turned;
+  const Vec3 cofactors = 0.5 * Vec3(n.x(), 2.0 * n.y(), 2.0 * n.z()) + 0.5 * turned;
+  SkinnedVertices out;
+  skin_lbs_normal_variant(data.input(palette), {}, skinning_with({"normals=blend-inverse-transposes", "normalize=no"}), out);
+  test::expect_vec3_near(out.normals[0], inverse_transposes, tol::kClosedForm);
+  skin_lbs_normal_variant(data.input(palette), {}, skinning_with({"normals=blend-inverse-transposes"}), out);
+  test::expect_vec3_near(out.normals[0], inverse_transposes.normalized(), tol::kClosedForm);
+  skin_lbs_normal_variant(data.input(palette), {}, skinning_with({"normals=blend-normal-matrices", "normalize=no"}), out);
+  test::expect_vec3_near(out.normals[0], cofactors, tol::kClosedForm);
+  EXPECT_GT((inverse_transposes.normalized() - cofactors.normalized()).norm(), 0.1);
+  // Positions as glTF's: 0.5 (2, 1, 1) + 0.5 (-1, 1, 1).
+  test::expect_vec3_near(out.positions[0], Vec3(0.5, 1, 1), tol::kClosedForm);
+}
+
 TEST(SkinningConventionsTest, MorphAfterSkinningAndTheMeshNodeOnTop) {
   // One joint: a quarter turn about z and a lift by (0, 1, 0); one target moving x by 1 at weight 0.5.
   Primitive prim;

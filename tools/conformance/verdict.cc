@@ -57,6 +57,12 @@ std::string first_failed_query(const std::vector<const QueryResult*>& results) {
   return "";
 }
 
+std::string joined_settings(const std::vector<std::string>& settings) {
+  std::string text;
+  for (const std::string& s : settings) text += (text.empty() ? "" : ", ") + s;
+  return text;
+}
+
 // Diagnose over every dump of the case: the conventions that explain them all, as a departure name.
 void name_departure(const Scene& scene, const ConformanceCase& definition, std::vector<DiagnoseObservation> observed,
                     CaseVerdict& verdict) {
@@ -66,14 +72,22 @@ void name_departure(const Scene& scene, const ConformanceCase& definition, std::
   settings.reload = [model = scene.source](const LoadConventions& reading) { return load_gltf_file(model, reading); };
   const Diagnosis diagnosis = diagnose(scene, observed, settings);
   if (diagnosis.explained && !diagnosis.best().settings.empty()) {
-    std::string settings_text;
-    for (const std::string& s : diagnosis.best().settings) settings_text += (settings_text.empty() ? "" : ", ") + s;
     const std::string cls = departure_class_of(diagnosis.best().settings, definition);
-    verdict.departure = (cls.empty() ? std::string() : cls + ": ") + settings_text;
+    verdict.departure = (cls.empty() ? std::string() : cls + ": ") + joined_settings(diagnosis.best().settings);
     return;
   }
   for (const TimeMismatch& m : diagnosis.time_mismatches) {
     verdict.departure = "another time: the dump of t = " + time_text(m.given) + " matches t = " + time_text(m.fits);
+    return;
+  }
+  if (diagnosis.partial) {
+    const PartialExplanation& p = *diagnosis.partial;
+    const std::string cls = departure_class_of(p.score.settings, definition);
+    std::ostringstream text;
+    text << "; partly explained by " << (cls.empty() ? std::string() : cls + ": ") << joined_settings(p.score.settings)
+         << " (worst error/bound " << diagnosis.base.max_ratio << " -> " << p.score.max_ratio << "); left: "
+         << p.score.failing() << " values over, first at " << pipeline_stage_name(p.rest_stage.stage);
+    verdict.detail += text.str();
     return;
   }
   verdict.detail += "; no known departure explains the dumps";
