@@ -249,7 +249,8 @@ void interval_errors(const AnimationSampler& s, bool rotation, size_t k, double 
   // The engine's factor u^ is within du of u: the rounding of its polynomial is charged at u^ (the factor's
   // gauge covers u + du), and the polynomial's own change from u to u^ separately, by its derivative: that keeps
   // the two keys' opposite changes together (|b - a| du, not (|a| + |b|) du).
-  const double du = ulps(tol::kAnyOrderInterpolationFactorUlps) * u_value + time_error / (t1 - t0);
+  const double du = (ulps(tol::kAnyOrderInterpolationFactorUlps) + allowances.interpolation_relative) * u_value +
+                    time_error / (t1 - t0);
   const Gauged u{u_value, 0.0, u_value + du};
 
   if (s.interpolation == Interpolation::Linear && rotation) {

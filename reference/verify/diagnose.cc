@@ -151,7 +151,11 @@ class Diagnoser {
  public:
   Diagnoser(const Scene& scene, const std::vector<DiagnoseObservation>& observations, const DiagnoseSettings& settings,
             double extent)
-      : source_(scene), observations_(observations), settings_(settings), extent_(extent) {}
+      : source_(scene), observations_(observations), settings_(settings), extent_(extent),
+        allowances_(settings.allowances) {}
+
+  // The allowances every later evaluation's bounds are widened by (diagnose.h, "Allowances").
+  void set_allowances(const EngineAllowances& allowances) { allowances_ = allowances; }
 
   Evaluation evaluate(const std::vector<std::string>& assignments) {
     Conventions conventions = settings_.base;
@@ -169,7 +173,9 @@ class Diagnoser {
       const std::string pose_key = key_of(conventions, false, true) + number_text(time);
       const EvaluatedPose& pose = pose_for(pose_key, scene, conventions, time);
       std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, options, conventions);
-      const std::string bounds_key = pose_key + "|" + skinning_key(conventions);
+      const std::string bounds_key = pose_key + "|" + skinning_key(conventions) + "|" + number_text(allowances_.rotation) +
+                                     ";" + number_text(allowances_.translation_scale) + ";" +
+                                     number_text(allowances_.interpolation);
       const std::vector<PrimitiveErrorBounds>& bounds = vertex_bounds_for(bounds_key, scene, conventions, pose, options);
       const bool after_skinning = conventions.morph.order == MorphOrder::AfterSkinning ||
                                   conventions.palette.mesh_node != MeshNodeTransform::Ignored;
@@ -269,7 +275,7 @@ class Diagnoser {
   RecipePoseBounds pose_bounds_for(const Scene& scene, const Conventions& conventions, double time) const {
     if (settings_.recipe) return recipe_pose_error_bounds(scene, *settings_.recipe, time);
     const double sample_time = convention_sample_time(scene, settings_.animation, time, conventions.time);
-    return {pose_error_bounds(settings_.bounds, scene, settings_.animation, sample_time), {}};
+    return {pose_error_bounds_allowing(settings_.bounds, scene, settings_.animation, sample_time, allowances_), {}};
   }
 
  private:
@@ -336,6 +342,7 @@ class Diagnoser {
   std::map<std::string, std::unique_ptr<Scene>> scenes_;
   std::map<std::string, EvaluatedPose> poses_;
   std::map<std::string, std::vector<PrimitiveErrorBounds>> vertex_bounds_;
+  EngineAllowances allowances_;
 };
 
 bool better(const CandidateScore& a, const CandidateScore& b) {
@@ -725,9 +732,73 @@ class Search {
     diagnosis_.partial = std::move(partial);
   }
 
+  // Whether `settings` under `allowances` leave nothing over (the diagnoser's own allowances restored after).
+  bool explained_allowing(const std::vector<std::string>& settings, const EngineAllowances& allowances,
+                          CandidateScore* score = nullptr) {
+    diagnoser_.set_allowances(allowances);
+    Evaluation e = diagnoser_.evaluate(settings);
+    diagnoser_.set_allowances(settings_.allowances);
+    ++diagnosis_.candidates_tried;
+    if (score) *score = e.score;
+    return e.score.failing() == 0;
+  }
+
+  // The smallest size of one kind (`kind` picks it) on the grid, or 0, that still explains, the others held.
+  void shrink(const std::vector<std::string>& settings, EngineAllowances& fit, double EngineAllowances::* kind) {
+    EngineAllowances trial = fit;
+    trial.*kind = 0.0;
+    if (explained_allowing(settings, trial)) {
+      fit.*kind = 0.0;
+      return;
+    }
+    // The size at halving i is kLargestAllowance 2^-i; the one found so far (on the grid) explains.
+    int lo = int(std::lround(std::log2(kLargestAllowance / fit.*kind)));
+    lo = std::clamp(lo, 0, kAllowanceHalvings);
+    int hi = kAllowanceHalvings;
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      trial.*kind = std::ldexp(kLargestAllowance, -mid);
+      if (explained_allowing(settings, trial)) lo = mid;
+      else hi = mid - 1;
+    }
+    fit.*kind = std::ldexp(kLargestAllowance, -lo);
+  }
+
+  // The allowances that explain what no convention does (diagnose.h, "Allowances"): each kind alone, and, when
+  // none does alone, all three together, shrunk one at a time.
+  void fit_allowances() {
+    std::vector<std::string> settings;
+    if (diagnosis_.partial) settings = diagnosis_.partial->score.settings;
+    else if (!diagnosis_.ranked.empty() && diagnosis_.ranked.front().failing() < base_.score.failing())
+      settings = diagnosis_.ranked.front().settings;
+    double EngineAllowances::*const kinds[] = {&EngineAllowances::rotation, &EngineAllowances::translation_scale,
+                                               &EngineAllowances::interpolation};
+    auto keep = [&](const EngineAllowances& fit) {
+      AllowanceFit result{settings, fit, {}};
+      if (explained_allowing(settings, fit, &result.score)) diagnosis_.allowance_fits.push_back(std::move(result));
+    };
+    for (double EngineAllowances::*kind : kinds) {
+      EngineAllowances alone = settings_.allowances;
+      alone.*kind = std::max(alone.*kind, kLargestAllowance);
+      if (!explained_allowing(settings, alone)) continue;
+      shrink(settings, alone, kind);
+      keep(alone);
+    }
+    if (!diagnosis_.allowance_fits.empty()) return;
+    EngineAllowances all = settings_.allowances;
+    for (double EngineAllowances::*kind : kinds) all.*kind = std::max(all.*kind, kLargestAllowance);
+    if (!explained_allowing(settings, all)) return;
+    for (int round = 0; round < 2; ++round)
+      for (double EngineAllowances::*kind : kinds) shrink(settings, all, kind);
+    keep(all);
+  }
+
   void conclude() {
     std::vector<CandidateScore>& ranked = diagnosis_.ranked;
-    if (!diagnosis_.matches_specification && !leader_explains() && !observations_.empty()) find_partial();
+    if (!diagnosis_.matches_specification && !leader_explains() && !observations_.empty()) {
+      find_partial();
+      if (!settings_.recipe) fit_allowances();
+    }
     if (!ranked.empty() && ranked.front().failing() >= base_.score.failing())
       ranked.clear();  // nothing did better than the specification: no candidate to name
     const CandidateScore best = diagnosis_.best();

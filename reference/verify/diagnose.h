@@ -47,6 +47,15 @@
 //   leave (no convention rides along on a fit it only nudges), the one that removes the most (then fewer
 //   conventions, then the order of evaluation). What is left: its counts over, and the first stage over its
 //   bound under it.
+// - Allowances: when nothing explains the dumps, the smallest allowances (verify/engine_allowances.h: key
+//   rotations, translations and scales, the interpolation factor) that leave nothing over on top of the partial
+//   explanation, else the closest candidate, else glTF 2.0 (Diagnosis::allowance_fits): each kind alone that
+//   explains, its size the smallest on the grid kLargestAllowance * 2^-i, i = 0 .. kAllowanceHalvings; when none
+//   does alone, the three together, shrunk one kind at a time, twice round; none when even the largest of all
+//   three leaves a value over. Vertex dumps often cannot tell a rotation's error from a translation's: every
+//   kind that explains alone is listed. Conventions stay preferred: allowances are fitted only where no
+//   convention explains the dumps. settings.allowances (known allowances) widen every candidate's bounds from
+//   the start.
 // - Recipes: with settings.recipe the references are the recipe's poses and bounds, and only the conventions a
 //   recipe's evaluation takes are candidates (recipe_applicable()).
 // - Deterministic: the same inputs give the same verdict, candidate order included.
@@ -57,6 +66,7 @@
 #include "core/vertices.h"
 #include "skin/method.h"
 #include "verify/bounds_model.h"
+#include "verify/engine_allowances.h"
 #include "verify/stage_bisection.h"
 #include "verify/vertex_compare.h"
 #include <nlohmann/json_fwd.hpp>
@@ -71,6 +81,8 @@ inline constexpr int kTimeSearchSteps = 240;
 inline constexpr double kNoiseFloor = 1e-6;
 inline constexpr double kPartialShare = 0.9;  // of the squared distance a partial explanation removes at least
 inline constexpr double kPartialGain = 10.0;  // how many times lower it brings the worst error/bound at least
+inline constexpr double kLargestAllowance = 1e-2;  // the largest allowance fitted, of each kind
+inline constexpr int kAllowanceHalvings = 20;      // the smallest: kLargestAllowance / 2^20, about 1e-8
 
 struct DiagnoseObservation {
   DiagnoseObservation(std::string label_, double time_, std::vector<WorldPrimitive> vertices_,
@@ -93,6 +105,7 @@ struct DiagnoseSettings {
   int max_settings = 3;   // conventions combined at most
   size_t beam = 6;
   BoundsModel bounds = BoundsModel::AnyOrder;  // what every candidate is held to (verify/bounds_model.h)
+  EngineAllowances allowances;  // known allowances: every candidate's bounds widened by them (not for recipes)
   // The engine played a recipe (anim/recipe.h; animation -1): each candidate's reference is the recipe's pose
   // under its conventions, held to the recipe's bounds (verify/recipe_bounds.h). The conventions a recipe's
   // evaluation does not take (time mapping, the sampling rules but key quantization and resampling, palette,
@@ -144,6 +157,12 @@ struct PartialExplanation {
   StageDivergence rest_stage;    // the first stage over its bound under it
   std::string rest_stage_label;  // the observation that stage comes from
 };
+// The smallest allowances that, with `settings`, leave nothing over.
+struct AllowanceFit {
+  std::vector<std::string> settings;
+  EngineAllowances allowances;
+  CandidateScore score;  // with them
+};
 struct Diagnosis {
   CandidateScore base;                 // the specification (with settings.base)
   std::vector<CandidateScore> ranked;  // every candidate with an effect, best first
@@ -167,6 +186,8 @@ struct Diagnosis {
   std::vector<TimeMismatch> time_mismatches;
   // When nothing explains the dumps: the candidate that explains most of them (the contract's "Partial").
   std::optional<PartialExplanation> partial;
+  // When nothing explains the dumps: the allowances that do, with the conventions they go with ("Allowances").
+  std::vector<AllowanceFit> allowance_fits;
   const CandidateScore& best() const { return ranked.empty() ? base : ranked.front(); }
 };
 // The single conventions diagnose tries, each as its "NAME=VALUE" assignments (a looping playback's

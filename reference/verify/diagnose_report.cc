@@ -79,6 +79,14 @@ void print_diagnosis(const Diagnosis& d, std::ostream& out) {
     for (const TimeMismatch& m : d.time_mismatches)
       out << "  " << m.label << " matches t = " << number_text(m.fits) << ", not the t = " << number_text(m.given)
           << " given: the engine played another time (within the float32 bounds there)\n";
+    for (size_t i = 0; i < d.allowance_fits.size(); ++i) {
+      const AllowanceFit& a = d.allowance_fits[i];
+      out << (i == 0 ? "  within allowances: " : "    or: ")
+          << (a.settings.empty() ? base_name : base_name + " with " + settings_text(a.settings))
+          << ", the bounds widened as for " << describe_engine_allowances(a.allowances) << ": " << counts_text(a.score)
+          << (i == 0 ? " (the size the bounds need, not a measure of the engine's error; it names no rule)" : "")
+          << "\n";
+    }
   }
   for (const SettingEffect& effect : d.effects)
     out << "  " << effect.setting << ": moves positions by up to " << number_text(effect.effect)
@@ -135,6 +143,15 @@ nlohmann::ordered_json diagnosis_json(const Diagnosis& d) {
     for (const TimeMismatch& m : d.time_mismatches)
       mismatches.push_back({{"dump", m.label}, {"given", m.given}, {"fits", m.fits}});
     json["time_mismatches"] = mismatches;
+    nlohmann::ordered_json fits = nlohmann::ordered_json::array();
+    for (const AllowanceFit& a : d.allowance_fits) {
+      nlohmann::ordered_json fit = score_json(a.score);
+      fit["allowances"] = {{"rotation_rad", a.allowances.rotation},
+                           {"translation_scale_relative", a.allowances.translation_scale},
+                           {"interpolation_relative", a.allowances.interpolation}};
+      fits.push_back(fit);
+    }
+    json["allowance_fits"] = fits;
     if (d.partial) {
       const PartialExplanation& p = *d.partial;
       nlohmann::ordered_json partial = score_json(p.score);

@@ -65,6 +65,9 @@ inline constexpr double kAnyOrderNormalizeUlps = 12.0;
 struct SamplingAllowances {
   double slerp_ulps;
   double normalize_ulps;
+  // An engine's interpolation factor may also be off by this fraction of itself (an approximate reciprocal:
+  // verify/engine_allowances.h); 0 for a correct engine.
+  double interpolation_relative = 0.0;
 };
 inline constexpr SamplingAllowances kStatedSamplingAllowances{4.0, 4.0};
 inline constexpr SamplingAllowances kWideSamplingAllowances{kAnyOrderSlerpUlps, kAnyOrderNormalizeUlps};

@@ -64,6 +64,16 @@ std::string joined_settings(const std::vector<std::string>& settings) {
 }
 
 // Diagnose over every dump of the case: the conventions that explain them all, as a departure name.
+// "; within allowances: A; or B" when diagnose fitted allowances that explain the dumps, else "".
+std::string allowances_text(const Diagnosis& diagnosis) {
+  std::string text;
+  for (const AllowanceFit& a : diagnosis.allowance_fits)
+    text += (text.empty() ? "; within bounds widened as for " : "; or ") +
+            (a.settings.empty() ? std::string() : joined_settings(a.settings) + " and ") +
+            describe_engine_allowances(a.allowances);
+  return text;
+}
+
 void name_departure(const Scene& scene, const ConformanceCase& definition, std::vector<DiagnoseObservation> observed,
                     CaseVerdict& verdict) {
   DiagnoseSettings settings;
@@ -87,10 +97,10 @@ void name_departure(const Scene& scene, const ConformanceCase& definition, std::
     text << "; partly explained by " << (cls.empty() ? std::string() : cls + ": ") << joined_settings(p.score.settings)
          << " (worst error/bound " << diagnosis.base.max_ratio << " -> " << p.score.max_ratio << "); left: "
          << p.score.failing() << " values over, first at " << pipeline_stage_name(p.rest_stage.stage);
-    verdict.detail += text.str();
+    verdict.detail += text.str() + allowances_text(diagnosis);
     return;
   }
-  verdict.detail += "; no known departure explains the dumps";
+  verdict.detail += "; no known departure explains the dumps" + allowances_text(diagnosis);
 }
 
 void judge_dumps(const ConformanceCase& definition, const std::vector<const QueryResult*>& results,
