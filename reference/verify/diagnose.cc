@@ -147,6 +147,11 @@ void add_residuals(const std::vector<WorldPrimitive>& reference, const std::vect
 double largest_position_change(const std::vector<std::vector<WorldPrimitive>>& a,
                                const std::vector<std::vector<WorldPrimitive>>& b);
 
+}  // namespace
+
+// Named, not anonymous: CandidateEvaluator (diagnose.h) holds one.
+namespace diagnose_internal {
+
 class Diagnoser {
  public:
   Diagnoser(const Scene& scene, const std::vector<DiagnoseObservation>& observations, const DiagnoseSettings& settings,
@@ -345,6 +350,12 @@ class Diagnoser {
   EngineAllowances allowances_;
 };
 
+}  // namespace diagnose_internal
+
+namespace {
+
+using diagnose_internal::Diagnoser;
+
 bool better(const CandidateScore& a, const CandidateScore& b) {
   if (a.failing() != b.failing()) return a.failing() < b.failing();
   if (a.settings.size() != b.settings.size()) return a.settings.size() < b.settings.size();
@@ -454,6 +465,14 @@ std::vector<std::vector<std::string>> diagnose_candidates() {
     }
   }
   candidates.insert(candidates.end(), influence_limits.begin(), influence_limits.end());
+  // An engine without morph targets (morph-targets=0), the commoner, is tried before morph-defaults=ignored, which
+  // it cannot be told from where no clip animates the weights.
+  const auto no_morph = std::find(candidates.begin(), candidates.end(), std::vector<std::string>{"morph-targets=0"});
+  const auto defaults = std::find_if(candidates.begin(), candidates.end(), [](const std::vector<std::string>& c) {
+    return c.front().rfind("morph-defaults=", 0) == 0;
+  });
+  if (no_morph != candidates.end() && defaults != candidates.end() && defaults < no_morph)
+    std::rotate(defaults, no_morph, no_morph + 1);
   return candidates;
 }
 
@@ -470,6 +489,26 @@ std::string joined(const std::vector<std::string>& assignments) {
   std::string text;
   for (const std::string& a : assignments) text += (text.empty() ? "" : ", ") + a;
   return text;
+}
+
+// The smallest size of one kind (`kind` picks it) on the grid kLargestAllowance 2^-i, or 0, that still leaves
+// nothing over, the others held; the size `fit` has (on the grid) must leave nothing over.
+void shrink_allowance(const AllowanceScorer& score_with, EngineAllowances& fit, double EngineAllowances::* kind) {
+  EngineAllowances trial = fit;
+  trial.*kind = 0.0;
+  if (score_with(trial).failing() == 0) {
+    fit.*kind = 0.0;
+    return;
+  }
+  int lo = std::clamp(int(std::lround(std::log2(kLargestAllowance / fit.*kind))), 0, kAllowanceHalvings);
+  int hi = kAllowanceHalvings;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    trial.*kind = std::ldexp(kLargestAllowance, -mid);
+    if (score_with(trial).failing() == 0) lo = mid;
+    else hi = mid - 1;
+  }
+  fit.*kind = std::ldexp(kLargestAllowance, -lo);
 }
 
 // The search of diagnose(), step by step (the contract in diagnose.h): each step reads and extends
@@ -732,65 +771,25 @@ class Search {
     diagnosis_.partial = std::move(partial);
   }
 
-  // Whether `settings` under `allowances` leave nothing over (the diagnoser's own allowances restored after).
-  bool explained_allowing(const std::vector<std::string>& settings, const EngineAllowances& allowances,
-                          CandidateScore* score = nullptr) {
+  // `settings`' score under `allowances` (the diagnoser's own allowances restored after).
+  CandidateScore score_allowing(const std::vector<std::string>& settings, const EngineAllowances& allowances) {
     diagnoser_.set_allowances(allowances);
     Evaluation e = diagnoser_.evaluate(settings);
     diagnoser_.set_allowances(settings_.allowances);
     ++diagnosis_.candidates_tried;
-    if (score) *score = e.score;
-    return e.score.failing() == 0;
+    return e.score;
   }
 
-  // The smallest size of one kind (`kind` picks it) on the grid, or 0, that still explains, the others held.
-  void shrink(const std::vector<std::string>& settings, EngineAllowances& fit, double EngineAllowances::* kind) {
-    EngineAllowances trial = fit;
-    trial.*kind = 0.0;
-    if (explained_allowing(settings, trial)) {
-      fit.*kind = 0.0;
-      return;
-    }
-    // The size at halving i is kLargestAllowance 2^-i; the one found so far (on the grid) explains.
-    int lo = int(std::lround(std::log2(kLargestAllowance / fit.*kind)));
-    lo = std::clamp(lo, 0, kAllowanceHalvings);
-    int hi = kAllowanceHalvings;
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      trial.*kind = std::ldexp(kLargestAllowance, -mid);
-      if (explained_allowing(settings, trial)) lo = mid;
-      else hi = mid - 1;
-    }
-    fit.*kind = std::ldexp(kLargestAllowance, -lo);
-  }
-
-  // The allowances that explain what no convention does (diagnose.h, "Allowances"): each kind alone, and, when
-  // none does alone, all three together, shrunk one at a time.
+  // The allowances that explain what no convention does, on top of the partial explanation or the closest
+  // candidate (diagnose.h, "Allowances").
   void fit_allowances() {
     std::vector<std::string> settings;
     if (diagnosis_.partial) settings = diagnosis_.partial->score.settings;
     else if (!diagnosis_.ranked.empty() && diagnosis_.ranked.front().failing() < base_.score.failing())
       settings = diagnosis_.ranked.front().settings;
-    double EngineAllowances::*const kinds[] = {&EngineAllowances::rotation, &EngineAllowances::translation_scale,
-                                               &EngineAllowances::interpolation};
-    auto keep = [&](const EngineAllowances& fit) {
-      AllowanceFit result{settings, fit, {}};
-      if (explained_allowing(settings, fit, &result.score)) diagnosis_.allowance_fits.push_back(std::move(result));
-    };
-    for (double EngineAllowances::*kind : kinds) {
-      EngineAllowances alone = settings_.allowances;
-      alone.*kind = std::max(alone.*kind, kLargestAllowance);
-      if (!explained_allowing(settings, alone)) continue;
-      shrink(settings, alone, kind);
-      keep(alone);
-    }
-    if (!diagnosis_.allowance_fits.empty()) return;
-    EngineAllowances all = settings_.allowances;
-    for (double EngineAllowances::*kind : kinds) all.*kind = std::max(all.*kind, kLargestAllowance);
-    if (!explained_allowing(settings, all)) return;
-    for (int round = 0; round < 2; ++round)
-      for (double EngineAllowances::*kind : kinds) shrink(settings, all, kind);
-    keep(all);
+    diagnosis_.allowance_fits = fit_allowances_with(
+        [&](const EngineAllowances& allowances) { return score_allowing(settings, allowances); }, settings,
+        settings_.allowances);
   }
 
   void conclude() {
@@ -842,6 +841,54 @@ class Search {
 };
 
 }  // namespace
+
+std::vector<AllowanceFit> fit_allowances_with(const AllowanceScorer& score_with,
+                                              const std::vector<std::string>& settings, const EngineAllowances& known) {
+  double EngineAllowances::*const kinds[] = {&EngineAllowances::rotation, &EngineAllowances::translation_scale,
+                                             &EngineAllowances::interpolation};
+  std::vector<AllowanceFit> fits;
+  auto keep = [&](const EngineAllowances& fit) {
+    AllowanceFit result{settings, fit, score_with(fit)};
+    if (result.score.failing() == 0) fits.push_back(std::move(result));
+  };
+  for (double EngineAllowances::*kind : kinds) {
+    EngineAllowances alone = known;
+    alone.*kind = std::max(alone.*kind, kLargestAllowance);
+    if (score_with(alone).failing() != 0) continue;
+    shrink_allowance(score_with, alone, kind);
+    keep(alone);
+  }
+  if (!fits.empty()) return fits;
+  EngineAllowances all = known;
+  for (double EngineAllowances::*kind : kinds) all.*kind = std::max(all.*kind, kLargestAllowance);
+  if (score_with(all).failing() != 0) return fits;
+  for (int round = 0; round < 2; ++round)
+    for (double EngineAllowances::*kind : kinds) shrink_allowance(score_with, all, kind);
+  keep(all);
+  return fits;
+}
+
+struct CandidateEvaluator::Impl {
+  Impl(const Scene& scene, std::vector<DiagnoseObservation> observations_, const DiagnoseSettings& settings_)
+      : observations(std::move(observations_)),
+        settings(settings_),
+        diagnoser(scene, observations, settings,
+                  observations.empty() ? 0.0 : positions_extent(observations.front().vertices)) {}
+  std::vector<DiagnoseObservation> observations;
+  DiagnoseSettings settings;
+  Diagnoser diagnoser;
+};
+
+CandidateEvaluator::CandidateEvaluator(const Scene& scene, std::vector<DiagnoseObservation> observations,
+                                       const DiagnoseSettings& settings)
+    : impl_(std::make_unique<Impl>(scene, std::move(observations), settings)) {}
+CandidateEvaluator::~CandidateEvaluator() = default;
+
+CandidateScore CandidateEvaluator::score(const std::vector<std::string>& assignments,
+                                         const EngineAllowances& allowances) {
+  impl_->diagnoser.set_allowances(allowances);
+  return impl_->diagnoser.evaluate(assignments).score;
+}
 
 bool recipe_applicable(const Conventions& conventions) {
   Conventions taken = conventions;

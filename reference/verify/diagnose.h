@@ -71,6 +71,7 @@
 #include "verify/vertex_compare.h"
 #include <nlohmann/json_fwd.hpp>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -195,6 +196,28 @@ struct Diagnosis {
 std::vector<std::vector<std::string>> diagnose_candidates();
 Diagnosis diagnose(const Scene& scene, const std::vector<DiagnoseObservation>& observations,
                    const DiagnoseSettings& settings);
+
+// One model's dumps scored under any conventions and allowances, as diagnose scores each candidate (held to
+// settings.bounds, scenes and poses cached across calls): for searches over several models (profile/).
+class CandidateEvaluator {
+ public:
+  CandidateEvaluator(const Scene& scene, std::vector<DiagnoseObservation> observations,
+                     const DiagnoseSettings& settings);
+  ~CandidateEvaluator();
+  CandidateScore score(const std::vector<std::string>& assignments, const EngineAllowances& allowances);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A score under the allowances given (the conventions fixed by the caller).
+using AllowanceScorer = std::function<CandidateScore(const EngineAllowances&)>;
+// diagnose's fit of allowances (the contract's "Allowances") on top of `settings`, from `known`: each kind alone
+// that leaves nothing over at its smallest size, else the three together shrunk one kind at a time; empty when
+// none leaves nothing over at kLargestAllowance.
+std::vector<AllowanceFit> fit_allowances_with(const AllowanceScorer& score_with,
+                                              const std::vector<std::string>& settings, const EngineAllowances& known);
 void print_diagnosis(const Diagnosis& diagnosis, std::ostream& out);
 nlohmann::ordered_json diagnosis_json(const Diagnosis& diagnosis);
 }  // namespace skinref

@@ -11,6 +11,8 @@
 #include "conformance/suite.h"
 #include "core/atomic_file.h"
 #include "core/input_error.h"
+#include "core/strict_json.h"
+#include "profile/engine_profile.h"
 
 #include <fstream>
 #include <iomanip>
@@ -28,8 +30,8 @@ std::string conformance_usage() {
          "       skinref conformance check [--suite DIR]\n"
          "       skinref conformance run --engine-name NAME [--engine-version V] (--query CMD | --batch CMD)\n"
          "                               --out DIR [--suite DIR] [--filter GLOB] [--jobs N] [--timeout S] [--resume]\n"
-         "                               [--expect FILE] [--write-expectations FILE]\n"
-         "       skinref conformance report --out DIR [--expect FILE] [--write-expectations FILE]\n"
+         "                               [--expect FILE] [--write-expectations FILE] [--profile FILE]\n"
+         "       skinref conformance report --out DIR [--expect FILE] [--write-expectations FILE] [--profile FILE]\n"
          "       skinref conformance table EXPECTED.json... [--check DOC.md | --update DOC.md]\n"
          "  The conformance suite: one small glTF file per rule of glTF 2.0 on skins, animation and morph targets,\n"
          "  each with the reference's outputs at its times and the bounds a correct float32 engine stays within\n"
@@ -53,6 +55,10 @@ std::string conformance_usage() {
          "  --expect FILE  what the engine is known to do per case (pass, fail with a named departure, crash:\n"
          "            docs/engines.md); the exit status then says whether it did exactly that\n"
          "  --write-expectations FILE  writes the run's verdicts as such a file, to review and commit\n"
+         "  --profile FILE  the engine's profile (what departs across the run: compressed keys, the interpolation,\n"
+         "            the normal rule, allowances), as DIR/profile.json of an earlier run; without it the run's own\n"
+         "            is found over its failed cases and written to DIR/profile.json. Each failed case is judged\n"
+         "            given the profile: it passes its rule given it, or fails it with a departure of its own\n"
          "  --suite DIR  the suite's folder (default " SKINREF_CONFORMANCE_DIR ")\n"
          "  Exit status: 0 done, equal, every case passed or (--expect) as expected; 1 check found a difference,\n"
          "  a case did not pass or (--expect) a case did other than expected;\n"
@@ -126,9 +132,19 @@ int run_conformance_check(std::span<const std::string> args) {
 }
 
 // --expect FILE and --write-expectations FILE, read before the run so that a bad file stops it first.
+EngineProfile read_profile_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "a readable engine profile (the profile.json a conformance run writes)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return profile_from_json(parse_strict_json(text.str(), path), path);
+}
+
+// --profile FILE: the engine's profile given (as profile.json of an earlier run writes it), not searched for.
 struct ExpectationOptions {
   std::optional<conformance::Expectations> expected;
   std::optional<std::string> write_path;
+  std::optional<EngineProfile> profile;
 };
 
 ExpectationOptions parse_expectation_options(const ParsedArgs& parsed) {
@@ -136,15 +152,21 @@ ExpectationOptions parse_expectation_options(const ParsedArgs& parsed) {
   if (const std::optional<std::string> path = parsed.value("--expect"))
     options.expected = conformance::read_expectations(*path);
   options.write_path = parsed.value("--write-expectations");
+  if (const std::optional<std::string> path = parsed.value("--profile"))
+    options.profile = read_profile_file(*path);
   return options;
 }
 
 // The report card; then, with expectations, the exit status says whether the engine did what they say (0) or
 // not (1), whatever it passed; without, whether it passed every case.
 int judge_and_report(const conformance::RunRecord& run, const std::string& out_dir, const ExpectationOptions& options) {
-  const std::vector<conformance::CaseVerdict> verdicts = conformance::judge_run(run);
-  conformance::write_report_card(run, verdicts, out_dir);
-  conformance::print_report_card(run, verdicts, std::cout);
+  const conformance::JudgedRun judged =
+      conformance::judge_run_with_profile(run, options.profile ? &*options.profile : nullptr);
+  const std::vector<conformance::CaseVerdict>& verdicts = judged.verdicts;
+  conformance::write_report_card(run, verdicts, out_dir, judged.profile);
+  write_file_atomically(out_dir + "/profile.json",
+                        [&](std::ostream& out) { out << profile_json(judged.profile).dump(2) << "\n"; });
+  conformance::print_report_card(run, verdicts, std::cout, judged.profile);
   std::cout << "conformance: report card in " << out_dir << "/report.html (and report.md, report.json, junit.xml)\n";
   if (options.write_path) {
     const nlohmann::ordered_json written = conformance::expectations_json(run, verdicts);
@@ -167,7 +189,8 @@ int run_conformance_run(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{
       {"--engine-name", true}, {"--engine-version", true}, {"--query", true},  {"--batch", true},
       {"--out", true},         {"--suite", true},          {"--filter", true}, {"--jobs", true},
-      {"--timeout", true},     {"--resume", false},        {"--expect", true}, {"--write-expectations", true}};
+      {"--timeout", true},     {"--resume", false},        {"--expect", true}, {"--write-expectations", true},
+      {"--profile", true}};
   const ParsedArgs parsed = parse_args(args, kOptions, "conformance run");
   if (parsed.help) {
     std::cout << conformance_usage();
@@ -199,7 +222,8 @@ int run_conformance_run(std::span<const std::string> args) {
 }
 
 int run_conformance_report(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{{"--out", true}, {"--expect", true}, {"--write-expectations", true}};
+  static const std::vector<OptionSpec> kOptions{
+      {"--out", true}, {"--expect", true}, {"--write-expectations", true}, {"--profile", true}};
   const ParsedArgs parsed = parse_args(args, kOptions, "conformance report");
   if (parsed.help) {
     std::cout << conformance_usage();

@@ -42,10 +42,12 @@ std::string markdown_row(const std::vector<std::string>& cells) {
   return row + "\n";
 }
 
-std::string markdown(const RunRecord& run, const std::vector<CaseVerdict>& verdicts) {
+std::string markdown(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const EngineProfile& profile) {
   std::ostringstream md;
   md << "# Conformance report: " << run.engine.name << " " << run.engine.version << "\n\n"
-     << summary_line(run, verdicts) << "\n\n"
+     << summary_line(run, verdicts) << "\n\n";
+  if (!profile.empty()) md << profile_line(profile) << "\n\n";
+  md
      << "Suite: skinref's glTF 2.0 conformance suite (skins, animation, morph targets); every value held to the "
         "any-order float32 bounds.\n\n## By section\n\n| section | cases | pass |\n|---|---|---|\n";
   std::vector<std::string> sections;
@@ -69,18 +71,20 @@ std::string markdown(const RunRecord& run, const std::vector<CaseVerdict>& verdi
   return md.str();
 }
 
-Json json_report(const RunRecord& run, const std::vector<CaseVerdict>& verdicts) {
+Json json_report(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const EngineProfile& profile) {
   Json cases = Json::array();
   for (const CaseVerdict* v : failures_first(verdicts))
     cases.push_back({{"id", v->definition->id}, {"title", v->definition->title}, {"section", v->definition->section},
                      {"rule", v->definition->rule}, {"outcome", case_outcome_name(v->outcome)},
                      {"error_over_bound", v->margin}, {"worst_time", v->worst_time}, {"departure", v->departure},
-                     {"detail", v->detail}, {"seconds", v->seconds}});
+                     {"detail", v->detail}, {"given_profile", v->given_profile}, {"seconds", v->seconds}});
   return {{"format", "skinref-conformance-report"},
           {"version", 1},
           {"engine", {{"name", run.engine.name}, {"version", run.engine.version},
                       {"query_command", run.engine.query_command}, {"batch_command", run.engine.batch_command}}},
           {"summary", summary_line(run, verdicts)},
+          {"profile", profile_json(profile)},
+          {"profile_text", describe_engine_profile(profile)},
           {"cases", cases}};
 }
 
@@ -118,21 +122,29 @@ std::string summary_line(const RunRecord& run, const std::vector<CaseVerdict>& v
   return rest.empty() ? line : line + " (" + rest + ")";
 }
 
-void write_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir) {
+std::string profile_line(const EngineProfile& profile) {
+  return "Engine profile (what departs across the run, each case judged given it): " + describe_engine_profile(profile);
+}
+
+void write_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir,
+                       const EngineProfile& profile) {
   std::filesystem::create_directories(dir);
-  const std::string md = markdown(run, verdicts);
-  const std::string json = json_report(run, verdicts).dump(2) + "\n";
+  const std::string md = markdown(run, verdicts, profile);
+  const std::string json = json_report(run, verdicts, profile).dump(2) + "\n";
   write_file_atomically(dir + "/report.md", [&md](std::ostream& out) { out << md; });
   write_file_atomically(dir + "/report.json", [&json](std::ostream& out) { out << json; });
   write_junit(dir + "/junit.xml", "skinref conformance: " + run.engine.name, junit_cases(verdicts));
-  write_report_html(run, verdicts, dir);
+  write_report_html(run, verdicts, dir, profile);
 }
 
-void print_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, std::ostream& out) {
+void print_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, std::ostream& out,
+                       const EngineProfile& profile) {
+  if (!profile.empty()) out << profile_line(profile) << "\n";
   for (const CaseVerdict* v : failures_first(verdicts)) {
     out << "  " << std::left << std::setw(11) << case_outcome_name(v->outcome) << std::setw(40) << v->definition->id;
     if (v->outcome != CaseOutcome::Passed)
-      out << " " << (v->departure.empty() ? "" : v->departure + "; ") << v->detail;
+      out << " " << (v->departure.empty() ? "" : v->departure + "; ") << v->detail
+          << (v->given_profile.empty() ? "" : " [" + v->given_profile + "]");
     else
       out << " error/bound " << margin_text(*v);
     out << "\n";

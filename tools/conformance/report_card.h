@@ -11,7 +11,8 @@
 //   the reason.
 // - Order: failed, crashed and bad-output cases first (by section, then id), then the passes; the summary
 //   lists sections in the suite's order.
-// - The engine's name and version and the run's commands head every format.
+// - The engine's name and version and the run's commands head every format; an engine profile that is not empty
+//   follows the summary line (the JSON always holds it), and each case's `given_profile`.
 #pragma once
 
 #include "conformance/verdict.h"
@@ -22,12 +23,18 @@
 
 namespace skinref::conformance {
 
-void write_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir);
-void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir);
+void write_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir,
+                       const EngineProfile& profile = EngineProfile{});
+void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir,
+                       const EngineProfile& profile = EngineProfile{});
+
+// "Engine profile (what departs across the run, each case judged given it): ..." (profile/engine_profile.h).
+std::string profile_line(const EngineProfile& profile);
 
 // "three.js r170: conformant on 20 of 26 cases (4 fail, 1 crash, 1 bad output)".
 std::string summary_line(const RunRecord& run, const std::vector<CaseVerdict>& verdicts);
 
-void print_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, std::ostream& out);
+void print_report_card(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, std::ostream& out,
+                       const EngineProfile& profile = EngineProfile{});
 
 }  // namespace skinref::conformance

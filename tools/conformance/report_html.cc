@@ -170,7 +170,8 @@ void write_case_row(const CaseVerdict& v, const std::string& figure, const std::
 
 }  // namespace
 
-void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir) {
+void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir,
+                       const EngineProfile& profile) {
   std::vector<const CaseVerdict*> order;
   for (const CaseVerdict& v : verdicts) order.push_back(&v);
   std::stable_sort(order.begin(), order.end(), [](const CaseVerdict* a, const CaseVerdict* b) {
@@ -180,6 +181,7 @@ void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& ver
   out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>skinref conformance: "
       << html_escaped(run.engine.name) << "</title>\n<style>" << kStyle << "</style>\n<script>" << kScript
       << "</script></head>\n<body>\n<h1>" << html_escaped(summary_line(run, verdicts)) << "</h1>\n"
+      << (profile.empty() ? std::string() : "<p class=\"profile\">" + html_escaped(profile_line(profile)) + "</p>\n")
       << "<p class=\"small\">skinref's glTF 2.0 conformance suite: skins, animation and morph targets, every value "
          "held to the bounds of a correct float32 engine. Engine command: <code>"
       << html_escaped(run.engine.query_command.empty() ? run.engine.batch_command : run.engine.query_command)

@@ -4,12 +4,14 @@
 #include "core/input_error.h"
 #include "io/gltf_load.h"
 #include "io/vertex_dump.h"
+#include "profile/engine_profile.h"
 #include "verify/diagnose.h"
 #include "verify/vertex_compare.h"
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 namespace skinref::conformance {
@@ -63,8 +65,7 @@ std::string joined_settings(const std::vector<std::string>& settings) {
   return text;
 }
 
-// Diagnose over every dump of the case: the conventions that explain them all, as a departure name.
-// "; within allowances: A; or B" when diagnose fitted allowances that explain the dumps, else "".
+// "; within bounds widened as for A; or B" when diagnose fitted allowances that explain the dumps, else "".
 std::string allowances_text(const Diagnosis& diagnosis) {
   std::string text;
   for (const AllowanceFit& a : diagnosis.allowance_fits)
@@ -74,18 +75,29 @@ std::string allowances_text(const Diagnosis& diagnosis) {
   return text;
 }
 
+// Diagnose over every dump of the case, given the engine's profile (what holds across the run): the conventions
+// that explain them all beyond it, as a departure name; else what explains them in part, or the allowances.
 void name_departure(const Scene& scene, const ConformanceCase& definition, std::vector<DiagnoseObservation> observed,
-                    CaseVerdict& verdict) {
+                    const EngineProfile& profile, CaseVerdict& verdict) {
   DiagnoseSettings settings;
   settings.animation = scene.animations.empty() ? -1 : 0;
   settings.method = definition.method;
   settings.reload = [model = scene.source](const LoadConventions& reading) { return load_gltf_file(model, reading); };
+  settings.base = profile_conventions(profile);
+  settings.allowances = profile.allowances;
   const Diagnosis diagnosis = diagnose(scene, observed, settings);
+  if (!profile.empty() && diagnosis.matches_specification) {
+    verdict.given_profile = "passes its rule given the profile";
+    verdict.detail += "; passes its rule given the engine's profile";
+    return;
+  }
   if (diagnosis.explained && !diagnosis.best().settings.empty()) {
     const std::string cls = departure_class_of(diagnosis.best().settings, definition);
     verdict.departure = (cls.empty() ? std::string() : cls + ": ") + joined_settings(diagnosis.best().settings);
+    if (!profile.empty()) verdict.given_profile = "fails its rule given the profile: " + verdict.departure;
     return;
   }
+  if (!profile.empty()) verdict.given_profile = "fails its rule given the profile: no known departure explains it";
   for (const TimeMismatch& m : diagnosis.time_mismatches) {
     verdict.departure = "another time: the dump of t = " + time_text(m.given) + " matches t = " + time_text(m.fits);
     return;
@@ -103,9 +115,18 @@ void name_departure(const Scene& scene, const ConformanceCase& definition, std::
   verdict.detail += "; no known departure explains the dumps" + allowances_text(diagnosis);
 }
 
+// A failed case's model and dumps, kept for the profile and for naming its departure.
+struct FailedCase {
+  size_t verdict = 0;  // its index among the verdicts
+  std::unique_ptr<Scene> scene;
+  std::vector<DiagnoseObservation> observed;
+};
+
+// The case's dumps against the reference: pass, bad output, or failed (then `failed` holds its model and dumps).
 void judge_dumps(const ConformanceCase& definition, const std::vector<const QueryResult*>& results,
-                 CaseVerdict& verdict) {
-  const Scene scene = load_gltf_file(results.front()->query.model);
+                 CaseVerdict& verdict, FailedCase& failed) {
+  auto loaded = std::make_unique<Scene>(load_gltf_file(results.front()->query.model));
+  const Scene& scene = *loaded;
   std::vector<DiagnoseObservation> observed;
   size_t over = 0;
   for (const QueryResult* r : results) {
@@ -143,7 +164,25 @@ void judge_dumps(const ConformanceCase& definition, const std::vector<const Quer
     return;
   }
   verdict.outcome = CaseOutcome::Failed;
-  name_departure(scene, definition, std::move(observed), verdict);
+  failed.scene = std::move(loaded);
+  failed.observed = std::move(observed);
+}
+
+// The profile over the run's failed cases (none when `given`).
+EngineProfile run_profile(const std::vector<FailedCase>& failed, const std::vector<CaseVerdict>& verdicts) {
+  if (failed.size() < kProfileMinimumModels) return {};
+  std::vector<ProfileModel> models;
+  for (const FailedCase& f : failed) {
+    ProfileModel model;
+    model.label = verdicts[f.verdict].definition->id;
+    model.scene = f.scene.get();
+    model.animation = f.scene->animations.empty() ? -1 : 0;
+    model.method = verdicts[f.verdict].definition->method;
+    model.observations = f.observed;
+    model.reload = [source = f.scene->source](const LoadConventions& reading) { return load_gltf_file(source, reading); };
+    models.push_back(std::move(model));
+  }
+  return find_engine_profile(models, BoundsModel::AnyOrder);
 }
 
 }  // namespace
@@ -190,8 +229,12 @@ std::string departure_class_of(const std::vector<std::string>& settings, const C
   return classes;
 }
 
-std::vector<CaseVerdict> judge_run(const RunRecord& run) {
-  std::vector<CaseVerdict> verdicts;
+std::vector<CaseVerdict> judge_run(const RunRecord& run) { return judge_run_with_profile(run, nullptr).verdicts; }
+
+JudgedRun judge_run_with_profile(const RunRecord& run, const EngineProfile* given) {
+  JudgedRun judged;
+  std::vector<CaseVerdict>& verdicts = judged.verdicts;
+  std::vector<FailedCase> failed_cases;
   for (const ConformanceCase& c : conformance_cases()) {
     std::vector<const QueryResult*> results;
     for (const QueryResult& r : run.results)
@@ -206,11 +249,18 @@ std::vector<CaseVerdict> judge_run(const RunRecord& run) {
       verdict.outcome = CaseOutcome::Crashed;
       verdict.detail = failed;
     } else {
-      judge_dumps(c, results, verdict);
+      FailedCase f;
+      f.verdict = verdicts.size();
+      judge_dumps(c, results, verdict, f);
+      if (f.scene) failed_cases.push_back(std::move(f));
     }
     verdicts.push_back(std::move(verdict));
   }
-  return verdicts;
+  judged.profile = given ? *given : run_profile(failed_cases, verdicts);
+  for (FailedCase& f : failed_cases)
+    name_departure(*f.scene, *verdicts[f.verdict].definition, std::move(f.observed), judged.profile,
+                   verdicts[f.verdict]);
+  return judged;
 }
 
 }  // namespace skinref::conformance

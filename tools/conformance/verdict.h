@@ -14,9 +14,17 @@
 //   values over, first at sampling"), or that nothing known explains them. A dump whose record holds the content
 //   hash of another model is bad output.
 // - `margin` is the largest error/bound over the case's times (below 1 for a pass).
+// - The engine's profile (profile/engine_profile.h): judge_run_with_profile() finds it over the failed cases
+//   (or takes the one given), then names each failed case's departure given it: the profile's conventions as
+//   what is known of the engine, its allowances widening the bounds. With a profile that is not empty,
+//   `given_profile` says "passes its rule given the profile" (the departures across the run are all there is)
+//   or "fails its rule given the profile: DEPARTURE". The outcome stays glTF 2.0's. judge_run() is
+//   judge_run_with_profile(run, nullptr).verdicts; an engine whose failures share no departure has the empty
+//   profile and its verdicts are as without one.
 #pragma once
 
 #include "conformance/runner.h"
+#include "profile/engine_profile.h"
 
 #include <string>
 #include <vector>
@@ -37,9 +45,16 @@ struct CaseVerdict {
   double seconds = 0.0;  // the engine's time over the case's queries
   std::string model;       // the case's .gltf
   std::string worst_dump;  // the engine's dump at worst_time
+  std::string given_profile;  // with a profile: whether the case passes its rule given it
+};
+
+struct JudgedRun {
+  EngineProfile profile;
+  std::vector<CaseVerdict> verdicts;
 };
 
 std::vector<CaseVerdict> judge_run(const RunRecord& run);
+JudgedRun judge_run_with_profile(const RunRecord& run, const EngineProfile* given);
 
 // The departure classes of `settings`: the class whose planted conventions are exactly `settings`, among the
 // case's own targets first (one convention can be two classes: rotation=lerp is S2 on keys in one hemisphere

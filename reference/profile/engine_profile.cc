@@ -1,0 +1,219 @@
+#include "profile/engine_profile.h"
+
+#include "core/input_error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <set>
+
+namespace skinref {
+namespace {
+
+const std::set<std::string> kProfileFields{"key-translation-scale", "key-rotation", "key-scope", "rotation",
+                                           "normals", "morph-targets", "resample"};
+
+std::string field_of(const std::string& assignment) { return assignment.substr(0, assignment.find('=')); }
+
+// `a` and `b` together, in pipeline order (the spelling of convention_differences()).
+std::vector<std::string> combined(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  Conventions conventions;
+  for (const std::string& assignment : a) set_convention(conventions, assignment);
+  for (const std::string& assignment : b) set_convention(conventions, assignment);
+  return convention_differences(conventions);
+}
+
+bool shares_a_field(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  for (const std::string& x : a)
+    for (const std::string& y : b)
+      if (field_of(x) == field_of(y)) return true;
+  return false;
+}
+
+// One model's evaluator and its score under the profile so far.
+struct ModelState {
+  std::unique_ptr<CandidateEvaluator> evaluator;
+  CandidateScore current;
+};
+
+std::vector<ModelState> model_states(const std::vector<ProfileModel>& models, BoundsModel bounds) {
+  std::vector<ModelState> states;
+  for (const ProfileModel& model : models) {
+    DiagnoseSettings settings;
+    settings.animation = model.animation;
+    settings.method = model.method;
+    settings.bounds = bounds;
+    settings.reload = model.reload;
+    ModelState state;
+    state.evaluator = std::make_unique<CandidateEvaluator>(*model.scene, model.observations, settings);
+    state.current = state.evaluator->score({}, {});
+    states.push_back(std::move(state));
+  }
+  return states;
+}
+
+std::vector<size_t> failing_models(const std::vector<ModelState>& states) {
+  std::vector<size_t> failing;
+  for (size_t m = 0; m < states.size(); ++m)
+    if (states[m].current.failing() != 0) failing.push_back(m);
+  return failing;
+}
+
+// The candidate that helps the most failing models, if it helps enough of them to hold across the run.
+struct Choice {
+  std::vector<std::string> settings;
+  size_t helped = 0;
+  double removed = 0.0;  // the shares of squared distance removed, summed over the models helped
+};
+
+Choice best_profile_step(std::vector<ModelState>& states, const std::vector<size_t>& failing,
+                         const std::vector<std::string>& profile) {
+  Choice best;
+  for (const std::vector<std::string>& candidate : profile_candidates()) {
+    if (shares_a_field(profile, candidate)) continue;
+    const std::vector<std::string> settings = combined(profile, candidate);
+    Choice choice{settings, 0, 0.0};
+    for (size_t m : failing) {
+      const double before = states[m].current.residual_squares;
+      const double after = states[m].evaluator->score(settings, {}).residual_squares;
+      if (before > 0.0 && after <= (1.0 - kProfileHelp) * before) {
+        ++choice.helped;
+        choice.removed += 1.0 - after / before;
+      }
+    }
+    if (choice.helped > best.helped || (choice.helped == best.helped && choice.removed > best.removed))
+      best = std::move(choice);
+  }
+  const bool holds = double(best.helped) > kProfileQuorum * double(failing.size()) && best.helped >= kProfileMinimumModels;
+  return holds ? best : Choice{};
+}
+
+// The allowances of the run: per kind, the median of the sizes fitted on the models still failing.
+void fit_profile_allowances(std::vector<ModelState>& states, EngineProfile& profile) {
+  const std::vector<size_t> failing = failing_models(states);
+  std::vector<EngineAllowances> fitted;
+  for (size_t m : failing) {
+    CandidateEvaluator& evaluator = *states[m].evaluator;
+    const std::vector<AllowanceFit> fits = fit_allowances_with(
+        [&](const EngineAllowances& allowances) { return evaluator.score(profile.settings, allowances); },
+        profile.settings, {});
+    if (!fits.empty()) fitted.push_back(fits.front().allowances);
+  }
+  if (fitted.empty() || double(fitted.size()) <= kProfileQuorum * double(failing.size())) return;
+  auto median = [&](double EngineAllowances::* kind) {
+    std::vector<double> sizes;
+    for (const EngineAllowances& a : fitted) sizes.push_back(a.*kind);
+    std::sort(sizes.begin(), sizes.end());
+    return sizes[sizes.size() / 2];
+  };
+  profile.allowances.rotation = median(&EngineAllowances::rotation);
+  profile.allowances.translation_scale = median(&EngineAllowances::translation_scale);
+  profile.allowances.interpolation = median(&EngineAllowances::interpolation);
+  profile.allowance_models = fitted.size();
+}
+
+}  // namespace
+
+std::vector<std::vector<std::string>> profile_candidates() {
+  std::vector<std::vector<std::string>> candidates;
+  for (const std::vector<std::string>& candidate : diagnose_candidates()) {
+    bool global = true;
+    for (const std::string& assignment : candidate)
+      global &= kProfileFields.count(field_of(assignment)) != 0 &&
+                (field_of(assignment) != "morph-targets" || assignment == "morph-targets=0");
+    if (global) candidates.push_back(candidate);
+  }
+  return candidates;
+}
+
+EngineProfile find_engine_profile(const std::vector<ProfileModel>& models, BoundsModel bounds) {
+  EngineProfile profile;
+  profile.models = models.size();
+  std::vector<ModelState> states = model_states(models, bounds);
+  profile.failing = failing_models(states).size();
+  for (;;) {
+    const std::vector<size_t> failing = failing_models(states);
+    if (failing.size() < kProfileMinimumModels) return profile;
+    const Choice step = best_profile_step(states, failing, profile.settings);
+    if (step.settings.empty()) break;
+    std::vector<std::string> added;
+    for (const std::string& s : step.settings)
+      if (std::find(profile.settings.begin(), profile.settings.end(), s) == profile.settings.end()) added.push_back(s);
+    profile.steps.push_back({added, step.helped, failing.size()});
+    profile.settings = step.settings;
+    for (ModelState& state : states) state.current = state.evaluator->score(profile.settings, {});
+  }
+  fit_profile_allowances(states, profile);
+  return profile;
+}
+
+Conventions profile_conventions(const EngineProfile& profile) {
+  Conventions conventions;
+  for (const std::string& assignment : profile.settings) set_convention(conventions, assignment);
+  return conventions;
+}
+
+std::string describe_engine_profile(const EngineProfile& profile) {
+  if (profile.empty()) return "empty: nothing departs across the run";
+  std::string text;
+  for (const ProfileStep& step : profile.steps) {
+    std::string settings;
+    for (const std::string& s : step.settings) settings += (settings.empty() ? "" : ", ") + s;
+    text += (text.empty() ? "" : "; ") + settings + " (helps " + std::to_string(step.helped) + " of " +
+            std::to_string(step.failing) + " failing models)";
+  }
+  if (profile.allowances.any())
+    text += (text.empty() ? "" : "; ") + std::string("the bounds widened as for ") +
+            describe_engine_allowances(profile.allowances) + " (fitted on " + std::to_string(profile.allowance_models) +
+            " models)";
+  return text;
+}
+
+nlohmann::ordered_json profile_json(const EngineProfile& profile) {
+  nlohmann::ordered_json json;
+  json["format"] = "skinref-engine-profile";
+  json["version"] = 1;
+  json["conventions"] = profile.settings;
+  json["allowances"] = {{"rotation_rad", profile.allowances.rotation},
+                        {"translation_scale_relative", profile.allowances.translation_scale},
+                        {"interpolation_relative", profile.allowances.interpolation}};
+  return json;
+}
+
+EngineProfile profile_from_json(const nlohmann::json& json, const std::string& file) {
+  if (!json.is_object() || json.value("format", "") != "skinref-engine-profile")
+    throw InputError(file, "/format", "\"skinref-engine-profile\"");
+  if (!json.contains("version") || json["version"] != 1) throw InputError(file, "/version", "1");
+  EngineProfile profile;
+  const auto conventions = json.find("conventions");
+  if (conventions == json.end() || !conventions->is_array()) throw InputError(file, "/conventions", "an array of \"NAME=VALUE\"");
+  for (size_t i = 0; i < conventions->size(); ++i) {
+    const std::string pointer = "/conventions/" + std::to_string(i);
+    if (!(*conventions)[i].is_string()) throw InputError(file, pointer, "a string \"NAME=VALUE\"");
+    try {
+      Conventions check;
+      set_convention(check, (*conventions)[i].get<std::string>());
+    } catch (const std::invalid_argument& e) {
+      throw InputError(file, pointer, std::string("a known convention (") + e.what() + ")");
+    }
+    profile.settings.push_back((*conventions)[i].get<std::string>());
+  }
+  profile.settings = combined(profile.settings, {});
+  const auto allowances = json.find("allowances");
+  if (allowances == json.end() || !allowances->is_object()) throw InputError(file, "/allowances", "an object");
+  auto size = [&](const char* name) {
+    const auto found = allowances->find(name);
+    if (found == allowances->end()) return 0.0;
+    if (!found->is_number() || !std::isfinite(found->get<double>()) || found->get<double>() < 0.0)
+      throw InputError(file, std::string("/allowances/") + name, "a finite size >= 0");
+    return found->get<double>();
+  };
+  profile.allowances.rotation = size("rotation_rad");
+  profile.allowances.translation_scale = size("translation_scale_relative");
+  profile.allowances.interpolation = size("interpolation_relative");
+  return profile;
+}
+
+}  // namespace skinref
