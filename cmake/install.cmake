@@ -1,5 +1,5 @@
 # The CMake package: `cmake --install build --prefix P` installs the double-precision reference (the layers
-# whose folder is under reference/: core, io, anim, skin, raster, verify) for an engine's own test suite:
+# whose folder is under reference/: core, io, anim, skin, raster, verify, profile) for an engine's own test suite:
 #
 #   P/lib/libskinref_LAYER.a                     one static library per layer, as in the build
 #   P/include/skinref/LAYER/*.h                  their headers; with P/include/skinref on the include path

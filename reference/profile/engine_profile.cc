@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace skinref {
@@ -90,28 +92,61 @@ Choice best_profile_step(std::vector<ModelState>& states, const std::vector<size
   return holds ? best : Choice{};
 }
 
-// The allowances of the run: per kind, the median of the sizes fitted on the models still failing.
+double median_of(std::vector<double> sizes) {
+  std::sort(sizes.begin(), sizes.end());
+  return sizes[sizes.size() / 2];
+}
+
+// How far the sizes spread: the 80th percentile over the 20th.
+double spread_of(std::vector<double> sizes) {
+  std::sort(sizes.begin(), sizes.end());
+  const double low = sizes[sizes.size() / 5], high = sizes[sizes.size() - 1 - sizes.size() / 5];
+  return low > 0.0 ? high / low : std::numeric_limits<double>::infinity();
+}
+
+// The allowances of the run, fitted on the models still failing under the profile's conventions: the one kind
+// that explains the most of them alone, at the median of its sizes; else, when none explains more than
+// kProfileQuorum of them alone, the three together, each at the median of the joint fits.
 void fit_profile_allowances(std::vector<ModelState>& states, EngineProfile& profile) {
   const std::vector<size_t> failing = failing_models(states);
-  std::vector<EngineAllowances> fitted;
+  double EngineAllowances::*const kinds[] = {&EngineAllowances::rotation, &EngineAllowances::translation_scale,
+                                             &EngineAllowances::interpolation};
+  std::vector<std::vector<double>> alone(3);  // per kind, its sizes on the models it explains alone
+  std::vector<EngineAllowances> joint;        // the models only the three together explain
   for (size_t m : failing) {
     CandidateEvaluator& evaluator = *states[m].evaluator;
     const std::vector<AllowanceFit> fits = fit_allowances_with(
         [&](const EngineAllowances& allowances) { return evaluator.score(profile.settings, allowances); },
         profile.settings, {});
-    if (!fits.empty()) fitted.push_back(fits.front().allowances);
+    for (const AllowanceFit& fit : fits) {
+      size_t nonzero = 0, kind = 0;
+      for (size_t k = 0; k < 3; ++k)
+        if (fit.allowances.*kinds[k] > 0.0) ++nonzero, kind = k;
+      if (nonzero == 1) alone[kind].push_back(fit.allowances.*kinds[kind]);
+      else joint.push_back(fit.allowances);
+    }
   }
-  if (fitted.empty() || double(fitted.size()) <= kProfileQuorum * double(failing.size())) return;
-  auto median = [&](double EngineAllowances::* kind) {
+  // Of the kinds that explain enough models alone, the one whose size holds best across them (the smallest
+  // spread): an engine's own error is one size everywhere, while a stand-in kind needs a size that follows
+  // each model's geometry.
+  const double quorum = kProfileQuorum * double(failing.size());
+  std::optional<size_t> best;
+  for (size_t k = 0; k < 3; ++k) {
+    if (double(alone[k].size()) <= quorum) continue;
+    if (!best || spread_of(alone[k]) < spread_of(alone[*best])) best = k;
+  }
+  if (best) {
+    profile.allowances.*kinds[*best] = median_of(alone[*best]);
+    profile.allowance_models = alone[*best].size();
+    return;
+  }
+  if (joint.empty() || double(joint.size()) <= quorum) return;
+  for (double EngineAllowances::*kind : kinds) {
     std::vector<double> sizes;
-    for (const EngineAllowances& a : fitted) sizes.push_back(a.*kind);
-    std::sort(sizes.begin(), sizes.end());
-    return sizes[sizes.size() / 2];
-  };
-  profile.allowances.rotation = median(&EngineAllowances::rotation);
-  profile.allowances.translation_scale = median(&EngineAllowances::translation_scale);
-  profile.allowances.interpolation = median(&EngineAllowances::interpolation);
-  profile.allowance_models = fitted.size();
+    for (const EngineAllowances& a : joint) sizes.push_back(a.*kind);
+    profile.allowances.*kind = median_of(sizes);
+  }
+  profile.allowance_models = joint.size();
 }
 
 }  // namespace

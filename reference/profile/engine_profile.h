@@ -14,9 +14,13 @@
 //   distance removed, summed over the models as shares, then the candidates' order); then again, until none
 //   does. A departure that only some models show (one rule's failure) never joins: it is that model's own.
 // - Allowances: on each model still failing, diagnose's fit on top of the profile's conventions
-//   (fit_allowances_with()): per kind, the median of the sizes found over the models fitted within
-//   kLargestAllowance (the models a structural departure fails drop out). They join the profile when more than
-//   kProfileQuorum of the failing models are fitted, so that they describe the run, not a few models.
+//   (fit_allowances_with(): each kind alone that explains the model, else the three together). Of the kinds
+//   that explain more than kProfileQuorum of the failing models alone, the one whose sizes spread the least
+//   (80th over 20th percentile) joins the profile, at the median of its sizes: vertex dumps rarely tell the
+//   kinds apart on one model, but an engine's own error is one size across the run, while a stand-in kind
+//   needs a size that follows each model's geometry. Else the three together, each at the median of the
+//   joint fits, if those fit more than kProfileQuorum of them. The models a structural departure fails are not
+//   fitted within kLargestAllowance and drop out.
 // - Fewer than kProfileMinimumModels failing models: the empty profile (nothing holds across the run).
 // - Deterministic: the same models give the same profile.
 // - profile_json() / profile_from_json(): {"format": "skinref-engine-profile", "version": 1, "conventions":

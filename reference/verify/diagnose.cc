@@ -465,14 +465,6 @@ std::vector<std::vector<std::string>> diagnose_candidates() {
     }
   }
   candidates.insert(candidates.end(), influence_limits.begin(), influence_limits.end());
-  // An engine without morph targets (morph-targets=0), the commoner, is tried before morph-defaults=ignored, which
-  // it cannot be told from where no clip animates the weights.
-  const auto no_morph = std::find(candidates.begin(), candidates.end(), std::vector<std::string>{"morph-targets=0"});
-  const auto defaults = std::find_if(candidates.begin(), candidates.end(), [](const std::vector<std::string>& c) {
-    return c.front().rfind("morph-defaults=", 0) == 0;
-  });
-  if (no_morph != candidates.end() && defaults != candidates.end() && defaults < no_morph)
-    std::rotate(defaults, no_morph, no_morph + 1);
   return candidates;
 }
 
@@ -553,6 +545,7 @@ class Search {
     if (no_effect_.count(assignments)) return nullptr;
     Evaluation evaluation = diagnoser_.evaluate(assignments);
     evaluation.score.search_order = diagnosis_.candidates_tried++;
+    evaluation.score.coincidental = coincidental(evaluation.score);
     if (settings_.on_candidate) settings_.on_candidate(joined(assignments));
     if (same_references(evaluation.references, base_.references)) {
       no_effect_.insert(assignments);
@@ -560,6 +553,26 @@ class Search {
       return nullptr;
     }
     return &evaluated_.emplace(assignments, std::move(evaluation)).first->second;
+  }
+
+  // Nothing over, but not by moving the values towards the dumps (diagnose.h): less than kExplanationShare of the
+  // specification's squared distance removed, or, for a combination, of what the others leave without one of
+  // its conventions (a convention that only widens the bounds rides along).
+  bool coincidental(const CandidateScore& score) {
+    if (diagnosis_.matches_specification || score.failing() != 0) return false;
+    auto removes_most = [&](const CandidateScore& than) {
+      return score.residual_squares <= (1.0 - kExplanationShare) * than.residual_squares;
+    };
+    if (!removes_most(base_.score)) return true;
+    if (score.settings.size() < 2) return false;
+    for (size_t k = 0; k < score.settings.size(); ++k) {
+      std::vector<std::string> without = score.settings;
+      without.erase(without.begin() + std::ptrdiff_t(k));
+      if (without.size() == 1 && without[0] == "playback=loop") continue;  // a loop's own conventions need it
+      const Evaluation* rest = evaluate(without);
+      if (!removes_most(rest ? rest->score : base_.score)) return true;
+    }
+    return false;
   }
 
   // Within glTF's bounds, but perhaps not by chance: the singles that fit far closer.
@@ -762,6 +775,10 @@ class Search {
     if (!chosen) return;
     PartialExplanation partial;
     partial.score = chosen->score;
+    for (const Evaluation* other : qualifying)
+      if (other != chosen && other->score.settings.size() == chosen->score.settings.size() &&
+          nearly_same_references(other->references, chosen->references, extent_))
+        partial.equally.push_back(joined(other->score.settings));
     partial.removed_share = base_.score.residual_squares > 0.0
                                 ? 1.0 - chosen->score.residual_squares / base_.score.residual_squares
                                 : 0.0;

@@ -18,6 +18,10 @@
 //   level whose best has no value over.
 //   Stages are re-evaluated only from the one a convention touches: scenes are cached per load/clip
 //   conventions, poses per pose-stage conventions and time, bounds per pose.
+// - An explanation moves the values towards the dumps: a candidate with nothing over that removes less than
+//   kExplanationShare of the specification's squared distance to them, or a combination one of whose
+//   conventions removes less than that of what the others leave, is `coincidental` and counts as failing
+//   (bounds widened by allowances, or by a convention's own wider bounds, make such fits likelier).
 // - Ranking: fewest values over (or unbounded), then fewest conventions, then the smallest sum of squared
 //   differences (the closest fit), then the order of evaluation (pipeline order, the commoner variant of a field first: nlerp
 //   before lerp), so that of two candidates indistinguishable on these dumps the commoner is named. `explained` when the best has none over; `matches_specification` when glTF 2.0 itself has
@@ -81,6 +85,7 @@ inline constexpr double kCloserFit = 10.0;
 inline constexpr int kTimeSearchSteps = 240;
 inline constexpr double kNoiseFloor = 1e-6;
 inline constexpr double kPartialShare = 0.9;  // of the squared distance a partial explanation removes at least
+inline constexpr double kExplanationShare = 0.5;  // of the squared distance an explanation removes at least
 inline constexpr double kPartialGain = 10.0;  // how many times lower it brings the worst error/bound at least
 inline constexpr double kLargestAllowance = 1e-2;  // the largest allowance fitted, of each kind
 inline constexpr int kAllowanceHalvings = 20;      // the smallest: kLargestAllowance / 2^20, about 1e-8
@@ -135,9 +140,13 @@ struct CandidateScore {
   double residual = 0.0;
   double residual_squares = 0.0;
   size_t search_order = 0;  // when it was evaluated: the last tie-breaker (singles in pipeline order first)
+  // Nothing over, but not kExplanationShare closer to the dumps than the specification: the values came within
+  // their bounds without moving towards the dumps (bounds widened by allowances, a coincidence). Not an
+  // explanation: it counts as failing.
+  bool coincidental = false;
   VertexComparison worst;   // the comparison of the observation with the most values over
   std::string worst_label;
-  size_t failing() const { return over + unbounded + unnormalized; }
+  size_t failing() const { return over + unbounded + unnormalized + (coincidental ? 1 : 0); }
 };
 struct SettingEffect {
   std::string setting;
@@ -157,6 +166,7 @@ struct PartialExplanation {
   double removed_share = 0.0;    // 1 - its squared distance / the specification's
   StageDivergence rest_stage;    // the first stage over its bound under it
   std::string rest_stage_label;  // the observation that stage comes from
+  std::vector<std::string> equally;  // other candidates these dumps cannot tell from it ("a, b" each)
 };
 // The smallest allowances that, with `settings`, leave nothing over.
 struct AllowanceFit {

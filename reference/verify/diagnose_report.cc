@@ -38,6 +38,11 @@ void print_partial(const Diagnosis& d, const std::string& base_name, std::ostrea
       << number_text(1.0 - p.removed_share) << " of the squared distance from " << base_name
       << "; worst error/bound " << number_text(d.base.max_ratio) << " -> " << number_text(p.score.max_ratio)
       << ", values failing " << d.base.failing() << " -> " << p.score.failing() << "\n";
+  if (!p.equally.empty()) {
+    out << "  equally explained in part by:";
+    for (const std::string& other : p.equally) out << " [" << other << "]";
+    out << "\n";
+  }
   const StageDivergence& r = p.rest_stage;
   out << "  left unexplained: " << counts_text(p.score) << " (" << over_by_attribute(p.score)
       << "); under it the first stage over its bound is " << pipeline_stage_name(r.stage) << " (" << r.values_over
@@ -156,6 +161,7 @@ nlohmann::ordered_json diagnosis_json(const Diagnosis& d) {
       const PartialExplanation& p = *d.partial;
       nlohmann::ordered_json partial = score_json(p.score);
       partial["removed_share"] = p.removed_share;
+      partial["equally"] = p.equally;
       partial["rest_first_stage"] = {{"stage", pipeline_stage_name(p.rest_stage.stage)}, {"dump", p.rest_stage_label},
                                      {"values_over", p.rest_stage.values_over}, {"location", p.rest_stage.location},
                                      {"error", p.rest_stage.error}, {"bound", p.rest_stage.bound}};

@@ -120,10 +120,10 @@ TEST(DiagnoseTest, EverySingleConventionIsNamedExactly) {
       tied += verdict == Verdict::Tied;
       table[case_name(candidate)] += std::string(table[case_name(candidate)].empty() ? "" : " ") + test::verdict_name(verdict);
       // The scene is built so that every convention shows and none is indistinguishable from another, but for
-      // morph-defaults=ignored: the scene animates no morph weights, so morph-targets=0 (tried first, the
-      // commoner) zeroes the default weights exactly as it does, and is named with it given as equal. Only a
-      // weights channel tells them apart (the conformance cases morph-*-weights-*).
-      const Verdict expected = case_name(candidate) == "morph-defaults=ignored" ? Verdict::Tied : Verdict::Exact;
+      // morph-targets=0: the scene animates no morph weights, so it zeroes the default weights exactly as
+      // morph-defaults=ignored does (listed first, named, and the other given as equal). Only a weights channel
+      // tells them apart.
+      const Verdict expected = case_name(candidate) == "morph-targets=0" ? Verdict::Tied : Verdict::Exact;
       EXPECT_EQ(verdict, expected) << "named " << joined(d.best().settings) << ": " << d.best().over
                                    << " over; as specified " << d.base.over << " over";
       EXPECT_FALSE(d.matches_specification);

@@ -75,6 +75,29 @@ std::string allowances_text(const Diagnosis& diagnosis) {
   return text;
 }
 
+// The conventions of "a, b" (diagnose's spelling of a candidate).
+std::vector<std::string> settings_of(const std::string& joined) {
+  std::vector<std::string> settings;
+  for (size_t start = 0; start <= joined.size();) {
+    const size_t comma = joined.find(", ", start);
+    settings.push_back(joined.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 2;
+  }
+  return settings;
+}
+
+// "; equally explained by G2: morph-targets=0" for each explanation the dumps cannot tell from the one named
+// (the departure names the commoner; the others are said, not hidden).
+std::string equally_text(const Diagnosis& diagnosis, const ConformanceCase& definition) {
+  std::string text;
+  for (const std::string& other : diagnosis.equally) {
+    const std::string cls = departure_class_of(settings_of(other), definition);
+    text += (text.empty() ? "; equally explained by " : "; or ") + (cls.empty() ? std::string() : cls + ": ") + other;
+  }
+  return text;
+}
+
 // Diagnose over every dump of the case, given the engine's profile (what holds across the run): the conventions
 // that explain them all beyond it, as a departure name; else what explains them in part, or the allowances.
 void name_departure(const Scene& scene, const ConformanceCase& definition, std::vector<DiagnoseObservation> observed,
@@ -94,6 +117,7 @@ void name_departure(const Scene& scene, const ConformanceCase& definition, std::
   if (diagnosis.explained && !diagnosis.best().settings.empty()) {
     const std::string cls = departure_class_of(diagnosis.best().settings, definition);
     verdict.departure = (cls.empty() ? std::string() : cls + ": ") + joined_settings(diagnosis.best().settings);
+    verdict.detail += equally_text(diagnosis, definition);
     if (!profile.empty()) verdict.given_profile = "fails its rule given the profile: " + verdict.departure;
     return;
   }
@@ -106,9 +130,15 @@ void name_departure(const Scene& scene, const ConformanceCase& definition, std::
     const PartialExplanation& p = *diagnosis.partial;
     const std::string cls = departure_class_of(p.score.settings, definition);
     std::ostringstream text;
-    text << "; partly explained by " << (cls.empty() ? std::string() : cls + ": ") << joined_settings(p.score.settings)
-         << " (worst error/bound " << diagnosis.base.max_ratio << " -> " << p.score.max_ratio << "); left: "
-         << p.score.failing() << " values over, first at " << pipeline_stage_name(p.rest_stage.stage);
+    text << "; partly explained by " << (cls.empty() ? std::string() : cls + ": ") << joined_settings(p.score.settings);
+    for (const std::string& other : p.equally) {
+      const std::string other_class = departure_class_of(settings_of(other), definition);
+      text << " or " << (other_class.empty() ? std::string() : other_class + ": ") << other;
+    }
+    text << " (worst error/bound " << diagnosis.base.max_ratio << " -> " << p.score.max_ratio << "); left: "
+         << p.score.failing() << " values over"
+         << (p.rest_stage.stage == PipelineStage::None ? std::string(", no stage over its bound alone")
+                                                       : std::string(", first at ") + pipeline_stage_name(p.rest_stage.stage));
     verdict.detail += text.str() + allowances_text(diagnosis);
     return;
   }
