@@ -429,6 +429,17 @@ void set_convention(Conventions& conventions, const std::string& assignment) {
   field->set(conventions, assignment.substr(equals + 1));
 }
 
+std::vector<std::string> split_assignments(const std::string& joined) {
+  std::vector<std::string> assignments;
+  for (size_t start = 0; start <= joined.size();) {
+    const size_t comma = joined.find(", ", start);
+    assignments.push_back(joined.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 2;
+  }
+  return assignments;
+}
+
 std::vector<std::string> convention_differences(const Conventions& conventions) {
   static const Conventions kSpecification;
   std::vector<std::string> differences;

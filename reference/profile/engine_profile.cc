@@ -1,15 +1,18 @@
 #include "profile/engine_profile.h"
 
 #include "core/input_error.h"
+#include "core/strict_json.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <set>
+#include <sstream>
 
 namespace skinref {
 namespace {
@@ -249,6 +252,14 @@ EngineProfile profile_from_json(const nlohmann::json& json, const std::string& f
   profile.allowances.translation_scale = size("translation_scale_relative");
   profile.allowances.interpolation = size("interpolation_relative");
   return profile;
+}
+
+EngineProfile read_engine_profile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "a readable engine profile (the profile.json a conformance run writes)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return profile_from_json(parse_strict_json(text.str(), path), path);
 }
 
 }  // namespace skinref

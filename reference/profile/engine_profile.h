@@ -79,5 +79,7 @@ std::string describe_engine_profile(const EngineProfile& profile);
 
 nlohmann::ordered_json profile_json(const EngineProfile& profile);
 EngineProfile profile_from_json(const nlohmann::json& json, const std::string& file);
+// The profile file at `path` (strict JSON: core/strict_json.h); InputError when it cannot be read.
+EngineProfile read_engine_profile(const std::string& path);
 
 }  // namespace skinref

@@ -81,15 +81,7 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
 // The conventions of "CLASS: a, b" (or "a, b").
 std::vector<std::string> settings_of(const std::string& named) {
   const size_t colon = named.find(": ");
-  const std::string list = colon == std::string::npos || named.find('=') < colon ? named : named.substr(colon + 2);
-  std::vector<std::string> settings;
-  for (size_t start = 0; start <= list.size();) {
-    const size_t comma = list.find(", ", start);
-    settings.push_back(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 2;
-  }
-  return settings;
+  return split_assignments(colon == std::string::npos || named.find('=') < colon ? named : named.substr(colon + 2));
 }
 
 bool named_only(const std::string& named, const std::vector<std::string>& planted) {

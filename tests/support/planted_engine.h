@@ -118,14 +118,7 @@ inline Verdict classify(const Diagnosis& diagnosis, std::vector<std::string> pla
   if (named == planted) return Verdict::Exact;
   for (const std::string& other : diagnosis.equally) {
     // `equally` spells each alternative as its settings joined by ", " in pipeline order.
-    std::vector<std::string> parts;
-    size_t start = 0;
-    while (start <= other.size()) {
-      const size_t comma = other.find(", ", start);
-      parts.push_back(other.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-      if (comma == std::string::npos) break;
-      start = comma + 2;
-    }
+    std::vector<std::string> parts = split_assignments(other);
     std::sort(parts.begin(), parts.end());
     if (parts == planted) return Verdict::Tied;
   }

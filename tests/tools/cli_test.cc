@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -1152,6 +1153,33 @@ TEST_F(CliTest, DiagnoseNamesTheConventionsOfAnEngineDump) {
   RunResult gltf;
   expect_ok({"diagnose", "builtin:twist", work("gltf.skv")}, &gltf);
   EXPECT_NE(gltf.out.find("matches glTF 2.0: 0 of"), std::string::npos) << gltf.out;
+}
+
+// An engine's profile (a conformance run's profile.json) given to diagnose: its conventions are what is known of
+// the engine, so an nlerp engine matches "glTF 2.0 with rotation=nlerp" (exit 0); a profile that contradicts a
+// --convention, or does not read, is refused naming it.
+TEST_F(CliTest, DiagnoseTakesAnEngineProfile) {
+  expect_ok({"skin", "builtin:bend", "--time", "0.35", "--precision", "f32", "--convention", "rotation=nlerp", "--out",
+             work("engine.skv")});
+  strip_record(work("engine.skv"));
+  {
+    std::ofstream profile(work("profile.json"));
+    profile << R"({"format": "skinref-engine-profile", "version": 1, "conventions": ["rotation=nlerp"],)"
+            << R"( "allowances": {"rotation_rad": 0, "translation_scale_relative": 0, "interpolation_relative": 0}})";
+  }
+  RunResult given;
+  expect_ok({"diagnose", "builtin:bend", work("engine.skv"), "--time", "0.35", "--profile", work("profile.json")}, &given);
+  EXPECT_NE(given.out.find("matches glTF 2.0 with rotation=nlerp: 0 of"), std::string::npos) << given.out;
+  const std::vector<std::string> inputs{"engine.skv", "profile.json"};
+  expect_bad_input({"diagnose", "builtin:bend", work("engine.skv"), "--time", "0.35", "--profile", work("profile.json"),
+                    "--convention", "rotation=lerp"},
+                   {"--profile", "rotation=nlerp", "rotation=lerp"}, inputs);
+  {
+    std::ofstream bad(work("bad.json"));
+    bad << R"({"format": "skinref-engine-profile", "version": 1, "conventions": ["rotation=squad"], "allowances": {}})";
+  }
+  expect_bad_input({"diagnose", "builtin:bend", work("engine.skv"), "--time", "0.35", "--profile", work("bad.json")},
+                   {"bad.json", "/conventions/0"}, {"engine.skv", "profile.json", "bad.json"});
 }
 
 TEST_F(CliTest, DiagnoseRefusesBadInput) {

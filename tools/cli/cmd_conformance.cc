@@ -11,7 +11,6 @@
 #include "conformance/suite.h"
 #include "core/atomic_file.h"
 #include "core/input_error.h"
-#include "core/strict_json.h"
 #include "profile/engine_profile.h"
 
 #include <fstream>
@@ -132,14 +131,6 @@ int run_conformance_check(std::span<const std::string> args) {
 }
 
 // --expect FILE and --write-expectations FILE, read before the run so that a bad file stops it first.
-EngineProfile read_profile_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "a readable engine profile (the profile.json a conformance run writes)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return profile_from_json(parse_strict_json(text.str(), path), path);
-}
-
 // --profile FILE: the engine's profile given (as profile.json of an earlier run writes it), not searched for.
 struct ExpectationOptions {
   std::optional<conformance::Expectations> expected;
@@ -153,7 +144,7 @@ ExpectationOptions parse_expectation_options(const ParsedArgs& parsed) {
     options.expected = conformance::read_expectations(*path);
   options.write_path = parsed.value("--write-expectations");
   if (const std::optional<std::string> path = parsed.value("--profile"))
-    options.profile = read_profile_file(*path);
+    options.profile = read_engine_profile(*path);
   return options;
 }
 

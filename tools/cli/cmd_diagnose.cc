@@ -15,6 +15,7 @@
 #include "io/load_model.h"
 #include "io/pose_dump.h"
 #include "io/vertex_dump.h"
+#include "profile/engine_profile.h"
 #include "skin/method.h"
 #include "verify/convention_pipeline.h"
 #include "verify/diagnose.h"
@@ -60,6 +61,7 @@ struct DiagnoseOptions {
   std::vector<std::string> pose_paths;  // --pose, at most one per dump
   int max_conventions = DiagnoseSettings{}.max_settings;
   ConventionSelection known;
+  std::optional<EngineProfile> profile;
   std::optional<std::string> anim, method, report_dir, junit_path;
 };
 
@@ -83,6 +85,18 @@ DiagnoseOptions parse_diagnose_args(const ParsedArgs& parsed) {
   if (const std::optional<std::string> text = parsed.value("--max-conventions"))
     options.max_conventions = int(parse_integer(*text, "--max-conventions", 1, 4));
   options.known = parse_conventions(parsed, "diagnose");
+  if (const std::optional<std::string> path = parsed.value("--profile")) {
+    // The engine's profile (conformance run's profile.json): its conventions are known, its allowances widen.
+    options.profile = read_engine_profile(*path);
+    for (const std::string& assignment : options.profile->settings) {
+      const std::string name = assignment.substr(0, assignment.find('='));
+      const std::string given = find_convention_field(name)->get(options.known.conventions);
+      if (given != find_convention_field(name)->get(Conventions{}) && name + "=" + given != assignment)
+        throw UsageError("diagnose: --profile " + *path + " says " + assignment + ", the conventions given say " +
+                         name + "=" + given);
+      set_convention(options.known.conventions, assignment);
+    }
+  }
   options.report_dir = parsed.value("--report");
   if (options.report_dir && options.report_dir->empty()) throw UsageError("diagnose: option --report needs a non-empty value");
   options.anim = parsed.value("--anim");
@@ -151,6 +165,7 @@ DiagnoseSetup set_up_diagnosis(const ParsedArgs& parsed, const DiagnoseOptions& 
   DiagnoseSettings& settings = setup.settings;
   settings.max_settings = options.max_conventions;
   settings.base = options.known.conventions;
+  if (options.profile) settings.allowances = options.profile->allowances;
   settings.bounds = parse_bounds(parsed, recorded.dumps.front().record.writer);
   setup.scene = load_for_diagnosis(options.model, settings.base, setup.sentinel_note);
   // Only glTF's own accessors can be read otherwise (accessor addressing, sparse).
@@ -292,7 +307,8 @@ std::string diagnose_usage() {
   return "usage: skinref diagnose MODEL TEST.skv [TEST2.skv ...] [--pose TEST_POSE.json ...] [--anim NAME|INDEX]\n"
          "         [--time T ...]\n"
          "         " + method_option_synopsis() + " [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
-         "         [--max-conventions N] [--bounds any-order|any-order-wide|skinref-order] [--recipe FILE] [--report DIR]\n"
+         "         [--profile FILE] [--max-conventions N] [--bounds any-order|any-order-wide|skinref-order] [--recipe FILE]\n"
+         "         [--report DIR]\n"
          "         [--junit FILE.xml]\n"
          "  Names the engine conventions (docs/conventions.md) that explain how an engine's vertex dumps differ\n"
          "  from glTF 2.0. It checks TEST against the specification first, then against every single convention\n"
@@ -310,6 +326,8 @@ std::string diagnose_usage() {
          "                      found from sampling on (the joint), else from the vertices\n"
          "  --method M          " + method_option_help() + " (default: the record, else lbs)\n"
          "  --convention NAME=VALUE, --conventions FILE   what is known of the engine: candidates add to it\n"
+         "  --profile FILE      the engine's profile (a conformance run's profile.json): its conventions are known,\n"
+         "                      its allowances widen every candidate's bounds\n"
          "  --max-conventions N at most N conventions combined, 1 to 4 (default 3)\n"
          "  --bounds B          any-order (every correct float32 engine, slerp and normalization within 4 ulp;\n"
          "                      the default unless skinref wrote the dumps), any-order-wide (within 16 and 12\n"
@@ -334,7 +352,8 @@ int run_diagnose(std::span<const std::string> args) {
        {"--bounds", true},
        {"--recipe", true},
        {"--report", true},
-       {"--junit", true}});
+       {"--junit", true},
+       {"--profile", true}});
   const ParsedArgs parsed = parse_args(args, kOptions, "diagnose");
   if (parsed.help) {
     std::cout << diagnose_usage();

@@ -75,24 +75,12 @@ std::string allowances_text(const Diagnosis& diagnosis) {
   return text;
 }
 
-// The conventions of "a, b" (diagnose's spelling of a candidate).
-std::vector<std::string> settings_of(const std::string& joined) {
-  std::vector<std::string> settings;
-  for (size_t start = 0; start <= joined.size();) {
-    const size_t comma = joined.find(", ", start);
-    settings.push_back(joined.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 2;
-  }
-  return settings;
-}
-
 // "; equally explained by G2: morph-targets=0" for each explanation the dumps cannot tell from the one named
 // (the departure names the commoner; the others are said, not hidden).
 std::string equally_text(const Diagnosis& diagnosis, const ConformanceCase& definition) {
   std::string text;
   for (const std::string& other : diagnosis.equally) {
-    const std::string cls = departure_class_of(settings_of(other), definition);
+    const std::string cls = departure_class_of(split_assignments(other), definition);
     text += (text.empty() ? "; equally explained by " : "; or ") + (cls.empty() ? std::string() : cls + ": ") + other;
   }
   return text;
@@ -132,7 +120,7 @@ void name_departure(const Scene& scene, const ConformanceCase& definition, std::
     std::ostringstream text;
     text << "; partly explained by " << (cls.empty() ? std::string() : cls + ": ") << joined_settings(p.score.settings);
     for (const std::string& other : p.equally) {
-      const std::string other_class = departure_class_of(settings_of(other), definition);
+      const std::string other_class = departure_class_of(split_assignments(other), definition);
       text << " or " << (other_class.empty() ? std::string() : other_class + ": ") << other;
     }
     text << " (worst error/bound " << diagnosis.base.max_ratio << " -> " << p.score.max_ratio << "); left: "
