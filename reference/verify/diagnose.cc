@@ -560,19 +560,24 @@ class Search {
   // its conventions (a convention that only widens the bounds rides along).
   bool coincidental(const CandidateScore& score) {
     if (diagnosis_.matches_specification || score.failing() != 0) return false;
-    auto removes_most = [&](const CandidateScore& than) {
-      return score.residual_squares <= (1.0 - kExplanationShare) * than.residual_squares;
+    auto removes_most = [](const CandidateScore& s, const CandidateScore& than) {
+      return s.residual_squares <= (1.0 - kExplanationShare) * than.residual_squares;
     };
-    if (!removes_most(base_.score)) return true;
-    if (score.settings.size() < 2) return false;
+    return !removes_most(score, base_.score) || (score.settings.size() > 1 && !each_convention(score, removes_most));
+  }
+
+  // Whether `removes(score, what the others leave)` holds for each convention of `score` (the others' score
+  // evaluated; the specification's when they change nothing).
+  template <class Removes>
+  bool each_convention(const CandidateScore& score, Removes removes) {
     for (size_t k = 0; k < score.settings.size(); ++k) {
       std::vector<std::string> without = score.settings;
       without.erase(without.begin() + std::ptrdiff_t(k));
       if (without.size() == 1 && without[0] == "playback=loop") continue;  // a loop's own conventions need it
       const Evaluation* rest = evaluate(without);
-      if (!removes_most(rest ? rest->score : base_.score)) return true;
+      if (!removes(score, rest ? rest->score : base_.score)) return false;
     }
-    return false;
+    return true;
   }
 
   // Within glTF's bounds, but perhaps not by chance: the singles that fit far closer.
@@ -745,14 +750,7 @@ class Search {
   // Each convention of a combination must remove most of what the others leave: a convention that only nudges
   // the fit (resample=30 beside a structural departure, by coincidence) is not named.
   bool each_part_pulls_its_weight(const CandidateScore& score) {
-    if (score.settings.size() < 2) return true;
-    for (size_t k = 0; k < score.settings.size(); ++k) {
-      std::vector<std::string> without = score.settings;
-      without.erase(without.begin() + std::ptrdiff_t(k));
-      const Evaluation* rest = evaluate(without);
-      if (!explains_most(score, rest ? rest->score : base_.score)) return false;
-    }
-    return true;
+    return score.settings.size() < 2 || each_convention(score, explains_most);
   }
 
   // Of every evaluation, the one that explains most of dumps nothing explains whole (diagnose.h, "Partial").
