@@ -140,7 +140,7 @@ ConformanceCase nine_targets() {
   c.section = "3.7.2.2 Morph Targets";
   c.rule = "The number of morph targets is not limited. Client implementations SHOULD support at least eight "
            "morphed attributes.";
-  c.targets = {{"G2", {"morph-targets=8"}}, {"G2", {"morph-targets=4"}}};
+  c.targets = {{"G2", {"morph-targets=8"}}, {"G2", {"morph-targets=4"}}, {"G2", {"morph-targets=0"}}};
   c.times = {0.0, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
     const MorphRig m = build_morphed_ribbon(b, 9, {});

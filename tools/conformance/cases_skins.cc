@@ -269,7 +269,8 @@ ConformanceCase normals_under_non_uniform_scale() {
   c.rule = "NORMAL: VEC3, float: Unit XYZ vertex normals";
   c.targets = {{"N1", {"normals=blend-upper3x3"}},
                {"N1", {"normals=blend-normal-matrices"}},
-               {"N1", {"normals=as-point"}}};
+               {"N1", {"normals=as-point"}},
+               {"N1", {"normals=blend-inverse-transposes"}}};
   c.times = kSwingTimes;
   c.build = [](GltfBuilder& b) {
     const Chain chain = add_chain(b, "joint", 3, kSkinCaseSegment);
