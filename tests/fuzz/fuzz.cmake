@@ -6,7 +6,7 @@
 # - the normal builds with tests (g++: build/, build-asan/): fuzz_replay_TARGET, the same target source with
 #   tests/fuzz/replay_main.cc, replaying the regressions and the seeds (label fuzz), under the ASan build's
 #   sanitizers too.
-set(SKINREF_FUZZ_TARGETS gltf skv pose_dump recipe manifest png assimp shader_interface)
+set(SKINREF_FUZZ_TARGETS gltf skv pose_dump recipe manifest png assimp shader_interface profile)
 # assimp_scene builds aiScene objects itself, so it needs Assimp's headers and library (the others do not: without
 # Assimp, load_assimp_file refuses every file, which the `assimp` target then checks).
 if(assimp_FOUND)
@@ -16,7 +16,7 @@ set(SKINREF_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
 set(SKINREF_FUZZ_REGRESSIONS ${CMAKE_SOURCE_DIR}/tests/fuzz_regressions)
 # libFuzzer's limit on one allocation (-malloc_limit_mb; -rss_limit_mb=2048 bounds the whole process) per
 # target, the same in run_fuzz.sh: 256 MB where the reader's allocations are bounded by its input's size (skv:
-# counts checked against the bytes that remain; pose dumps, recipes, manifests: their JSON text; png: the image
+# counts checked against the bytes that remain; pose dumps, recipes, manifests, profiles: their JSON text; png: the image
 # limits, the chunk and inflate checks of read_png, and the harness decodes images of at most 1M pixels), so
 # that an input of a few KB allocating more is an amplification finding (a PNG chunk declaring 1 GiB made
 # stb_image allocate 1 GiB, under the 2 GiB limit alone). gltf and assimp keep 2048: a glTF file may plan up to
@@ -56,6 +56,9 @@ foreach(target ${SKINREF_FUZZ_TARGETS})
   endif()
   if(target STREQUAL "assimp_scene")
     target_link_libraries(${program} PRIVATE assimp::assimp)
+  endif()
+  if(target STREQUAL "profile")
+    target_link_libraries(${program} PRIVATE skinref_profile)
   endif()
   if(target STREQUAL "shader_interface")
     # The interface readers and the SPIR-V patch need no Vulkan: their files are compiled in (the clang tree has
