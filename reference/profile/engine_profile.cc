@@ -110,18 +110,25 @@ double spread_of(std::vector<double> sizes) {
 // The allowances of the run, fitted on the models still failing under the profile's conventions: the one kind
 // that explains the most of them alone, at the median of its sizes; else, when none explains more than
 // kProfileQuorum of them alone, the three together, each at the median of the joint fits.
-void fit_profile_allowances(std::vector<ModelState>& states, EngineProfile& profile) {
-  const std::vector<size_t> failing = failing_models(states);
+void fit_profile_allowances(const std::vector<ModelState>& states, const std::vector<ProfileModel>& models,
+                            BoundsModel bounds, EngineProfile& profile) {
   double EngineAllowances::*const kinds[] = {&EngineAllowances::rotation, &EngineAllowances::translation_scale,
                                              &EngineAllowances::interpolation};
   std::vector<std::vector<double>> alone(3);  // per kind, its sizes on the models it explains alone
   std::vector<EngineAllowances> joint;        // the models only the three together explain
-  for (size_t m : failing) {
-    CandidateEvaluator& evaluator = *states[m].evaluator;
-    const std::vector<AllowanceFit> fits = fit_allowances_with(
-        [&](const EngineAllowances& allowances) { return evaluator.score(profile.settings, allowances); },
-        profile.settings, {});
-    for (const AllowanceFit& fit : fits) {
+  size_t unexplained = 0;                     // the failing models no convention explains given the profile
+  for (size_t m : failing_models(states)) {
+    // diagnose given the profile names the model's own departures first, then fits allowances on what is left.
+    DiagnoseSettings settings;
+    settings.animation = models[m].animation;
+    settings.method = models[m].method;
+    settings.bounds = bounds;
+    settings.reload = models[m].reload;
+    settings.base = profile_conventions(profile);
+    const Diagnosis diagnosis = diagnose(*models[m].scene, models[m].observations, settings);
+    if (diagnosis.explained || diagnosis.matches_specification) continue;
+    ++unexplained;
+    for (const AllowanceFit& fit : diagnosis.allowance_fits) {
       size_t nonzero = 0, kind = 0;
       for (size_t k = 0; k < 3; ++k)
         if (fit.allowances.*kinds[k] > 0.0) ++nonzero, kind = k;
@@ -132,7 +139,7 @@ void fit_profile_allowances(std::vector<ModelState>& states, EngineProfile& prof
   // Of the kinds that explain enough models alone, the one whose size holds best across them (the smallest
   // spread): an engine's own error is one size everywhere, while a stand-in kind needs a size that follows
   // each model's geometry.
-  const double quorum = kProfileQuorum * double(failing.size());
+  const double quorum = kProfileQuorum * double(unexplained);
   std::optional<size_t> best;
   for (size_t k = 0; k < 3; ++k) {
     if (double(alone[k].size()) <= quorum) continue;
@@ -183,7 +190,7 @@ EngineProfile find_engine_profile(const std::vector<ProfileModel>& models, Bound
     profile.settings = step.settings;
     for (ModelState& state : states) state.current = state.evaluator->score(profile.settings, {});
   }
-  fit_profile_allowances(states, profile);
+  fit_profile_allowances(states, models, bounds, profile);
   return profile;
 }
 

@@ -13,9 +13,10 @@
 //   than kProfileQuorum of the failing models and at least kProfileMinimumModels (ties: the more squared
 //   distance removed, summed over the models as shares, then the candidates' order); then again, until none
 //   does. A departure that only some models show (one rule's failure) never joins: it is that model's own.
-// - Allowances: on each model still failing, diagnose's fit on top of the profile's conventions
-//   (fit_allowances_with(): each kind alone that explains the model, else the three together). Of the kinds
-//   that explain more than kProfileQuorum of the failing models alone, the one whose sizes spread the least
+// - Allowances: each model still failing is diagnosed given the profile's conventions, so that its own
+//   departures are named first (in full or in part); the allowances diagnose then fits on what they leave
+//   (each kind alone that explains the model, else the three together) are the model's. Of the kinds that
+//   explain alone more than kProfileQuorum of the models no convention explains, the one whose sizes spread the least
 //   (80th over 20th percentile) joins the profile, at the median of its sizes: vertex dumps rarely tell the
 //   kinds apart on one model, but an engine's own error is one size across the run, while a stand-in kind
 //   needs a size that follows each model's geometry. Else the three together, each at the median of the

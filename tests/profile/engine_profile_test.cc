@@ -137,10 +137,12 @@ TEST(EngineProfileOverTheSuite, AnEngineThatCompressesEveryKeyIsNamedCaseByCase)
   // far apart or off the half grid, fewer than half the cases: those are named case by case.
   EXPECT_TRUE(contains(judged.profile.settings, "key-rotation=q15-offset"));
   EXPECT_TRUE(contains(judged.profile.settings, "key-scope=every-joint"));
-  // The arithmetic is left to an allowance. Beside the half floats, which show in too few cases to join the
-  // profile, the run's leftover is best held by a translations-and-scales allowance: it stands in for both,
-  // so its kind is not the reciprocal's (AnEngineWithAnApproximateInterpolationFactor finds that one alone).
-  EXPECT_TRUE(judged.profile.allowances.any());
+  // The arithmetic: the interpolation factor's allowance, fitted on what each case's own departures leave, within
+  // a factor of 2 of the planted error.
+  EXPECT_GE(judged.profile.allowances.interpolation, reciprocal / 2.0);
+  EXPECT_LE(judged.profile.allowances.interpolation, 2.0 * reciprocal);
+  EXPECT_EQ(judged.profile.allowances.rotation, 0.0);
+  EXPECT_EQ(judged.profile.allowances.translation_scale, 0.0);
   size_t passes_given = 0, named = 0, partial = 0, unnamed = 0, wrong = 0;
   for (const CaseVerdict& v : judged.verdicts) {
     if (v.outcome != CaseOutcome::Failed) continue;
@@ -230,6 +232,10 @@ TEST(EngineProfileOverTheSuite, AnEngineWithAnApproximateInterpolationFactor) {
     EXPECT_EQ(v.departure, "") << v.definition->id << ": named by a convention the engine does not have";
   }
   std::printf("  %zu cases fail glTF 2.0, %zu pass their rule given the profile\n", failed, passes);
+  // Without a profile (an engine judged case by case), no case is named by a convention either.
+  const EngineProfile none;
+  for (const CaseVerdict& v : judge_run_with_profile(run, &none).verdicts)
+    EXPECT_EQ(v.departure, "") << v.definition->id << ", without a profile: " << v.detail;
 }
 
 // One departure per case, each shown by its own case alone: nothing holds across the run, the profile is empty,
