@@ -116,8 +116,8 @@ void fit_profile_allowances(const std::vector<ModelState>& states, const std::ve
                                              &EngineAllowances::interpolation};
   std::vector<std::vector<double>> alone(3);  // per kind, its sizes on the models it explains alone
   std::vector<EngineAllowances> joint;        // the models only the three together explain
-  size_t unexplained = 0;                     // the failing models no convention explains given the profile
-  for (size_t m : failing_models(states)) {
+  const std::vector<size_t> failing = failing_models(states);
+  for (size_t m : failing) {
     // diagnose given the profile names the model's own departures first, then fits allowances on what is left.
     DiagnoseSettings settings;
     settings.animation = models[m].animation;
@@ -127,7 +127,6 @@ void fit_profile_allowances(const std::vector<ModelState>& states, const std::ve
     settings.base = profile_conventions(profile);
     const Diagnosis diagnosis = diagnose(*models[m].scene, models[m].observations, settings);
     if (diagnosis.explained || diagnosis.matches_specification) continue;
-    ++unexplained;
     for (const AllowanceFit& fit : diagnosis.allowance_fits) {
       size_t nonzero = 0, kind = 0;
       for (size_t k = 0; k < 3; ++k)
@@ -139,10 +138,14 @@ void fit_profile_allowances(const std::vector<ModelState>& states, const std::ve
   // Of the kinds that explain enough models alone, the one whose size holds best across them (the smallest
   // spread): an engine's own error is one size everywhere, while a stand-in kind needs a size that follows
   // each model's geometry.
-  const double quorum = kProfileQuorum * double(unexplained);
+  // An allowance describes the run: it must hold on more than kProfileQuorum of the failing models, and on at
+  // least kProfileMinimumModels (an engine whose failures are its own departures has none).
+  auto holds = [&](size_t models) {
+    return double(models) > kProfileQuorum * double(failing.size()) && models >= kProfileMinimumModels;
+  };
   std::optional<size_t> best;
   for (size_t k = 0; k < 3; ++k) {
-    if (double(alone[k].size()) <= quorum) continue;
+    if (!holds(alone[k].size())) continue;
     if (!best || spread_of(alone[k]) < spread_of(alone[*best])) best = k;
   }
   if (best) {
@@ -150,7 +153,7 @@ void fit_profile_allowances(const std::vector<ModelState>& states, const std::ve
     profile.allowance_models = alone[*best].size();
     return;
   }
-  if (joint.empty() || double(joint.size()) <= quorum) return;
+  if (!holds(joint.size())) return;
   for (double EngineAllowances::*kind : kinds) {
     std::vector<double> sizes;
     for (const EngineAllowances& a : joint) sizes.push_back(a.*kind);

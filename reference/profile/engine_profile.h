@@ -16,12 +16,12 @@
 // - Allowances: each model still failing is diagnosed given the profile's conventions, so that its own
 //   departures are named first (in full or in part); the allowances diagnose then fits on what they leave
 //   (each kind alone that explains the model, else the three together) are the model's. Of the kinds that
-//   explain alone more than kProfileQuorum of the models no convention explains, the one whose sizes spread the least
-//   (80th over 20th percentile) joins the profile, at the median of its sizes: vertex dumps rarely tell the
-//   kinds apart on one model, but an engine's own error is one size across the run, while a stand-in kind
-//   needs a size that follows each model's geometry. Else the three together, each at the median of the
-//   joint fits, if those fit more than kProfileQuorum of them. The models a structural departure fails are not
-//   fitted within kLargestAllowance and drop out.
+//   explain alone more than kProfileQuorum of the failing models, and at least kProfileMinimumModels, the one
+//   whose sizes spread the least (80th over 20th percentile) joins the profile, at the median of its sizes:
+//   vertex dumps rarely tell the kinds apart on one model, but an engine's own error is one size across the
+//   run, while a stand-in kind needs a size that follows each model's geometry. Else the three together, each
+//   at the median of the joint fits, if those hold on as many. An engine whose failures are its own departures
+//   has no allowance; the models a structural departure fails are not fitted within kLargestAllowance.
 // - Fewer than kProfileMinimumModels failing models: the empty profile (nothing holds across the run).
 // - Deterministic: the same models give the same profile.
 // - profile_json() / profile_from_json(): {"format": "skinref-engine-profile", "version": 1, "conventions":
