@@ -66,6 +66,12 @@ std::vector<size_t> failing_models(const std::vector<ModelState>& states) {
   return failing;
 }
 
+// Whether something true of `models` of the `failing` models holds across the run: more than kProfileQuorum of
+// them, and at least kProfileMinimumModels.
+bool holds_across_the_run(size_t models, size_t failing) {
+  return double(models) > kProfileQuorum * double(failing) && models >= kProfileMinimumModels;
+}
+
 // The candidate that helps the most failing models, if it helps enough of them to hold across the run.
 struct Choice {
   std::vector<std::string> settings;
@@ -91,8 +97,7 @@ Choice best_profile_step(std::vector<ModelState>& states, const std::vector<size
     if (choice.helped > best.helped || (choice.helped == best.helped && choice.removed > best.removed))
       best = std::move(choice);
   }
-  const bool holds = double(best.helped) > kProfileQuorum * double(failing.size()) && best.helped >= kProfileMinimumModels;
-  return holds ? best : Choice{};
+  return holds_across_the_run(best.helped, failing.size()) ? best : Choice{};
 }
 
 double median_of(std::vector<double> sizes) {
@@ -140,9 +145,7 @@ void fit_profile_allowances(const std::vector<ModelState>& states, const std::ve
   // each model's geometry.
   // An allowance describes the run: it must hold on more than kProfileQuorum of the failing models, and on at
   // least kProfileMinimumModels (an engine whose failures are its own departures has none).
-  auto holds = [&](size_t models) {
-    return double(models) > kProfileQuorum * double(failing.size()) && models >= kProfileMinimumModels;
-  };
+  auto holds = [&](size_t models) { return holds_across_the_run(models, failing.size()); };
   std::optional<size_t> best;
   for (size_t k = 0; k < 3; ++k) {
     if (!holds(alone[k].size())) continue;
