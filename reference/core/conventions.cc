@@ -429,6 +429,12 @@ void set_convention(Conventions& conventions, const std::string& assignment) {
   field->set(conventions, assignment.substr(equals + 1));
 }
 
+std::string join_assignments(const std::vector<std::string>& assignments) {
+  std::string text;
+  for (const std::string& a : assignments) text += (text.empty() ? "" : ", ") + a;
+  return text;
+}
+
 std::vector<std::string> split_assignments(const std::string& joined) {
   std::vector<std::string> assignments;
   for (size_t start = 0; start <= joined.size();) {

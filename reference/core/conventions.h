@@ -192,7 +192,8 @@ const ConventionField* find_convention_field(const std::string& name);
 // "NAME=VALUE" applied to `conventions`; throws std::invalid_argument (unknown name, bad value).
 void set_convention(Conventions& conventions, const std::string& assignment);
 
-// "a, b" (how a list of "NAME=VALUE" is spelt in verdicts and reports) back into {"a", "b"}.
+// {"a", "b"} as "a, b" (how a list of "NAME=VALUE" is spelt in verdicts and reports), and back.
+std::string join_assignments(const std::vector<std::string>& assignments);
 std::vector<std::string> split_assignments(const std::string& joined);
 
 // The fields that differ from glTF 2.0, as "NAME=VALUE", in pipeline order.

@@ -210,9 +210,7 @@ std::string describe_engine_profile(const EngineProfile& profile) {
   if (profile.empty()) return "empty: nothing departs across the run";
   std::string text;
   for (const ProfileStep& step : profile.steps) {
-    std::string settings;
-    for (const std::string& s : step.settings) settings += (settings.empty() ? "" : ", ") + s;
-    text += (text.empty() ? "" : "; ") + settings + " (helps " + std::to_string(step.helped) + " of " +
+    text += (text.empty() ? "" : "; ") + join_assignments(step.settings) + " (helps " + std::to_string(step.helped) + " of " +
             std::to_string(step.failing) + " failing models)";
   }
   if (profile.allowances.any())

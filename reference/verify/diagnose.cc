@@ -477,11 +477,7 @@ bool fields_overlap(const std::vector<std::string>& a, const std::vector<std::st
   return false;
 }
 
-std::string joined(const std::vector<std::string>& assignments) {
-  std::string text;
-  for (const std::string& a : assignments) text += (text.empty() ? "" : ", ") + a;
-  return text;
-}
+std::string joined(const std::vector<std::string>& assignments) { return join_assignments(assignments); }
 
 // The smallest size of one kind (`kind` picks it) on the grid kLargestAllowance 2^-i, or 0, that still leaves
 // nothing over, the others held; the size `fit` has (on the grid) must leave nothing over.

@@ -13,11 +13,7 @@
 namespace skinref {
 namespace {
 
-std::string settings_text(const std::vector<std::string>& settings) {
-  std::string text;
-  for (const std::string& s : settings) text += (text.empty() ? "" : ", ") + s;
-  return text;
-}
+std::string settings_text(const std::vector<std::string>& settings) { return join_assignments(settings); }
 
 std::string counts_text(const CandidateScore& s) {
   std::string text = std::to_string(s.over) + " of " + std::to_string(s.values) + " values over";

@@ -59,18 +59,12 @@ std::string first_failed_query(const std::vector<const QueryResult*>& results) {
   return "";
 }
 
-std::string joined_settings(const std::vector<std::string>& settings) {
-  std::string text;
-  for (const std::string& s : settings) text += (text.empty() ? "" : ", ") + s;
-  return text;
-}
-
 // "; within bounds widened as for A; or B" when diagnose fitted allowances that explain the dumps, else "".
 std::string allowances_text(const Diagnosis& diagnosis) {
   std::string text;
   for (const AllowanceFit& a : diagnosis.allowance_fits)
     text += (text.empty() ? "; within bounds widened as for " : "; or ") +
-            (a.settings.empty() ? std::string() : joined_settings(a.settings) + " and ") +
+            (a.settings.empty() ? std::string() : join_assignments(a.settings) + " and ") +
             describe_engine_allowances(a.allowances);
   return text;
 }
@@ -104,7 +98,7 @@ void name_departure(const Scene& scene, const ConformanceCase& definition, std::
   }
   if (diagnosis.explained && !diagnosis.best().settings.empty()) {
     const std::string cls = departure_class_of(diagnosis.best().settings, definition);
-    verdict.departure = (cls.empty() ? std::string() : cls + ": ") + joined_settings(diagnosis.best().settings);
+    verdict.departure = (cls.empty() ? std::string() : cls + ": ") + join_assignments(diagnosis.best().settings);
     verdict.detail += equally_text(diagnosis, definition);
     if (!profile.empty()) verdict.given_profile = "fails its rule given the profile: " + verdict.departure;
     return;
@@ -118,7 +112,7 @@ void name_departure(const Scene& scene, const ConformanceCase& definition, std::
     const PartialExplanation& p = *diagnosis.partial;
     const std::string cls = departure_class_of(p.score.settings, definition);
     std::ostringstream text;
-    text << "; partly explained by " << (cls.empty() ? std::string() : cls + ": ") << joined_settings(p.score.settings);
+    text << "; partly explained by " << (cls.empty() ? std::string() : cls + ": ") << join_assignments(p.score.settings);
     for (const std::string& other : p.equally) {
       const std::string other_class = departure_class_of(split_assignments(other), definition);
       text << " or " << (other_class.empty() ? std::string() : other_class + ": ") << other;
