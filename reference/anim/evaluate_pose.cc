@@ -2,6 +2,7 @@
 
 #include "anim/local_to_model.h"
 #include "anim/palette.h"
+#include "anim/pose_mistakes.h"
 #include "anim/sampling.h"
 #include "anim/time_mapping.h"
 
@@ -114,14 +115,21 @@ EvaluatedPose evaluate_pose(const Scene& scene, int animation, double time, cons
   pose.local = rest_pose(scene);
   apply_morph_defaults(scene, conventions.morph.defaults, pose.local);
   if (conventions.palette.rest_values == RestValues::Identity) identity_rest_values(scene, animation, pose.local);
-  pose.clip_time = convention_sample_time(scene, animation, time, conventions.time);
-  if (animation >= 0) sample_animation(scene, animation, pose.clip_time, pose.local, conventions.sampling);
+  const Mistakes& mistakes = conventions.mistakes;
+  pose.clip_time = convention_sample_time(scene, animation, time, conventions);
+  const bool played = animation >= 0 && mistakes.animation == AnimationPlayback::Played;
+  if (played && sampling_mistaken(mistakes))
+    sample_animation_with_mistakes(scene, animation, pose.clip_time, pose.local, conventions.sampling, mistakes);
+  else if (played)
+    sample_animation(scene, animation, pose.clip_time, pose.local, conventions.sampling);
+  apply_morph_weight_mistake(mistakes.morph_weights, pose.local);
   if (conventions.morph.max_targets != kEveryMorphTarget) keep_largest_morph_weights(pose.local, conventions.morph.max_targets);
-  pose.model = local_to_model(scene, pose.local);
+  if (hierarchy_mistaken(mistakes)) local_to_model_with_mistakes(scene, pose.local, mistakes, pose.model);
+  else pose.model = local_to_model(scene, pose.local);
   if (conventions.palette.shear == GlobalShear::Dropped) drop_global_shear(scene, pose.local, pose.model);
   pose.palettes.reserve(scene.skins.size());
   for (size_t s = 0; s < scene.skins.size(); ++s)
-    pose.palettes.push_back(compute_palette(scene, pose.model, int(s), conventions.palette));
+    pose.palettes.push_back(compute_palette(scene, pose.model, int(s), conventions.palette, mistakes));
   return pose;
 }
 

@@ -16,7 +16,10 @@
 //   it (the column lengths as scale, the nearest rotation by SVD; each node's from its parent's stored one),
 //   and skeleton-ancestors and joint-cap shape the palette (anim/palette.h). The scene must already have its
 //   load and clip conventions applied (io/load_conventions.h, anim/clip_conventions.h). Conventions{} gives
-//   the same bits as the overload without them.
+//   the same bits as the overload without them. The pose-stage mistakes (core/mistakes.h) apply at their stages:
+//   time-unit scales the time before the time conventions, animation=not-played leaves the rest pose, the
+//   sampling, hierarchy and morph-weights mistakes as anim/pose_mistakes.h defines them (the morph weights
+//   moved before morph-targets keeps the largest), the palette mistakes in compute_palette().
 #pragma once
 
 #include "core/conventions.h"

@@ -10,6 +10,11 @@
 // the transforms of the nodes above it dropped: G'(j) = G(parent(root))^-1 * G(j). The root is
 // skin.skeleton, else the nearest common ancestor of the joints. (mesh-node, the other palette convention,
 // is per mesh node rather than per skin: skin/evaluate_vertices.h applies it.)
+// skeleton-ancestors=doubled (a mistake): G'(j) = G(parent(root)) * G(j).
+// The palette mistakes (core/mistakes.h): with B the inverse bind matrix as inverse-bind-use takes it (IBM,
+// the identity, IBM IBM or IBM^T) and P = G B (or B G under palette-product=inverse-bind-times-global), full
+// 4x4 products, JM_i = P (or P^T under palette-matrices=transposed) with its last row set to (0, 0, 0, 1): the
+// upper rows are what reaches a vertex's xyz.
 // Convention joint-cap=N: entries N and beyond are the identity (skinning and normal matrix), as in an engine
 // whose palette holds N matrices and never uploads the rest.
 #pragma once
@@ -17,7 +22,7 @@
 #include "core/pose.h"
 namespace skinref {
 JointPalette compute_palette(const Scene& scene, const ModelPose& model_pose, int skin,
-                             const PaletteConventions& conventions = {});
+                             const PaletteConventions& conventions = {}, const Mistakes& mistakes = {});
 // The skin's skeleton root: skin.skeleton, else the nearest common ancestor of its joints (-1: none).
 int skeleton_root(const Scene& scene, int skin);
 }  // namespace skinref

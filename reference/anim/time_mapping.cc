@@ -82,4 +82,9 @@ double convention_sample_time(const Scene& scene, int animation, double time, co
   return animation < 0 ? time : convention_sample_time(scene.animations[size_t(animation)], time, conventions);
 }
 
+double convention_sample_time(const Scene& scene, int animation, double time, const Conventions& conventions) {
+  const double factor = time_unit_factor(conventions.mistakes.time_unit);
+  return convention_sample_time(scene, animation, factor == 1.0 ? time : time * factor, conventions.time);
+}
+
 }  // namespace skinref

@@ -21,7 +21,8 @@
 //   by the sampler. clip-start=first-key adds the clip's first key time; playback=loop wraps `time` by the
 //   period (wrap-period: the last key time D, or D minus the first key time), a negative time holding the
 //   first frame; at exactly a whole number k >= 1 of periods at-end=wrap restarts (0) and at-end=hold stays
-//   at the period's end.
+//   at the period's end. The overload given all the Conventions first applies the mistake time-unit
+//   (core/mistakes.h): the time multiplied by time_unit_factor() before the time conventions map it.
 #pragma once
 
 #include "core/conventions.h"
@@ -50,5 +51,6 @@ double local_time_from_normalized(double normalized, double duration);
 double convention_sample_time(const Animation& animation, double time, const TimeConventions& conventions);
 // The same for scene.animations[animation]; `time` itself for the rest pose (animation -1).
 double convention_sample_time(const Scene& scene, int animation, double time, const TimeConventions& conventions);
+double convention_sample_time(const Scene& scene, int animation, double time, const Conventions& conventions);
 
 }  // namespace skinref

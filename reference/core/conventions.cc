@@ -1,7 +1,10 @@
 #include "core/conventions.h"
 
+#include "core/enum_field.h"
+
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -10,35 +13,14 @@
 namespace skinref {
 namespace {
 
-template <class Enum>
-using Spellings = std::vector<std::pair<Enum, const char*>>;
+using convention_detail::enum_field;
+using convention_detail::Spellings;
 
-// A field whose value is one enum member (`member` selects it), spelt as in `spellings` (the first spelling of
-// each value is the canonical one; the default is the first entry).
-template <class Enum, class Member>
-ConventionField enum_field(const char* name, const char* stage, const char* values, const char* summary,
-                           Member member, Spellings<Enum> spellings) {
-  ConventionField field{name, stage, values, summary, nullptr, nullptr, {}};
-  field.get = [member, spellings](const Conventions& c) -> std::string {
-    for (const auto& [value, text] : spellings)
-      if (member(c) == value) return text;
-    return "?";
-  };
-  field.set = [member, spellings, name, values](Conventions& c, const std::string& text) {
-    for (const auto& [value, spelling] : spellings) {
-      if (text == spelling) {
-        member(c) = value;
-        return;
-      }
-    }
-    throw std::invalid_argument(std::string("convention ") + name + ": '" + text + "' is not one of " + values);
-  };
-  for (size_t i = 1; i < spellings.size(); ++i) {
-    bool first_spelling = true;
-    for (size_t j = 0; j < i; ++j) first_spelling &= spellings[j].first != spellings[i].first;
-    if (first_spelling && spellings[i].first != spellings[0].first) field.candidates.push_back(spellings[i].second);
-  }
-  return field;
+// `values` of a field are mistakes (core/mistakes.h), not candidates of the field.
+void mark_mistakes(ConventionField& field, const std::vector<std::string>& values) {
+  for (const std::string& value : values)
+    field.candidates.erase(std::remove(field.candidates.begin(), field.candidates.end(), value), field.candidates.end());
+  field.mistakes = values;
 }
 
 bool parse_positive_int(const std::string& text, int max_value, int& out) {
@@ -58,6 +40,7 @@ std::string influences_text(const LoadConventions& load) {
              (load.renormalize_limited ? "-renormalized" : "");
     case InfluenceLimit::Largest:
       return "top" + std::to_string(load.influence_count) + (load.renormalize_limited ? "-renormalized" : "");
+    case InfluenceLimit::FirstInfluence: return "first-influence";
   }
   return "?";
 }
@@ -67,8 +50,8 @@ void set_influences(LoadConventions& load, const std::string& text) {
   const bool renormalized = text.size() > kSuffix.size() && text.ends_with(kSuffix);
   const std::string base = renormalized ? text.substr(0, text.size() - kSuffix.size()) : text;
   int count = 0;
-  if (text == "all") {
-    load.influences = InfluenceLimit::All;
+  if (text == "all" || text == "first-influence") {
+    load.influences = text == "all" ? InfluenceLimit::All : InfluenceLimit::FirstInfluence;
     load.renormalize_limited = false;
   } else if (base == "first-set") {
     load.influences = InfluenceLimit::FirstSet;
@@ -85,7 +68,7 @@ void set_influences(LoadConventions& load, const std::string& text) {
   } else {
     throw std::invalid_argument("convention influences: '" + text +
                                 "' is not one of all|first-set|first-N-sets (N 2 to 7)|topK (K 1 to 16), optionally "
-                                "followed by -renormalized");
+                                "followed by -renormalized, or first-influence");
   }
 }
 
@@ -122,15 +105,18 @@ void add_reading_fields(std::vector<ConventionField>& fields) {
 // Load step: the fields read while loading the file (and the quaternion keys' rule, listed with them).
 void add_load_fields(std::vector<ConventionField>& fields) {
   ConventionField influences{"influences", "load",
-                             "all|first-set|first-N-sets|topK[-renormalized]|first-set-renormalized",
+                             "all|first-set|first-N-sets|topK[-renormalized]|first-set-renormalized|first-influence",
                              "which influences a vertex keeps: every set, JOINTS_0/WEIGHTS_0 only, the first N sets, "
-                             "or the K largest weights; -renormalized divides the kept weights by their sum",
+                             "or the K largest weights; -renormalized divides the kept weights by their sum; "
+                             "first-influence (a mistake): the first slot alone, its weight as stored",
                              [](const Conventions& c) { return influences_text(c.load); },
                              [](Conventions& c, const std::string& text) { set_influences(c.load, text); },
                              {"first-set", "first-set-renormalized", "top4", "top4-renormalized", "top2",
                               "top2-renormalized", "top1", "top1-renormalized", "top3", "top3-renormalized", "top8",
                               "top8-renormalized", "top6", "top6-renormalized", "first-2-sets",
-                              "first-2-sets-renormalized"}};
+                              "first-2-sets-renormalized"},
+                             {}};
+  influences.mistakes = {"first-influence"};
   fields.push_back(std::move(influences));
   fields.push_back(enum_field<InverseBind>(
       "inverse-bind", "load", "as-stored|from-rest-pose",
@@ -210,7 +196,8 @@ ConventionField resample_field() {
                                                          "' is not off or a rate of 1 to 1000 Hz");
                            c.sampling.resample_hz = hz;
                          },
-                         {"30", "60", "24"}};
+                         {"30", "60", "24"},
+                         {}};
 }
 
 // Sampling step: the fields that sample a channel's keys.
@@ -286,24 +273,30 @@ ConventionField joint_cap_field() {
                              throw std::invalid_argument("convention joint-cap: '" + text +
                                                          "' is not none or a count of 1 to 65536");
                          },
-                         {"256", "128", "64"}};
+                         {"256", "128", "64"},
+                         {}};
 }
 
 // Hierarchy and palette step: the fields that build the joint palette.
 void add_palette_fields(std::vector<ConventionField>& fields) {
   fields.push_back(enum_field<SkeletonAncestors>(
-      "skeleton-ancestors", "palette", "kept|dropped",
-      "the transforms of the nodes above the skin's skeleton root: kept (glTF) or dropped",
+      "skeleton-ancestors", "palette", "kept|dropped|doubled",
+      "the transforms of the nodes above the skin's skeleton root: kept (glTF), dropped, or (a mistake) applied "
+      "twice",
       [](auto& c) -> auto& { return c.palette.skeleton_ancestors; },
-      {{SkeletonAncestors::Kept, "kept"}, {SkeletonAncestors::Dropped, "dropped"}}));
+      {{SkeletonAncestors::Kept, "kept"}, {SkeletonAncestors::Dropped, "dropped"},
+       {SkeletonAncestors::Doubled, "doubled"}}));
+  mark_mistakes(fields.back(), {"doubled"});
   fields.push_back(enum_field<MeshNodeTransform>(
-      "mesh-node", "palette", "ignored|applied|inverse|normals-by-normal-matrix-times-inverse",
+      "mesh-node", "palette", "ignored|applied|inverse|normals-by-normal-matrix-times-inverse|applied-twice",
       "the skinned mesh node's global transform M: ignored (glTF), applied on top of the palette, or its inverse; "
-      "or normals alone by N(M) M^-1 (three.js)",
+      "or normals alone by N(M) M^-1 (three.js); or (a mistake) applied twice",
       [](auto& c) -> auto& { return c.palette.mesh_node; },
       {{MeshNodeTransform::Ignored, "ignored"}, {MeshNodeTransform::Applied, "applied"},
        {MeshNodeTransform::Inverse, "inverse"},
-       {MeshNodeTransform::NormalMatrixTimesInverse, "normals-by-normal-matrix-times-inverse"}}));
+       {MeshNodeTransform::NormalMatrixTimesInverse, "normals-by-normal-matrix-times-inverse"},
+       {MeshNodeTransform::AppliedTwice, "applied-twice"}}));
+  mark_mistakes(fields.back(), {"applied-twice"});
   fields.push_back(enum_field<RestValues>(
       "rest-values", "palette", "node|identity",
       "the translation, rotation or scale that the played clip does not animate on a node it animates: the "
@@ -337,7 +330,8 @@ ConventionField morph_targets_field() {
                              throw std::invalid_argument("convention morph-targets: '" + text +
                                                          "' is not all or a count of 0 to 1024");
                          },
-                         {"1", "2", "3", "4", "8", "0"}};
+                         {"1", "2", "3", "4", "8", "0"},
+                         {}};
 }
 
 // Morph step: the fields that weigh and apply morph targets.
@@ -359,11 +353,14 @@ void add_morph_fields(std::vector<ConventionField>& fields) {
 // Skinning step: the fields that blend the palette and transform normals.
 void add_skinning_fields(std::vector<ConventionField>& fields) {
   fields.push_back(enum_field<WeightNormalization>(
-      "weights", "skinning", "as-stored|sum|l2",
-      "skinning weights as stored (glTF), divided by their sum, or divided by their L2 norm",
+      "weights", "skinning", "as-stored|sum|l2|equal|ones|last-from-others",
+      "skinning weights as stored (glTF), divided by their sum, or divided by their L2 norm; the mistakes: every "
+      "slot 1/k, every slot 1 (weights ignored), the last slot 1 - the others' sum",
       [](auto& c) -> auto& { return c.skinning.weights; },
       {{WeightNormalization::AsStored, "as-stored"}, {WeightNormalization::Sum, "sum"},
-       {WeightNormalization::L2, "l2"}}));
+       {WeightNormalization::L2, "l2"}, {WeightNormalization::Equal, "equal"}, {WeightNormalization::Ones, "ones"},
+       {WeightNormalization::LastFromOthers, "last-from-others"}}));
+  mark_mistakes(fields.back(), {"equal", "ones", "last-from-others"});
   fields.push_back(enum_field<ZeroWeights>(
       "zero-weights", "skinning", "bind-pose|joint0",
       "a vertex whose weights sum to 0: kept at its bind position (skinref) or given to the skin's joint 0",
@@ -371,15 +368,17 @@ void add_skinning_fields(std::vector<ConventionField>& fields) {
       {{ZeroWeights::BindPose, "bind-pose"}, {ZeroWeights::FirstJoint, "joint0"}}));
   fields.push_back(enum_field<NormalTransform>(
       "normals", "skinning",
-      "inverse-transpose|blend-normal-matrices|blend-upper3x3|as-point|blend-inverse-transposes",
+      "inverse-transpose|blend-normal-matrices|blend-upper3x3|as-point|blend-inverse-transposes|unskinned",
       "normals and tangents: inverse transpose of the blended matrix, per-joint normal matrices (cofactors) "
       "blended, the blended matrix's upper 3x3 applied to (n, 0), the blended matrix applied to (n, 1) as to a "
-      "point, or the joints' inverse transposes blended (ozz-animation)",
+      "point, or the joints' inverse transposes blended (ozz-animation); unskinned (a mistake): left in bind space",
       [](auto& c) -> auto& { return c.skinning.normals; },
       {{NormalTransform::InverseTranspose, "inverse-transpose"},
        {NormalTransform::BlendNormalMatrices, "blend-normal-matrices"},
        {NormalTransform::BlendUpper3x3, "blend-upper3x3"}, {NormalTransform::AsPoint, "as-point"},
-       {NormalTransform::BlendInverseTransposes, "blend-inverse-transposes"}}));
+       {NormalTransform::BlendInverseTransposes, "blend-inverse-transposes"},
+       {NormalTransform::Unskinned, "unskinned"}}));
+  mark_mistakes(fields.back(), {"unskinned"});
   fields.push_back(enum_field<bool>(
       "normalize", "skinning", "yes|no", "skinned normals and tangents normalized, or left at their transformed length",
       [](auto& c) -> auto& { return c.skinning.normalize; }, {{true, "yes"}, {false, "no"}}));
@@ -395,6 +394,7 @@ std::vector<ConventionField> make_fields() {
   add_palette_fields(fields);
   add_morph_fields(fields);
   add_skinning_fields(fields);
+  for (ConventionField& field : mistake_fields()) fields.push_back(std::move(field));
   return fields;
 }
 
@@ -427,6 +427,15 @@ void set_convention(Conventions& conventions, const std::string& assignment) {
   const ConventionField* field = find_convention_field(name);
   if (!field) throw std::invalid_argument("unknown convention '" + name + "'; known: " + field_names());
   field->set(conventions, assignment.substr(equals + 1));
+}
+
+bool is_mistake(const std::string& assignment) {
+  const size_t equals = assignment.find('=');
+  if (equals == std::string::npos) return false;
+  const ConventionField* field = find_convention_field(assignment.substr(0, equals));
+  if (!field) return false;
+  const std::string value = assignment.substr(equals + 1);
+  return std::find(field->mistakes.begin(), field->mistakes.end(), value) != field->mistakes.end();
 }
 
 std::string join_assignments(const std::vector<std::string>& assignments) {

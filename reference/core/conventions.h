@@ -20,6 +20,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/mistakes.h"
+
 namespace skinref {
 
 // ---- load ----
@@ -28,6 +30,7 @@ enum class InfluenceLimit {
   FirstSet,  // JOINTS_0/WEIGHTS_0 only (three.js, many runtimes)
   FirstSets, // the first influence_count / 4 sets (Babylon.js and Bevy: two sets, 8 influences)
   Largest,   // the `influence_count` largest weights per vertex, the rest dropped (ties: the earlier slot wins)
+  FirstInfluence,  // a mistake: the first slot alone, its weight as stored (core/mistakes.h)
 };
 enum class JointSentinel {
   None,     // every joint index must be < the skin's joint count (glTF)
@@ -120,10 +123,12 @@ struct SamplingConventions {
 };
 
 // ---- hierarchy and palette ----
-enum class SkeletonAncestors { Kept, Dropped };  // Dropped: joints' globals start at the skeleton root
+// Dropped: joints' globals start at the skeleton root; Doubled (a mistake): the ancestors' transform applied twice.
+enum class SkeletonAncestors { Kept, Dropped, Doubled };
 // The skinned mesh node's global transform M: ignored (glTF), applied on top of the palette, its inverse, or
-// (three.js) normals only by M's normal matrix times its inverse, N(M) M^-1: positions as glTF's.
-enum class MeshNodeTransform { Ignored, Applied, Inverse, NormalMatrixTimesInverse };
+// (three.js) normals only by M's normal matrix times its inverse, N(M) M^-1: positions as glTF's; or (a mistake)
+// applied twice, M M.
+enum class MeshNodeTransform { Ignored, Applied, Inverse, NormalMatrixTimesInverse, AppliedTwice };
 // The TRS properties a channel of the played clip does not animate, on a node it animates: the node's own
 // (glTF), or the identity's.
 enum class RestValues { Node, Identity };
@@ -152,12 +157,22 @@ struct MorphConventions {
 };
 
 // ---- skinning and normals ----
-enum class WeightNormalization { AsStored, Sum, L2 };
+// AsStored (glTF), Sum, L2; and the mistakes: every slot 1/k (Equal), every slot 1 (Ones: the weights ignored),
+// the last slot 1 - the sum of the others (LastFromOthers).
+enum class WeightNormalization { AsStored, Sum, L2, Equal, Ones, LastFromOthers };
 enum class ZeroWeights { BindPose, FirstJoint };  // a vertex whose weights sum to 0
 // Normals: the blended matrix's inverse transpose (glTF), per-joint normal matrices (cofactors) blended, the
 // blended matrix's upper 3x3, the blended matrix applied to (n, 1) as to a point (its translation added), or the
-// joints' inverse transposes blended (ozz-animation's SkinningJob given joint_inverse_transpose_matrices).
-enum class NormalTransform { InverseTranspose, BlendNormalMatrices, BlendUpper3x3, AsPoint, BlendInverseTransposes };
+// joints' inverse transposes blended (ozz-animation's SkinningJob given joint_inverse_transpose_matrices); or
+// (a mistake) not skinned at all: the bind-space normals and tangents.
+enum class NormalTransform {
+  InverseTranspose,
+  BlendNormalMatrices,
+  BlendUpper3x3,
+  AsPoint,
+  BlendInverseTransposes,
+  Unskinned
+};
 struct SkinningConventions {
   WeightNormalization weights = WeightNormalization::AsStored;
   ZeroWeights zero_weights = ZeroWeights::BindPose;
@@ -172,6 +187,7 @@ struct Conventions {
   PaletteConventions palette;
   MorphConventions morph;
   SkinningConventions skinning;
+  Mistakes mistakes;  // core/mistakes.h: none by default
 };
 
 // One field of Conventions as text.
@@ -182,12 +198,20 @@ struct ConventionField {
   const char* summary;    // one line
   std::function<std::string(const Conventions&)> get;
   std::function<void(Conventions&, const std::string&)> set;  // throws std::invalid_argument
-  std::vector<std::string> candidates;  // the non-default values diagnose tries
+  std::vector<std::string> candidates;  // the non-default values diagnose tries as conventions
+  std::vector<std::string> mistakes;    // the values that are implementation mistakes (core/mistakes.h)
 };
 
 // Every field, in pipeline order.
 const std::vector<ConventionField>& convention_fields();
 const ConventionField* find_convention_field(const std::string& name);
+
+// The mistakes' own fields (core/mistakes.h), in pipeline order; convention_fields() lists them after the
+// conventions'.
+std::vector<ConventionField> mistake_fields();
+// Whether "NAME=VALUE" names an implementation mistake (a value of ConventionField::mistakes) rather than a
+// design choice; false for an unknown name.
+bool is_mistake(const std::string& assignment);
 
 // "NAME=VALUE" applied to `conventions`; throws std::invalid_argument (unknown name, bad value).
 void set_convention(Conventions& conventions, const std::string& assignment);

@@ -15,6 +15,7 @@ void limit_influences(Primitive& prim, const LoadConventions& conventions) {
   if (conventions.influences == InfluenceLimit::FirstSet) kept = std::min<size_t>(k, 4);
   if (conventions.influences == InfluenceLimit::FirstSets) kept = std::min<size_t>(k, size_t(conventions.influence_count));
   if (conventions.influences == InfluenceLimit::Largest) kept = std::min<size_t>(k, size_t(conventions.influence_count));
+  if (conventions.influences == InfluenceLimit::FirstInfluence) kept = 1;
   const bool sort = conventions.influences == InfluenceLimit::Largest;
   const size_t stride = (kept + 3) / 4 * 4;
   std::vector<uint32_t> joints(n * stride, 0);

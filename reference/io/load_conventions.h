@@ -9,6 +9,8 @@
 //   slot first), padded with (joint 0, weight 0) to a multiple of 4; -renormalized then divides the kept
 //   weights by their sum (a zero sum stays zero). A primitive with no more influences than kept is unchanged
 //   by the limit, but still renormalized.
+// - influences=first-influence (a mistake): the first slot alone, its weight as stored, padded with (joint 0,
+//   weight 0) to 4.
 // - weight-decoding (first, as an importer decodes before anything else): every influence set stored as
 //   normalized unsigned integers (Primitive::weight_set_max) has its weights read back to their integers c
 //   and used as raw integers (w = c); float sets unchanged.

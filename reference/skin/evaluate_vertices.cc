@@ -5,6 +5,8 @@
 #include "skin/morph.h"
 #include "skin/skinning_conventions.h"
 
+#include <algorithm>
+#include <deque>
 #include <stdexcept>
 #include <type_traits>
 
@@ -89,6 +91,30 @@ std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const Evaluate
   return result;
 }
 
+namespace {
+
+// joint-offset: the skin's palette with one identity entry past its last joint.
+JointPalette palette_with_identity(const JointPalette& palette) {
+  JointPalette extended = palette;
+  extended.skinning.push_back(Mat4::Identity());
+  extended.normal.push_back(Mat3::Identity());
+  return extended;
+}
+
+// joint-offset: every index j read as j + offset, within the extended palette of `entries`.
+void offset_joints(std::vector<uint32_t>& joints, int offset, size_t entries) {
+  for (uint32_t& joint : joints) joint = uint32_t(std::min<size_t>(size_t(joint) + size_t(offset), entries - 1));
+}
+
+// skinning=skipped: the vertex as it entered skinning (morphed, in bind space).
+void keep_bind_space(const SkinningInput& input, SkinnedVertices& vertices) {
+  vertices.positions.assign(input.positions.begin(), input.positions.end());
+  vertices.normals.assign(input.normals.begin(), input.normals.end());
+  vertices.tangents.assign(input.tangents.begin(), input.tangents.end());
+}
+
+}  // namespace
+
 SkinningOptions skinning_options_under(SkinningOptions options, const SkinningConventions& conventions) {
   options.weights = conventions.weights == WeightNormalization::Sum ? WeightPolicy::Renormalize : WeightPolicy::AsStored;
   options.normals = conventions.normals == NormalTransform::BlendNormalMatrices ? NormalMode::BlendedNormalMatrices
@@ -109,6 +135,7 @@ std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const Evaluate
 
   PreparedVertices prepared = prepare_vertices(scene, pose, options);
   std::deque<AdjustedInfluences> adjusted;  // a deque: the inputs point into its elements
+  std::deque<JointPalette> offset_palettes;  // joint-offset=1: each skin's palette with an identity past its end
   for (PreparedPrimitive& prim : prepared.primitives) {
     if (!prim.skinned) continue;
     const Primitive& source = scene.meshes[size_t(prim.mesh)].primitives[size_t(prim.primitive)];
@@ -117,9 +144,14 @@ std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const Evaluate
       prim.input.normals = source.normals;
       prim.input.tangents = source.tangents;
     }
-    if (adjust) {
-      const AdjustedInfluences& influences =
+    if (adjust || conventions.mistakes.joint_offset != 0) {
+      AdjustedInfluences& influences =
           adjusted.emplace_back(adjust_influences(source.joints, source.weights, source.influences_per_vertex, skinning));
+      if (conventions.mistakes.joint_offset != 0) {
+        const JointPalette& palette = offset_palettes.emplace_back(palette_with_identity(*prim.input.palette));
+        offset_joints(influences.joints, conventions.mistakes.joint_offset, palette.skinning.size());
+        prim.input.palette = &palette;
+      }
       prim.input.joints = influences.joints;
       prim.input.weights = influences.weights;
     }
@@ -131,6 +163,7 @@ std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const Evaluate
     if (!prim.skinned) continue;
     SkinnedVertices& vertices = output[i].vertices;
     if (normal_variant) skin_lbs_normal_variant(prim.input, options, skinning, vertices);
+    if (conventions.mistakes.skinning == SkinningUse::Skipped) keep_bind_space(prim.input, vertices);
     const Primitive& source = scene.meshes[size_t(prim.mesh)].primitives[size_t(prim.primitive)];
     if (morph_after && !source.targets.empty())
       add_morph_deltas_after_skinning(source, pose.local.morph_weights[size_t(prim.node)], skinning.normalize, vertices);
@@ -145,6 +178,11 @@ std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const Evaluate
       case MeshNodeTransform::NormalMatrixTimesInverse:
         apply_mesh_node_normal_mismatch(pose.model.global[size_t(prim.node)], skinning.normalize, vertices);
         break;
+      case MeshNodeTransform::AppliedTwice: {
+        const Mat4& global = pose.model.global[size_t(prim.node)];
+        apply_mesh_node_transform(multiply_affine(global, global), skinning.normalize, vertices);
+        break;
+      }
     }
   }
   return output;

@@ -33,7 +33,10 @@ std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const Evaluate
 // skin/skinning_conventions.h around them: morph-order=after-skinning, mesh-node, weights=l2, zero-weights,
 // normals=blend-upper3x3 and normalize=no (LBS only: under DQS they throw std::invalid_argument). The pose
 // carries the morph-weight conventions (anim/evaluate_pose.h). Rigid mesh nodes (no skin) follow glTF
-// whatever the conventions. With Conventions{}: the same bits as evaluate_vertices(scene, pose, options).
+// whatever the conventions. The skinning mistakes (core/mistakes.h): skinning=skipped gives each skinned vertex
+// as it entered skinning (bind space, morphed); joint-offset=1 reads joint j as j + 1 from the skin's palette
+// with one identity entry past its end; mesh-node=applied-twice applies M M. With Conventions{}: the same
+// bits as evaluate_vertices(scene, pose, options).
 std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const EvaluatedPose& pose,
                                               const SkinningOptions& options, const Conventions& conventions);
 // `options` with weights and normals as the skinning conventions set them: weights=sum -> Renormalize (else

@@ -16,8 +16,40 @@ Vec3 normalized_or_zero(const Vec3& v) {
 }  // namespace
 
 bool influences_need_adjusting(const SkinningConventions& conventions) {
-  return conventions.weights == WeightNormalization::L2 || conventions.zero_weights == ZeroWeights::FirstJoint;
+  switch (conventions.weights) {
+    case WeightNormalization::AsStored:
+    case WeightNormalization::Sum: return conventions.zero_weights == ZeroWeights::FirstJoint;
+    case WeightNormalization::L2:
+    case WeightNormalization::Equal:
+    case WeightNormalization::Ones:
+    case WeightNormalization::LastFromOthers: return true;
+  }
+  return true;
 }
+
+namespace {
+
+// The weight mistakes: every slot 1/k or 1, or the last slot 1 - the others' sum.
+void mistaken_weights(double* w, size_t k, WeightNormalization weights) {
+  double others = 0.0;
+  switch (weights) {
+    case WeightNormalization::AsStored:
+    case WeightNormalization::Sum:
+    case WeightNormalization::L2: return;
+    case WeightNormalization::Equal:
+      for (size_t i = 0; i < k; ++i) w[i] = 1.0 / double(k);
+      return;
+    case WeightNormalization::Ones:
+      for (size_t i = 0; i < k; ++i) w[i] = 1.0;
+      return;
+    case WeightNormalization::LastFromOthers:
+      for (size_t i = 0; i + 1 < k; ++i) others += w[i];
+      w[k - 1] = 1.0 - others;
+      return;
+  }
+}
+
+}  // namespace
 
 AdjustedInfluences adjust_influences(std::span<const uint32_t> joints, std::span<const double> weights,
                                      int influences_per_vertex, const SkinningConventions& conventions) {
@@ -26,6 +58,7 @@ AdjustedInfluences adjust_influences(std::span<const uint32_t> joints, std::span
   const size_t k = size_t(influences_per_vertex);
   for (size_t v = 0; v * k < out.weights.size(); ++v) {
     double* w = &out.weights[v * k];
+    mistaken_weights(w, k, conventions.weights);
     double sum = 0.0, squares = 0.0;
     for (size_t i = 0; i < k; ++i) {
       sum += w[i];
@@ -47,8 +80,15 @@ AdjustedInfluences adjust_influences(std::span<const uint32_t> joints, std::span
 }
 
 bool needs_normal_variant(const SkinningConventions& conventions) {
-  return conventions.normals == NormalTransform::BlendUpper3x3 || conventions.normals == NormalTransform::AsPoint ||
-         conventions.normals == NormalTransform::BlendInverseTransposes || !conventions.normalize;
+  switch (conventions.normals) {
+    case NormalTransform::InverseTranspose:
+    case NormalTransform::BlendNormalMatrices: return !conventions.normalize;
+    case NormalTransform::BlendUpper3x3:
+    case NormalTransform::AsPoint:
+    case NormalTransform::BlendInverseTransposes:
+    case NormalTransform::Unskinned: return true;
+  }
+  return true;
 }
 
 void skin_lbs_normal_variant(const SkinningInput& in, const SkinningOptions& options,
@@ -99,11 +139,13 @@ void skin_lbs_normal_variant(const SkinningInput& in, const SkinningOptions& opt
         // A tutorial's `bone * vec4(normal, 1.0)`: the normal moved like a point.
         case NormalTransform::AsPoint: normal = linear * in.normals[v] + blended.block<3, 1>(0, 3); break;
         case NormalTransform::BlendInverseTransposes: normal = blended_inverse_transpose * in.normals[v]; break;
+        case NormalTransform::Unskinned: normal = in.normals[v]; break;  // a mistake: left in bind space
       }
       out.normals[v] = conventions.normalize ? normalized_or_zero(normal) : normal;
     }
     if (!in.tangents.empty()) {
-      const Vec3 tangent = linear * in.tangents[v].head<3>();
+      const Vec3 tangent = conventions.normals == NormalTransform::Unskinned ? Vec3(in.tangents[v].head<3>())
+                                                                             : Vec3(linear * in.tangents[v].head<3>());
       out.tangents[v] << (conventions.normalize ? normalized_or_zero(tangent) : tangent), in.tangents[v].w();
     }
   }

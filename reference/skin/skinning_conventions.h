@@ -5,7 +5,9 @@
 // Contract:
 // - adjust_influences(): weights=l2 divides a vertex's weights by their L2 norm sqrt(sum w^2);
 //   zero-weights=joint0 gives a vertex whose weights sum to exactly 0 the skin's joint 0 with weight 1
-//   (skinref's default keeps it at its bind pose). weights=sum is not done here: it is
+//   (skinref's default keeps it at its bind pose). The weight mistakes come first: weights=equal gives each of
+//   a vertex's k slots 1/k, weights=ones each 1 (the weights ignored), weights=last-from-others the last slot
+//   1 - the sum of the others. weights=sum is not done here: it is
 //   SkinningOptions::weights = WeightPolicy::Renormalize, which every backend implements.
 // - skin_lbs_normal_variant(): LBS, positions exactly as skin_lbs() defines them (B = sum w_i JM_i in
 //   influence order, p' = B (p, 1); a zero-sum vertex keeps its bind attributes), for the normal conventions
@@ -16,6 +18,7 @@
 //                                                           of JM_i, = the inverse transpose for rigid joints)
 //     normals=blend-upper3x3          n' = B3 n            (the tutorials' mat3(B) * n)
 //     normals=as-point                n' = B (n, 1)        (B's translation added: `B * vec4(n, 1.0)`)
+//     normals=unskinned               n' = n, t' = t      (a mistake: both left in bind space)
 //     normals=blend-inverse-transposes n' = sum w_i JM_i3^-T n (ozz-animation's SkinningJob given the joints'
 //                                                           inverse transposes; = blend-normal-matrices where
 //                                                           every det JM_i3 is 1; a singular joint adds 0)

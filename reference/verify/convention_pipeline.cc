@@ -1,6 +1,7 @@
 #include "verify/convention_pipeline.h"
 
 #include "anim/clip_conventions.h"
+#include "anim/scene_mistakes.h"
 #include "io/load_model.h"
 #include "io/load_conventions.h"
 
@@ -8,6 +9,7 @@ namespace skinref {
 
 void apply_scene_conventions(Scene& scene, const Conventions& conventions) {
   apply_load_conventions(scene, conventions.load);
+  apply_scene_mistakes(scene, conventions.mistakes);
   apply_clip_conventions(scene, conventions.sampling);
 }
 
@@ -21,7 +23,8 @@ bool conventions_need_reference_backend(const Conventions& conventions) {
   Conventions backend_side = conventions;
   // The load conventions are baked into the Scene by load_model_under(): every backend skins that scene.
   backend_side.load = LoadConventions{};
-  backend_side.skinning.weights = WeightNormalization::AsStored;
+  if (backend_side.skinning.weights == WeightNormalization::Sum)
+    backend_side.skinning.weights = WeightNormalization::AsStored;
   if (backend_side.skinning.normals == NormalTransform::BlendNormalMatrices)
     backend_side.skinning.normals = NormalTransform::InverseTranspose;
   return !convention_differences(backend_side).empty();

@@ -4,7 +4,8 @@
 // Contract:
 // - load_model_under(): load_model() with the load conventions its reader applies (joint sentinel, accessor
 //   addressing, sparse; and the import options of a file that is not glTF), then apply_scene_conventions().
-// - apply_scene_conventions(): the load conventions (io/load_conventions.h), then the clip conventions
+// - apply_scene_conventions(): the load conventions (io/load_conventions.h), the load-stage mistakes
+//   (anim/scene_mistakes.h), then the clip conventions
 //   (anim/clip_conventions.h); the Scene stays valid.
 // - ConventionRun: one evaluation of a scene under conventions at one playback time: the pose
 //   (evaluate_pose with conventions) and the world vertices (evaluate_vertices with conventions).

@@ -30,9 +30,10 @@ const std::set<std::string> kSceneFields{"accessor-addressing", "sparse",
                                          "influences",    "joint-sentinel", "inverse-bind",   "weight-decoding",
                                          "node-matrix",   "channel-target", "joint-index",    "morph-normals",
                                          "resample",      "key-translation-scale", "key-rotation", "key-scope", "cubic-weights",
-                                         "step",          "key-decoding"};
-const std::set<std::string> kVertexOnlyFields{"mesh-node", "morph-order", "weights", "zero-weights", "normals",
-                                              "normalize"};
+                                         "step",          "key-decoding",   "quaternion-order", "rotations",
+                                         "handedness"};
+const std::set<std::string> kVertexOnlyFields{"mesh-node", "morph-order", "weights",  "zero-weights",
+                                              "normals",   "normalize",   "skinning", "joint-offset"};
 
 std::string key_of(const Conventions& conventions, bool scene_only, bool pose_only) {
   std::string key;
@@ -74,6 +75,7 @@ void widen_for_mesh_node(MeshNodeTransform mesh_node, const Mat4& global, const 
     case MeshNodeTransform::Ignored: return;
     case MeshNodeTransform::Applied: break;
     case MeshNodeTransform::Inverse: transform = global.inverse().eval(); break;
+    case MeshNodeTransform::AppliedTwice: transform = (global * global).eval(); break;
     case MeshNodeTransform::NormalMatrixTimesInverse: {  // normals alone, by (M M^T)^-1
       const Mat3 mismatch = mesh_node_normal_mismatch(global);
       const double condition = mismatch.norm() * mismatch.inverse().norm();
@@ -279,7 +281,7 @@ class Diagnoser {
   // The pose's bounds at `time`: the recipe's, or the clip's at the time its conventions map `time` to.
   RecipePoseBounds pose_bounds_for(const Scene& scene, const Conventions& conventions, double time) const {
     if (settings_.recipe) return recipe_pose_error_bounds(scene, *settings_.recipe, time);
-    const double sample_time = convention_sample_time(scene, settings_.animation, time, conventions.time);
+    const double sample_time = convention_sample_time(scene, settings_.animation, time, conventions);
     return {pose_error_bounds_allowing(settings_.bounds, scene, settings_.animation, sample_time, allowances_), {}};
   }
 
@@ -446,6 +448,13 @@ size_t candidate_rank(const std::vector<std::string>& candidate) {
 }
 }  // namespace
 
+std::vector<std::vector<std::string>> diagnose_mistakes() {
+  std::vector<std::vector<std::string>> mistakes;
+  for (const ConventionField& field : convention_fields())
+    for (const std::string& value : field.mistakes) mistakes.push_back({std::string(field.name) + "=" + value});
+  return mistakes;
+}
+
 std::vector<std::vector<std::string>> diagnose_candidates() {
   std::vector<std::vector<std::string>> candidates, influence_limits;
   for (const ConventionField& field : convention_fields()) {
@@ -514,11 +523,15 @@ class Search {
     diagnosis_.base = base_.score;
     diagnosis_.candidates_tried = 1;
     diagnosis_.matches_specification = base_.score.failing() == 0;
-    for (std::vector<std::string>& candidate : diagnose_candidates()) {
+    auto take = [&](std::vector<std::string> candidate, std::vector<std::vector<std::string>>& into) {
       Conventions conventions = settings.base;
       for (const std::string& assignment : candidate) set_convention(conventions, assignment);
-      if (!settings.recipe || recipe_applicable(conventions)) candidates_.push_back(std::move(candidate));
-    }
+      if (!settings.recipe || recipe_applicable(conventions)) into.push_back(std::move(candidate));
+    };
+    for (std::vector<std::string>& candidate : diagnose_candidates()) take(std::move(candidate), candidates_);
+    // A mistake the user states as known (settings.base) is no candidate again.
+    for (std::vector<std::string>& mistake : diagnose_mistakes())
+      if (!names_of(diagnosis_.base_settings).count(*names_of(mistake).begin())) take(std::move(mistake), mistakes_);
   }
 
   Diagnosis run() {
@@ -602,11 +615,14 @@ class Search {
     std::vector<const Evaluation*> partners;  // every single with an effect, in evaluation order
     for (const std::vector<std::string>& candidate : candidates_)
       if (const Evaluation* e = evaluate(candidate)) partners.push_back(e);
+    // The mistakes after the conventions: of two that explain alike, the design choice is named.
+    for (const std::vector<std::string>& mistake : mistakes_)
+      if (const Evaluation* e = evaluate(mistake)) partners.push_back(e);
     auto by_score = [](const Evaluation* a, const Evaluation* b) { return better(a->score, b->score); };
     std::vector<const Evaluation*> level = partners;
     std::stable_sort(level.begin(), level.end(), by_score);
     if (!level.empty() && level.front()->score.failing() == 0) return;
-    if (level.size() > settings_.beam) level.resize(settings_.beam);
+    level = beam_of(level);
     for (int size = 2; size <= settings_.max_settings && !level.empty(); ++size) {
       std::vector<const Evaluation*> next = size == 2 ? enabled_pairs(partners) : std::vector<const Evaluation*>{};
       for (const Evaluation* a : level)
@@ -617,9 +633,21 @@ class Search {
       std::stable_sort(next.begin(), next.end(), by_score);
       next.erase(std::unique(next.begin(), next.end()), next.end());
       if (!next.empty() && next.front()->score.failing() == 0) return;
-      if (next.size() > settings_.beam) next.resize(settings_.beam);
-      level = next;
+      level = beam_of(next);
     }
+  }
+
+  // The `beam` best of `ranked` (best first), and the `beam` closest to the dumps (smallest squared distance)
+  // among the others: where two mistakes put nearly every value far over, the count over says little of which
+  // single is half of the answer, and the distance says much.
+  std::vector<const Evaluation*> beam_of(const std::vector<const Evaluation*>& ranked) const {
+    std::vector<const Evaluation*> beam(ranked.begin(), ranked.begin() + std::ptrdiff_t(std::min(ranked.size(), settings_.beam)));
+    std::vector<const Evaluation*> rest(ranked.begin() + std::ptrdiff_t(beam.size()), ranked.end());
+    std::stable_sort(rest.begin(), rest.end(), [](const Evaluation* a, const Evaluation* b) {
+      return a->score.residual_squares < b->score.residual_squares;
+    });
+    for (size_t i = 0; i < rest.size() && i < settings_.beam; ++i) beam.push_back(rest[i]);
+    return beam;
   }
 
   // A weight rule of skinning (weights, zero-weights) changes nothing on a file whose weights sum to one, but
@@ -849,6 +877,7 @@ class Search {
   std::map<std::vector<std::string>, Evaluation> evaluated_;
   std::set<std::vector<std::string>> no_effect_;
   std::vector<std::vector<std::string>> candidates_;  // diagnose_candidates(), those a recipe takes
+  std::vector<std::vector<std::string>> mistakes_;    // diagnose_mistakes(), likewise
 };
 
 }  // namespace
@@ -914,6 +943,14 @@ bool recipe_applicable(const Conventions& conventions) {
   taken.sampling.step = sampling.step;
   taken.morph.defaults = MorphDefaults::Used;
   taken.morph.max_targets = kEveryMorphTarget;
+  // The mistakes of reading the file and of skinning; a recipe's pose takes none of the pose stages'.
+  const Mistakes& mistakes = conventions.mistakes;
+  taken.mistakes = Mistakes{};
+  taken.mistakes.quaternion_order = mistakes.quaternion_order;
+  taken.mistakes.rotations = mistakes.rotations;
+  taken.mistakes.handedness = mistakes.handedness;
+  taken.mistakes.skinning = mistakes.skinning;
+  taken.mistakes.joint_offset = mistakes.joint_offset;
   return same_conventions(taken, conventions);
 }
 

@@ -12,8 +12,12 @@
 //   analyses do not model, e.g. normals=blend-upper3x3, the bounds of the nearest modelled evaluation, whose
 //   rounding error is of the same size).
 // - Search: the specification first; then every single convention (diagnose_candidates()); a candidate that
-//   changes no reference value on this model is set aside as "no effect". Then pairs: each of the `beam`
-//   singles with the fewest values over, combined with every single of another field; then triples from the
+//   changes no reference value on this model is set aside as "no effect". Where the specification leaves
+//   values over, the implementation mistakes follow the conventions as singles (diagnose_mistakes(); never
+//   tried on dumps the specification explains, so that a correct engine's verdict costs what it did). Then
+//   pairs: each of the `beam` singles with the fewest values over and the `beam` others closest to the dumps
+//   (the smallest squared distance: where two mistakes put nearly every value far over, the count over says
+//   little), combined with every single of another field; then triples from the
 //   `beam` best pairs likewise, up to `max_settings` conventions together. The search stops at the first
 //   level whose best has no value over.
 //   Stages are re-evaluated only from the one a convention touches: scenes are cached per load/clip
@@ -204,6 +208,8 @@ struct Diagnosis {
 // The single conventions diagnose tries, each as its "NAME=VALUE" assignments (a looping playback's
 // conventions come with playback=loop; each key quantization comes alone and with key-scope=every-joint).
 std::vector<std::vector<std::string>> diagnose_candidates();
+// The implementation mistakes diagnose tries (core/mistakes.h), each as its one "NAME=VALUE".
+std::vector<std::vector<std::string>> diagnose_mistakes();
 Diagnosis diagnose(const Scene& scene, const std::vector<DiagnoseObservation>& observations,
                    const DiagnoseSettings& settings);
 

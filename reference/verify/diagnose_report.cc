@@ -46,6 +46,23 @@ void print_partial(const Diagnosis& d, const std::string& base_name, std::ostrea
       << number_text(r.error) << ", bound " << number_text(r.bound) << "\n";
 }
 
+// The mistakes among `settings` (core/mistakes.h), and the design choices.
+std::vector<std::string> mistakes_in(const std::vector<std::string>& settings, bool mistakes) {
+  std::vector<std::string> chosen;
+  for (const std::string& s : settings)
+    if (is_mistake(s) == mistakes) chosen.push_back(s);
+  return chosen;
+}
+
+// "explained by a mistake in the code: X (with the conventions Y)": a bug, not an engine's design choice.
+void print_mistake_verdict(const Diagnosis& d, const std::string& base_name, std::ostream& out) {
+  const CandidateScore& best = d.best();
+  const std::vector<std::string> conventions = mistakes_in(best.settings, false);
+  out << "a mistake in the code, not a design choice: " << settings_text(mistakes_in(best.settings, true))
+      << (conventions.empty() ? "" : " (on " + base_name + " with " + settings_text(conventions) + ")") << ": "
+      << counts_text(best) << " (as specified: " << counts_text(d.base) << "; docs/mistakes.md)\n";
+}
+
 }  // namespace
 
 void print_diagnosis(const Diagnosis& d, std::ostream& out) {
@@ -58,6 +75,13 @@ void print_diagnosis(const Diagnosis& d, std::ostream& out) {
       out << "  but " << settings_text(closer.settings) << " fits " << number_text(d.base.residual / std::max(closer.residual, 1e-300))
           << " times closer (largest distance " << number_text(closer.residual) << " of the extent, against "
           << number_text(d.base.residual) << " for " << base_name << "): the bounds are too wide to tell, the dumps are not\n";
+  } else if (d.explained && !mistakes_in(best.settings, true).empty()) {
+    print_mistake_verdict(d, base_name, out);
+    if (!d.equally.empty()) {
+      out << "  equally explained by:";
+      for (const std::string& other : d.equally) out << " [" << other << "]";
+      out << "\n";
+    }
   } else if (d.explained) {
     out << "matches " << base_name << " with " << settings_text(best.settings) << ": " << counts_text(best)
         << " (as specified: " << counts_text(d.base) << ")\n";
@@ -68,7 +92,7 @@ void print_diagnosis(const Diagnosis& d, std::ostream& out) {
     }
   } else {
     if (d.partial) print_partial(d, base_name, out);
-    out << (d.partial ? "not explained whole: " : "no known convention explains it: ") << base_name << " has "
+    out << (d.partial ? "not explained whole: " : "no known convention or mistake explains it: ") << base_name << " has "
         << counts_text(d.base) << " (positions " << d.base.over_positions << ", normals " << d.base.over_normals
         << ", tangents " << d.base.over_tangents << ")\n";
     const StageDivergence& f = d.first_stage;
@@ -120,6 +144,7 @@ nlohmann::ordered_json diagnosis_json(const Diagnosis& d) {
   json["matches_specification"] = d.matches_specification;
   json["explained"] = d.explained;
   json["verdict"] = d.best().settings;
+  json["mistakes"] = d.explained ? mistakes_in(d.best().settings, true) : std::vector<std::string>{};
   json["equally"] = d.equally;
   nlohmann::ordered_json closer = nlohmann::ordered_json::array();
   for (const CandidateScore& c : d.closer_fits) closer.push_back({{"settings", c.settings}, {"residual_extent", c.residual}});

@@ -327,7 +327,7 @@ VertexComparison compare_vertex_runs(const VertexRuns& runs, const VertexCheck& 
   const double time = check.time;
   const EvaluatedPose pose = check.recipe ? evaluate_recipe(scene, *check.recipe, time)
                                           : evaluate_pose(scene, check.animation, time, check.conventions);
-  const double sample_time = convention_sample_time(scene, check.animation, time, check.conventions.time);
+  const double sample_time = convention_sample_time(scene, check.animation, time, check.conventions);
   PoseErrorBounds palette_bounds;
   if (check.own_palette)
     palette_bounds = check.recipe ? recipe_pose_error_bounds(scene, *check.recipe, time).pose

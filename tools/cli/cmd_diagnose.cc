@@ -315,7 +315,7 @@ std::string diagnose_usage() {
          "  and their combinations, each re-evaluated from the stage it touches, and prints a ranked verdict, e.g.\n"
          "    matches glTF 2.0 with normals=blend-normal-matrices, rotation=nlerp: 0 of 6546 values over (as\n"
          "    specified: 6546 over)\n"
-         "  or \"no known convention explains it\" with the worst vertex. Every candidate is held to the bounds of an\n"
+         "  or \"no known convention or mistake explains it\" with the worst vertex. Every candidate is held to the bounds of an\n"
          "  engine that computes its own animation and palette in float32 (docs/error_bounds.md). Dumps may hold\n"
          "  positions only; normals and tangents are checked where present.\n"
          "  --anim NAME|INDEX   the clip the engine played (default: the dumps' record, else the first)\n"
