@@ -21,7 +21,7 @@ void add_load_mistakes(std::vector<ConventionField>& fields) {
       [](auto& c) -> auto& { return c.mistakes.quaternion_order; },
       {{QuaternionOrder::Xyzw, "xyzw"}, {QuaternionOrder::Wxyz, "wxyz"}})));
   fields.push_back(mistakes_only(enum_field<RotationSense>(
-      "rotations", "load", "as-stored|conjugated",
+      "rotation-sense", "load", "as-stored|conjugated",
       "every rotation (nodes' and keys') as stored, or its conjugate (-x, -y, -z, w): the inverse rotation",
       [](auto& c) -> auto& { return c.mistakes.rotations; },
       {{RotationSense::AsStored, "as-stored"}, {RotationSense::Conjugated, "conjugated"}})));

@@ -11,7 +11,7 @@
 //   normals=unskinned): ConventionField::mistakes lists them; they are no candidates of their field.
 // - is_mistake() says whether one assignment names a mistake rather than a design choice; diagnose tries the
 //   mistakes only where glTF 2.0 itself leaves values over.
-// - Each field names the stage that applies it, and that stage alone does: load (quaternion-order, rotations,
+// - Each field names the stage that applies it, and that stage alone does: load (quaternion-order, rotation-sense,
 //   handedness: the scene as read; anim/scene_mistakes.h), time (time-unit, animation: anim/time_mapping.h,
 //   anim/evaluate_pose.h), sampling (the channels, interpolation-factor, key-pair: anim/sampling.h), hierarchy
 //   (parent-chain, trs-order: anim/evaluate_pose.h), palette (palette-matrices, palette-product,

@@ -30,7 +30,7 @@ const std::set<std::string> kSceneFields{"accessor-addressing", "sparse",
                                          "influences",    "joint-sentinel", "inverse-bind",   "weight-decoding",
                                          "node-matrix",   "channel-target", "joint-index",    "morph-normals",
                                          "resample",      "key-translation-scale", "key-rotation", "key-scope", "cubic-weights",
-                                         "step",          "key-decoding",   "quaternion-order", "rotations",
+                                         "step",          "key-decoding",   "quaternion-order", "rotation-sense",
                                          "handedness"};
 const std::set<std::string> kVertexOnlyFields{"mesh-node", "morph-order", "weights",  "zero-weights",
                                               "normals",   "normalize",   "skinning", "joint-offset"};
@@ -358,8 +358,16 @@ namespace {
 
 using diagnose_internal::Diagnoser;
 
+size_t mistakes_among(const std::vector<std::string>& settings) {
+  return size_t(std::count_if(settings.begin(), settings.end(), [](const std::string& s) { return is_mistake(s); }));
+}
+
+// Fewer values failing; then fewer mistakes (of a design choice and a bug that explain alike, the choice a
+// working engine makes is named); then fewer settings, the closer fit, the order of evaluation.
 bool better(const CandidateScore& a, const CandidateScore& b) {
   if (a.failing() != b.failing()) return a.failing() < b.failing();
+  const size_t a_mistakes = mistakes_among(a.settings), b_mistakes = mistakes_among(b.settings);
+  if (a_mistakes != b_mistakes) return a_mistakes < b_mistakes;
   if (a.settings.size() != b.settings.size()) return a.settings.size() < b.settings.size();
   if (a.residual_squares != b.residual_squares) return a.residual_squares < b.residual_squares;
   return a.search_order < b.search_order;

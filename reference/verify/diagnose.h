@@ -26,7 +26,8 @@
 //   kExplanationShare of the specification's squared distance to them, or a combination one of whose
 //   conventions removes less than that of what the others leave, is `coincidental` and counts as failing
 //   (bounds widened by allowances, or by a convention's own wider bounds, make such fits likelier).
-// - Ranking: fewest values over (or unbounded), then fewest conventions, then the smallest sum of squared
+// - Ranking: fewest values over (or unbounded), then fewest mistakes (of a design choice and a bug that
+//   explain alike, the design choice is named), then fewest conventions, then the smallest sum of squared
 //   differences (the closest fit), then the order of evaluation (pipeline order, the commoner variant of a field first: nlerp
 //   before lerp), so that of two candidates indistinguishable on these dumps the commoner is named. `explained` when the best has none over; `matches_specification` when glTF 2.0 itself has
 //   none over.
