@@ -641,12 +641,32 @@ class Search {
       std::stable_sort(next.begin(), next.end(), by_score);
       next.erase(std::unique(next.begin(), next.end()), next.end());
       if (!next.empty() && next.front()->score.failing() == 0) return;
+      if (size == 2 && add_mistake_pairs(partners, next)) return;
       level = beam_of(next);
     }
   }
 
-  // The `beam` best of `ranked` (best first), and the `beam` closest to the dumps (smallest squared distance)
-  // among the others: where two mistakes put nearly every value far over, the count over says little of which
+  // When no pair from the beam explains the dumps: every pair of two mistakes with an effect (two bugs at once
+  // put every single far from the dumps, where no beam ranks the right halves reliably). True when one
+  // explains; `pairs` gains them, best first.
+  bool add_mistake_pairs(const std::vector<const Evaluation*>& singles, std::vector<const Evaluation*>& pairs) {
+    std::vector<const Evaluation*> mistakes;
+    for (const Evaluation* e : singles)
+      if (mistakes_among(e->score.settings) != 0) mistakes.push_back(e);
+    for (size_t a = 0; a < mistakes.size(); ++a)
+      for (size_t b = a + 1; b < mistakes.size(); ++b) {
+        if (fields_overlap(mistakes[a]->score.settings, mistakes[b]->score.settings)) continue;
+        if (const Evaluation* e = evaluate(merged(mistakes[a]->score.settings, mistakes[b]->score.settings)))
+          pairs.push_back(e);
+      }
+    auto by_score = [](const Evaluation* x, const Evaluation* y) { return better(x->score, y->score); };
+    std::stable_sort(pairs.begin(), pairs.end(), by_score);
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    return !pairs.empty() && pairs.front()->score.failing() == 0;
+  }
+
+  // The `beam` best of `ranked` (best first), and of the others the `beam` closest to the dumps (smallest squared
+  // distance) without a mistake and the `beam` closest with one: where two mistakes put nearly every value far over, the count over says little of which
   // single is half of the answer, and the distance says much.
   std::vector<const Evaluation*> beam_of(const std::vector<const Evaluation*>& ranked) const {
     std::vector<const Evaluation*> beam(ranked.begin(), ranked.begin() + std::ptrdiff_t(std::min(ranked.size(), settings_.beam)));
@@ -654,7 +674,18 @@ class Search {
     std::stable_sort(rest.begin(), rest.end(), [](const Evaluation* a, const Evaluation* b) {
       return a->score.residual_squares < b->score.residual_squares;
     });
-    for (size_t i = 0; i < rest.size() && i < settings_.beam; ++i) beam.push_back(rest[i]);
+    // Twice as many mistakes: there are as many as conventions with an effect, and their distances spread wider.
+    constexpr size_t kMistakeBeam = 2;
+    size_t closest = 0, closest_mistakes = 0;
+    for (const Evaluation* e : rest) {
+      // The closest conventions, and the closest mistakes apart: a gross mistake's distance dwarfs a convention's.
+      const bool mistake = mistakes_among(e->score.settings) != 0;
+      size_t& taken = mistake ? closest_mistakes : closest;
+      if (taken < (mistake ? kMistakeBeam : 1) * settings_.beam) {
+        beam.push_back(e);
+        ++taken;
+      }
+    }
     return beam;
   }
 

@@ -15,9 +15,11 @@
 //   changes no reference value on this model is set aside as "no effect". Where the specification leaves
 //   values over, the implementation mistakes follow the conventions as singles (diagnose_mistakes(); never
 //   tried on dumps the specification explains, so that a correct engine's verdict costs what it did). Then
-//   pairs: each of the `beam` singles with the fewest values over and the `beam` others closest to the dumps
+//   pairs: each of the `beam` singles with the fewest values over, and of the others the `beam` conventions and
+//   2 `beam` mistakes closest to the dumps
 //   (the smallest squared distance: where two mistakes put nearly every value far over, the count over says
-//   little), combined with every single of another field; then triples from the
+//   little), combined with every single of another field; where none of those pairs explains, every pair of
+//   two mistakes with an effect; then triples from the
 //   `beam` best pairs likewise, up to `max_settings` conventions together. The search stops at the first
 //   level whose best has no value over.
 //   Stages are re-evaluated only from the one a convention touches: scenes are cached per load/clip
