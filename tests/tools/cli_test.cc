@@ -1058,6 +1058,38 @@ std::string with_nine_digits(const std::string& json) {
   return out;
 }
 
+// An engine's pose dump with a mistake (core/mistakes.h): bisect finds the stage, and names the mistake that
+// reproduces it from the engine's own inputs to that stage ("your globals are your locals"), before any vertex.
+TEST_F(CliTest, BisectNamesTheMistakeOfThePoseStage) {
+  expect_ok({"pose", "builtin:bend", "--time", "0.37", "--out", work("ref.json")});
+  expect_ok({"skin", "builtin:bend", "--time", "0.37", "--out", work("ref.skv")});
+  struct Case {
+    const char* mistake;
+    const char* stage;
+    const char* words;
+  };
+  for (const Case& c : {Case{"parent-chain=ignored", "local-to-model", "your globals are your locals"},
+                        Case{"palette-matrices=transposed", "palette", "your joint matrices are transposed"},
+                        Case{"inverse-bind-use=missing", "palette", "the inverse bind matrices are not applied"},
+                        Case{"quaternion-order=wxyz", "sampling", "your rotations are read as (w, x, y, z)"}}) {
+    SCOPED_TRACE(c.mistake);
+    expect_ok({"pose", "builtin:bend", "--time", "0.37", "--convention", c.mistake, "--out", work("engine.json")});
+    // An engine's dump records no conventions.
+    nlohmann::json engine = nlohmann::json::parse(read_bytes(work("engine.json")));
+    engine.erase("conventions");
+    write_bytes(work("engine.json"), engine.dump());
+    const RunResult result = run({"bisect", work("ref.json"), work("engine.json"), work("ref.skv"), work("ref.skv"),
+                                  "--report", work("bisect")});
+    EXPECT_EQ(result.exit_code, kExitComparisonFailed) << result.err;
+    EXPECT_NE(result.out.find(std::string("first diverging stage: ") + c.stage), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find(c.words), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find(std::string("the mistake ") + c.mistake + " reproduces this stage"), std::string::npos)
+        << result.out;
+    const nlohmann::json report = nlohmann::json::parse(read_bytes(work("bisect/bisect.json")));
+    EXPECT_EQ(report["mistake"]["assignment"], c.mistake);
+  }
+}
+
 // A pose dump printed with 9 significant digits (a float's own precision) is not a failure for its printing
 // rounding: compare and bisect charge it to the bounds. A real difference is still caught.
 TEST_F(CliTest, PoseDumpsPrintedWithNineDigitsAreChargedTheirRounding) {

@@ -18,6 +18,7 @@
 #include "skin/method.h"
 #include "verify/convention_pipeline.h"
 #include "verify/stage_bisection.h"
+#include "verify/stage_mistakes.h"
 #include "verify/bounds_model.h"
 #include "verify/recipe_bounds.h"
 
@@ -220,7 +221,7 @@ void print_divergence(const StageDivergence& divergence) {
 
 // --report DIR: DIR/bisect.json.
 void write_bisect_report(const std::string& report, const StageDivergence& divergence, const BisectBounds& bounds,
-                         const Conventions& conventions) {
+                         const Conventions& conventions, const std::optional<StageMistake>& mistake) {
   std::filesystem::create_directories(report);
   nlohmann::json json{{"stage", pipeline_stage_name(divergence.stage)},
                       {"bounds", bounds_model_name(bounds.model)},
@@ -236,6 +237,8 @@ void write_bisect_report(const std::string& report, const StageDivergence& diver
                       {"bound", divergence.bound},
                       {"conventions", conventions_to_json(conventions)}};
   if (bounds.recipe_path) json["recipe"] = *bounds.recipe_path;
+  json["mistake"] = mistake ? nlohmann::json{{"assignment", mistake->assignment}, {"words", mistake->words}, {"equally", mistake->equally}}
+                            : nlohmann::json(nullptr);
   write_file_atomically((std::filesystem::path(report) / "bisect.json").string(),
                         [&](std::ostream& out) { out << json.dump(2) << "\n"; });
 }
@@ -271,8 +274,16 @@ int run_bisect(std::span<const std::string> args) {
                     runs.test_vertices.primitives, vertex_bounds, bounds.recipe_path ? &bounds.recipe_stages : nullptr);
 
   print_divergence(divergence);
+  // The mistake that stage shows, evaluated from the engine's own inputs to it (verify/stage_mistakes.h).
+  const std::optional<StageMistake> mistake =
+      bounds.recipe_path ? std::nullopt : name_stage_mistake(scene, poses.reference, poses.test, divergence.stage);
+  if (mistake)
+    std::cout << "  " << mistake->words << ": the mistake " << mistake->assignment
+              << " reproduces this stage from your own inputs to it (docs/mistakes.md)"
+              << (mistake && !mistake->equally.empty() ? "; so does " + join_assignments(mistake->equally) : std::string())
+              << "\n";
   if (const std::optional<std::string> report = parsed.value("--report"))
-    write_bisect_report(*report, divergence, bounds, runs.conventions);
+    write_bisect_report(*report, divergence, bounds, runs.conventions, mistake);
   return divergence.stage == PipelineStage::None ? kExitOk : kExitComparisonFailed;
 }
 
