@@ -3,8 +3,14 @@
 // `norm`.
 // What a user sees: the mesh stays in its bind pose (a T-pose) while the skeleton animates.
 // skinref diagnose names it: skinning=skipped.
-// The sentinel plays no part: whatever the slots hold, the outputs are the inputs, as the reference's p' = p,
-// n' = n. Interface: ../tutorial_skinning.json. tests/gpu/mistake_shaders_test.cc runs it on builtin:bend.
+// The model: on a mesh whose rest pose is its bind pose, skipping the skinning gives the rest pose, which is
+// also what a clip never played gives (animation=not-played) and, on builtin:bend, whose clip ends where it
+// starts, a clip run in frames or milliseconds; diagnose then names the first of those equal explanations in
+// pipeline order (time-unit=frames on builtin:bend) and lists skinning=skipped after it. The test
+// (tests/gpu/mistake_shaders_test.cc) runs it on conformance/cases/bind-pose-differs-from-rest-pose, where the
+// bind pose is neither the rest pose nor a pose of the clip. The sentinel plays no part: whatever the slots
+// hold, the outputs are the inputs, as the reference's p' = p, n' = n.
+// Interface: ../tutorial_skinning.json.
 #version 450
 
 const int MAX_BONES = 512;
