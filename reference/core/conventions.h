@@ -20,6 +20,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/convention_field.h"
 #include "core/mistakes.h"
 
 namespace skinref {
@@ -190,17 +191,6 @@ struct Conventions {
   Mistakes mistakes;  // core/mistakes.h: none by default
 };
 
-// One field of Conventions as text.
-struct ConventionField {
-  const char* name;       // "rotation"
-  const char* stage;      // "sampling"
-  const char* values;     // for messages and help: "slerp|nlerp|lerp"
-  const char* summary;    // one line
-  std::function<std::string(const Conventions&)> get;
-  std::function<void(Conventions&, const std::string&)> set;  // throws std::invalid_argument
-  std::vector<std::string> candidates;  // the non-default values diagnose tries as conventions
-  std::vector<std::string> mistakes;    // the values that are implementation mistakes (core/mistakes.h)
-};
 
 // Every field, in pipeline order.
 const std::vector<ConventionField>& convention_fields();

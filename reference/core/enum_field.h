@@ -1,8 +1,8 @@
-// Internal to core/: a ConventionField (core/conventions.h) whose value is one enum member, built from its
+// Internal to core/: a ConventionField (core/convention_field.h) whose value is one enum member, built from its
 // spellings, for the conventions' fields (conventions.cc) and the mistakes' (mistake_fields.cc).
 #pragma once
 
-#include "core/conventions.h"
+#include "core/convention_field.h"
 
 #include <stdexcept>
 #include <string>
