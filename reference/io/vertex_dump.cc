@@ -638,23 +638,50 @@ VertexDump read_vertices_skv(const std::string& path) {
   return dump;
 }
 
+namespace {
+
+constexpr uint64_t kFnvOffsetBasis = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits
+
+void fnv1a_update(uint64_t& hash, const char* bytes, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    hash ^= uint8_t(bytes[i]);
+    hash *= 0x100000001b3ull;
+  }
+}
+
+std::string fnv1a_text(uint64_t hash) {
+  char text[32];
+  std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
+}  // namespace
+
+std::string content_hash_of_bytes(std::string_view bytes) {
+  uint64_t hash = kFnvOffsetBasis;
+  fnv1a_update(hash, bytes.data(), bytes.size());
+  return fnv1a_text(hash);
+}
+
+uint64_t max_skv_bytes(const std::vector<WorldPrimitive>& primitives) {
+  uint64_t bytes = kSkvHeaderBytes + kMaxRecordBytes;
+  for (const WorldPrimitive& p : primitives)
+    bytes += kSkvRecordBytes + uint64_t(p.vertices.positions.size()) * (3 + 3 + 4) * sizeof(double);
+  return bytes;
+}
+
 std::string model_content_hash(const std::string& spec) {
   if (spec.rfind("builtin:", 0) == 0) return "";
   std::ifstream in(spec, std::ios::binary);
   if (!in) return "";
-  uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits
+  uint64_t hash = kFnvOffsetBasis;
   char buffer[65536];
   while (in) {
     in.read(buffer, sizeof buffer);
-    for (std::streamsize i = 0; i < in.gcount(); ++i) {
-      hash ^= uint8_t(buffer[i]);
-      hash *= 0x100000001b3ull;
-    }
+    fnv1a_update(hash, buffer, size_t(in.gcount()));
   }
   if (in.bad()) return "";
-  char text[32];
-  std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(hash));
-  return text;
+  return fnv1a_text(hash);
 }
 
 }  // namespace skinref

@@ -25,6 +25,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace skinref {
@@ -84,8 +85,15 @@ void write_vertices_ply(const Scene& scene, const VertexDump& dump, std::ostream
 // outside the buffer is refused.
 VertexDump read_vertices_skv(const std::string& path);
 
+// The largest .skv file that can hold a dump of `primitives`' vertex counts: the header, the largest record
+// (1 MiB), and per primitive its 32-byte record with positions, normals and tangents in f64. A file larger than
+// this is not such a dump, which a caller can say from its size before reading it.
+uint64_t max_skv_bytes(const std::vector<WorldPrimitive>& primitives);
+
 // The identity of a model file's bytes, "fnv1a64:" + 16 hex digits (FNV-1a, 64 bits), for records; "" for a
 // builtin:NAME (the name is exact) and for a file that cannot be read.
 std::string model_content_hash(const std::string& spec);
+// The same identity of bytes in memory.
+std::string content_hash_of_bytes(std::string_view bytes);
 
 }  // namespace skinref

@@ -48,6 +48,10 @@ inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity bu
 using namespace conformance;
 namespace fs = std::filesystem;
 
+// The runner on the committed suite: its inputs checked and copied for each query.
+const RunOptions kRunOnTheSuite{false, false, SKINREF_CONFORMANCE_DIR};
+const RunOptions kResumeOnTheSuite{true, false, SKINREF_CONFORMANCE_DIR};
+
 std::string skin_command(const std::string& extra) {
   return std::string(SKINREF_CLI) + " skin {model} --anim {animation} --time {time} " + extra + " --out {out}";
 }
@@ -77,7 +81,7 @@ TEST(ConformanceRunner, SkinrefsCpuBackendPassesThroughTheCommandProtocol) {
     const std::vector<Query> some = suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), id);
     queries.insert(queries.end(), some.begin(), some.end());
   }
-  const RunRecord run = run_engine(engine, queries, dir.path().string(), false);
+  const RunRecord run = run_engine(engine, queries, dir.path().string(), kRunOnTheSuite);
   const std::vector<CaseVerdict> verdicts = judge_run(run);
   EXPECT_EQ(verdicts.size(), 5u);
   for (const CaseVerdict& v : verdicts)
@@ -224,7 +228,7 @@ TEST(ConformanceRunner, CrashesHangsAndGarbageFailTheirCasesOnly) {
     const std::vector<Query> some = suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), id);
     queries.insert(queries.end(), some.begin(), some.end());
   }
-  const std::vector<CaseVerdict> verdicts = judge_run(run_engine(engine, queries, dir.path().string(), false));
+  const std::vector<CaseVerdict> verdicts = judge_run(run_engine(engine, queries, dir.path().string(), kRunOnTheSuite));
   ASSERT_EQ(verdicts.size(), 6u);
   const CaseVerdict& segfault = verdict_of(verdicts, "rotation-linear-slerp");
   EXPECT_EQ(segfault.outcome, CaseOutcome::Crashed);
@@ -257,11 +261,11 @@ TEST(ConformanceRunner, BatchProtocolAndResume) {
                         " {queries} " + test::shell_quoted(counter),
                     60.0, 1};
   const std::vector<Query> queries = suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), "influences-*");
-  const RunRecord first = run_engine(engine, queries, dir.path().string(), false);
+  const RunRecord first = run_engine(engine, queries, dir.path().string(), kRunOnTheSuite);
   for (const CaseVerdict& v : judge_run(first)) EXPECT_EQ(v.outcome, CaseOutcome::Passed) << v.detail;
   EXPECT_EQ(read_text(counter).size(), queries.size());
   // Resumed, every query is done already: none is asked again, and the verdicts stand.
-  const RunRecord second = run_engine(engine, queries, dir.path().string(), true);
+  const RunRecord second = run_engine(engine, queries, dir.path().string(), kResumeOnTheSuite);
   EXPECT_EQ(read_text(counter).size(), queries.size());
   for (const QueryResult& r : second.results) EXPECT_TRUE(r.ok()) << r.query.case_id << " " << r.status;
   // The record reads back as it was written.
@@ -280,7 +284,8 @@ TEST(ConformanceRunner, SkinrefSkinAnswersABatch) {
   std::vector<Query> queries = suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), "influences-*");
   ASSERT_GE(queries.size(), 2u);
   queries.back().model = (dir.path() / "missing.gltf").string();
-  const RunRecord run = run_engine(engine, queries, dir.path().string(), false);
+  queries.back().work.clear();  // the engine is given the missing file itself
+  const RunRecord run = run_engine(engine, queries, dir.path().string(), kRunOnTheSuite);
   ASSERT_EQ(run.results.size(), queries.size());
   for (size_t i = 0; i + 1 < run.results.size(); ++i)
     EXPECT_TRUE(run.results[i].ok()) << run.results[i].query.case_id << " " << run.results[i].status;
@@ -518,7 +523,7 @@ TEST(ConformanceRunner, InputsThatLieAreToldApart) {
                          " --precision f32 --out {out}";
   const std::vector<CaseVerdict> verdicts = judge_run(
       run_engine(engine, suite_queries(SKINREF_CONFORMANCE_DIR, dir.path().string(), "rotation-linear-slerp"),
-                 dir.path().string(), false));
+                 dir.path().string(), kRunOnTheSuite));
   ASSERT_EQ(verdicts.size(), 1u);
   EXPECT_EQ(verdicts[0].outcome, CaseOutcome::Failed);
   EXPECT_NE(verdicts[0].departure.find("another time"), std::string::npos)

@@ -11,6 +11,8 @@
 #include "conformance/suite.h"
 #include "core/atomic_file.h"
 #include "core/input_error.h"
+#include "engine_process/command_template.h"
+#include "engine_process/stop_signals.h"
 #include "profile/engine_profile.h"
 
 #include <fstream>
@@ -18,6 +20,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <string.h>
 
 #ifndef SKINREF_CONFORMANCE_DIR
 #error "SKINREF_CONFORMANCE_DIR must name the source tree's conformance folder (set by CMakeLists.txt)"
@@ -28,7 +31,8 @@ std::string conformance_usage() {
   return "usage: skinref conformance generate [--suite DIR]\n"
          "       skinref conformance check [--suite DIR]\n"
          "       skinref conformance run --engine-name NAME [--engine-version V] (--query CMD | --batch CMD)\n"
-         "                               --out DIR [--suite DIR] [--filter GLOB] [--jobs N] [--timeout S] [--resume]\n"
+         "                               --out DIR [--suite DIR] [--filter GLOB] [--jobs N] [--timeout S]\n"
+         "                               [--resume [--force-new-engine]]\n"
          "                               [--expect FILE] [--write-expectations FILE] [--profile FILE]\n"
          "       skinref conformance report --out DIR [--expect FILE] [--write-expectations FILE] [--profile FILE]\n"
          "       skinref conformance table EXPECTED.json... [--check DOC.md | --update DOC.md]\n"
@@ -46,8 +50,13 @@ std::string conformance_usage() {
          "                         start-up is costly)\n"
          "            The engine writes .skv dumps with the project's writers (docs/formats.md). A query that\n"
          "            crashes, hangs past --timeout (default 60 s) or writes nothing fails its case, not the run.\n"
-         "            --jobs N queries at once (default 1); --resume keeps the queries a previous run under DIR\n"
-         "            completed; --filter GLOB only the cases whose ids match\n"
+         "            Write each placeholder bare ({model}, never \"{model}\"): skinref shell-quotes the values.\n"
+         "            Each query runs in its own folder with its own read-only copy of the case; an engine that\n"
+         "            writes to its input gets 'input changed'. SIGINT, SIGTERM or SIGHUP stops the engines, writes\n"
+         "            the report of what finished and exits 130, 143 or 129.\n"
+         "            --jobs N queries at once (default 1); --resume keeps the queries a previous run of the same\n"
+         "            engine under DIR completed (another engine name, version or command is refused unless\n"
+         "            --force-new-engine, which starts over); --filter GLOB only the cases whose ids match\n"
          "  report    judges the run under DIR again and rewrites its report card\n"
          "  table     the engines' table of docs/engines.md from their expectations files: printed, checked\n"
          "            against the one between DOC.md's markers (--check), or written there (--update)\n"
@@ -65,6 +74,9 @@ std::string conformance_usage() {
 }
 
 namespace {
+
+// Text that is not UTF-8 (an engine's name, a path) is written with U+FFFD rather than failing the write.
+constexpr auto kReplace = nlohmann::ordered_json::error_handler_t::replace;
 
 std::string join(const std::vector<std::string>& parts) {
   std::string joined;
@@ -156,13 +168,19 @@ int judge_and_report(const conformance::RunRecord& run, const std::string& out_d
   const std::vector<conformance::CaseVerdict>& verdicts = judged.verdicts;
   conformance::write_report_card(run, verdicts, out_dir, judged.profile);
   write_file_atomically(out_dir + "/profile.json",
-                        [&](std::ostream& out) { out << profile_json(judged.profile).dump(2) << "\n"; });
+                        [&](std::ostream& out) { out << profile_json(judged.profile).dump(2, ' ', false, kReplace) << "\n"; });
   conformance::print_report_card(run, verdicts, std::cout, judged.profile);
   std::cout << "conformance: report card in " << out_dir << "/report.html (and report.md, report.json, junit.xml)\n";
   if (options.write_path) {
     const nlohmann::ordered_json written = conformance::expectations_json(run, verdicts);
-    write_file_atomically(*options.write_path, [&](std::ostream& out) { out << written.dump(2) << "\n"; });
+    write_file_atomically(*options.write_path,
+                          [&](std::ostream& out) { out << written.dump(2, ' ', false, kReplace) << "\n"; });
     std::cout << "conformance: wrote the expectations " << *options.write_path << "\n";
+  }
+  if (run.stopped_by != 0) {
+    std::cout << "conformance: the run was stopped by SIG" << sigabbrev_np(run.stopped_by)
+              << "; the report covers the queries that finished (rerun with --resume to finish it)\n";
+    return engine_process::stop_exit_status(run.stopped_by);
   }
   if (options.expected) {
     const std::vector<std::string> differences = conformance::expectation_differences(*options.expected, verdicts);
@@ -181,7 +199,7 @@ int run_conformance_run(std::span<const std::string> args) {
       {"--engine-name", true}, {"--engine-version", true}, {"--query", true},  {"--batch", true},
       {"--out", true},         {"--suite", true},          {"--filter", true}, {"--jobs", true},
       {"--timeout", true},     {"--resume", false},        {"--expect", true}, {"--write-expectations", true},
-      {"--profile", true}};
+      {"--profile", true},     {"--force-new-engine", false}};
   const ParsedArgs parsed = parse_args(args, kOptions, "conformance run");
   if (parsed.help) {
     std::cout << conformance_usage();
@@ -195,6 +213,15 @@ int run_conformance_run(std::span<const std::string> args) {
   engine.batch_command = parsed.value("--batch").value_or("");
   if (engine.query_command.empty() == engine.batch_command.empty())
     throw UsageError("conformance run: give the engine as exactly one of --query CMD and --batch CMD");
+  const bool batch = !engine.batch_command.empty();
+  const std::string quoted = engine_process::placeholder_in_quotes(
+      batch ? engine.batch_command : engine.query_command,
+      batch ? conformance::batch_placeholders() : conformance::query_placeholders());
+  if (!quoted.empty())
+    throw UsageError(std::string("conformance run: ") + (batch ? "--batch" : "--query") + ": " + quoted +
+                     "; write placeholders bare ({model}, not \"{model}\"): skinref shell-quotes each value itself");
+  if (parsed.has_flag("--force-new-engine") && !parsed.has_flag("--resume"))
+    throw UsageError("conformance run: --force-new-engine goes with --resume");
   if (const std::optional<std::string> jobs = parsed.value("--jobs"))
     engine.jobs = int(parse_integer(*jobs, "--jobs", 1, 256));
   if (const std::optional<std::string> timeout = parsed.value("--timeout")) {
@@ -208,7 +235,13 @@ int run_conformance_run(std::span<const std::string> args) {
   const std::vector<conformance::Query> queries =
       conformance::suite_queries(suite_dir, out_dir, parsed.value("--filter").value_or(""));
   if (queries.empty()) throw UsageError("conformance run: --filter matches no case of the suite");
-  const conformance::RunRecord run = conformance::run_engine(engine, queries, out_dir, parsed.has_flag("--resume"));
+  conformance::RunOptions options;
+  options.resume = parsed.has_flag("--resume");
+  options.force_new_engine = parsed.has_flag("--force-new-engine");
+  options.suite_dir = suite_dir;
+  // From here to the report, SIGINT, SIGTERM and SIGHUP stop the engines and leave the report of what finished.
+  const engine_process::StopSignals stop_signals;
+  const conformance::RunRecord run = conformance::run_engine(engine, queries, out_dir, options);
   return judge_and_report(run, out_dir, expectations);
 }
 

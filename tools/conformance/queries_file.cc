@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -59,12 +60,18 @@ Query read_query(const std::string& path, const nlohmann::json& value, const std
 
 }  // namespace
 
+std::string engine_model(const Query& query) {
+  if (query.work.empty()) return query.model;
+  return (std::filesystem::path(query.work) / std::filesystem::path(query.model).filename()).string();
+}
+
 std::string queries_file_text(const std::vector<Query>& queries) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const Query& q : queries)
-    list.push_back(
-        {{"case", q.case_id}, {"model", q.model}, {"animation", q.animation}, {"time", q.time}, {"out", q.out}});
-  return nlohmann::ordered_json{{"format", kFormat}, {"version", kVersion}, {"queries", list}}.dump(2) + "\n";
+    list.push_back({{"case", q.case_id}, {"model", engine_model(q)}, {"animation", q.animation}, {"time", q.time},
+                    {"out", q.out}});
+  const nlohmann::ordered_json document{{"format", kFormat}, {"version", kVersion}, {"queries", list}};
+  return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::vector<Query> read_queries_file(const std::string& path) {

@@ -2,6 +2,7 @@
 
 #include "ci_report/ci_reports.h"
 #include "core/atomic_file.h"
+#include "engine_process/safe_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,6 +11,7 @@
 #include <iomanip>
 #include <map>
 #include <sstream>
+#include <string.h>
 
 namespace skinref::conformance {
 namespace {
@@ -26,7 +28,7 @@ std::vector<const CaseVerdict*> failures_first(const std::vector<CaseVerdict>& v
 }
 
 std::string margin_text(const CaseVerdict& v) {
-  if (v.outcome == CaseOutcome::Crashed || v.outcome == CaseOutcome::BadOutput) return "-";
+  if (v.outcome != CaseOutcome::Passed && v.outcome != CaseOutcome::Failed) return "-";
   std::ostringstream text;
   text << std::setprecision(3) << v.margin;
   return text.str();
@@ -44,7 +46,7 @@ std::string markdown_row(const std::vector<std::string>& cells) {
 
 std::string markdown(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const EngineProfile& profile) {
   std::ostringstream md;
-  md << "# Conformance report: " << run.engine.name << " " << run.engine.version << "\n\n"
+  md << "# Conformance report: " << engine_process::safe_text(run.engine.name + " " + run.engine.version) << "\n\n"
      << summary_line(run, verdicts) << "\n\n";
   if (!profile.empty()) md << profile_line(profile) << "\n\n";
   md
@@ -99,7 +101,9 @@ std::vector<JunitCase> junit_cases(const std::vector<CaseVerdict>& verdicts) {
       case CaseOutcome::Passed: j.outcome = JunitOutcome::Passed; break;
       case CaseOutcome::Failed: j.outcome = JunitOutcome::Failed; break;
       case CaseOutcome::Crashed:
-      case CaseOutcome::BadOutput: j.outcome = JunitOutcome::Error; break;
+      case CaseOutcome::BadOutput:
+      case CaseOutcome::InputChanged: j.outcome = JunitOutcome::Error; break;
+      case CaseOutcome::NotRun: j.outcome = JunitOutcome::Skipped; break;
     }
     j.message = v.departure.empty() ? v.detail : v.departure + " (" + v.detail + ")";
     j.details = v.definition->section + ": " + v.definition->rule;
@@ -113,12 +117,15 @@ std::vector<JunitCase> junit_cases(const std::vector<CaseVerdict>& verdicts) {
 std::string summary_line(const RunRecord& run, const std::vector<CaseVerdict>& verdicts) {
   std::map<CaseOutcome, size_t> count;
   for (const CaseVerdict& v : verdicts) ++count[v.outcome];
-  std::string line = run.engine.name + (run.engine.version.empty() ? "" : " " + run.engine.version) +
+  std::string line = engine_process::safe_text(run.engine.name + (run.engine.version.empty() ? "" : " " + run.engine.version)) +
                      ": conformant on " + std::to_string(count[CaseOutcome::Passed]) + " of " +
                      std::to_string(verdicts.size()) + " cases";
   std::string rest;
-  for (CaseOutcome o : {CaseOutcome::Failed, CaseOutcome::Crashed, CaseOutcome::BadOutput})
+  for (CaseOutcome o : {CaseOutcome::Failed, CaseOutcome::Crashed, CaseOutcome::BadOutput, CaseOutcome::InputChanged,
+                        CaseOutcome::NotRun})
     if (count[o]) rest += (rest.empty() ? "" : ", ") + std::to_string(count[o]) + " " + case_outcome_name(o);
+  if (run.stopped_by != 0)
+    rest += std::string(rest.empty() ? "" : "; ") + "the run was stopped by SIG" + sigabbrev_np(run.stopped_by);
   return rest.empty() ? line : line + " (" + rest + ")";
 }
 
@@ -130,7 +137,7 @@ void write_report_card(const RunRecord& run, const std::vector<CaseVerdict>& ver
                        const EngineProfile& profile) {
   std::filesystem::create_directories(dir);
   const std::string md = markdown(run, verdicts, profile);
-  const std::string json = json_report(run, verdicts, profile).dump(2) + "\n";
+  const std::string json = json_report(run, verdicts, profile).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
   write_file_atomically(dir + "/report.md", [&md](std::ostream& out) { out << md; });
   write_file_atomically(dir + "/report.json", [&json](std::ostream& out) { out << json; });
   write_junit(dir + "/junit.xml", "skinref conformance: " + run.engine.name, junit_cases(verdicts));
@@ -141,7 +148,7 @@ void print_report_card(const RunRecord& run, const std::vector<CaseVerdict>& ver
                        const EngineProfile& profile) {
   if (!profile.empty()) out << profile_line(profile) << "\n";
   for (const CaseVerdict* v : failures_first(verdicts)) {
-    out << "  " << std::left << std::setw(11) << case_outcome_name(v->outcome) << std::setw(40) << v->definition->id;
+    out << "  " << std::left << std::setw(14) << case_outcome_name(v->outcome) << std::setw(40) << v->definition->id;
     if (v->outcome != CaseOutcome::Passed)
       out << " " << (v->departure.empty() ? "" : v->departure + "; ") << v->detail
           << (v->given_profile.empty() ? "" : " [" + v->given_profile + "]");

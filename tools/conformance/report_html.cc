@@ -6,6 +6,7 @@
 #include "anim/evaluate_pose.h"
 #include "ci_report/ci_reports.h"
 #include "core/atomic_file.h"
+#include "engine_process/safe_text.h"
 #include "io/gltf_load.h"
 #include "io/image_io.h"
 #include "io/vertex_dump.h"
@@ -179,12 +180,13 @@ void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& ver
   });
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>skinref conformance: "
-      << html_escaped(run.engine.name) << "</title>\n<style>" << kStyle << "</style>\n<script>" << kScript
+      << html_escaped(engine_process::safe_text(run.engine.name)) << "</title>\n<style>" << kStyle << "</style>\n<script>" << kScript
       << "</script></head>\n<body>\n<h1>" << html_escaped(summary_line(run, verdicts)) << "</h1>\n"
       << (profile.empty() ? std::string() : "<p class=\"profile\">" + html_escaped(profile_line(profile)) + "</p>\n")
       << "<p class=\"small\">skinref's glTF 2.0 conformance suite: skins, animation and morph targets, every value "
          "held to the bounds of a correct float32 engine. Engine command: <code>"
-      << html_escaped(run.engine.query_command.empty() ? run.engine.batch_command : run.engine.query_command)
+      << html_escaped(engine_process::safe_text(
+             run.engine.query_command.empty() ? run.engine.batch_command : run.engine.query_command, 4000))
       << "</code></p>\n";
   write_sections(verdicts, out);
   out << "<h2>Cases, failures first</h2>\n<table><tr><th>case</th><th>outcome</th><th>error/bound</th>"

@@ -4,6 +4,7 @@
 #include "core/atomic_file.h"
 #include "core/conventions.h"
 #include "io/gltf_load.h"
+#include "io/vertex_dump.h"
 #include "skin/evaluate_vertices.h"
 #include "verify/bounds_model.h"
 #include "verify/convention_pipeline.h"
@@ -178,6 +179,8 @@ Json case_manifest_entry(const GeneratedCase& generated) {
           {"rule", definition.rule},
           {"model", "cases/" + definition.id + "/" + definition.id + ".gltf"},
           {"expected", "cases/" + definition.id + "/expected.json"},
+          {"inputs", {{definition.id + ".gltf", content_hash_of_bytes(generated.gltf)},
+                      {definition.id + ".bin", content_hash_of_bytes(generated.bin)}}},
           {"method", skinning_method_name(definition.method)},
           {"times", definition.times},
           {"departures", targets}};

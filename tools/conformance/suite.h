@@ -7,7 +7,8 @@
 // Contract:
 // - generate_suite() is deterministic: the same build gives the same bytes on every run and thread count
 //   (the reference's own guarantee, and JSON written in insertion order with shortest round-trip numbers).
-// - Layout: suite.json; cases/ID/ID.gltf, cases/ID/ID.bin, cases/ID/expected.json.
+// - Layout: suite.json; cases/ID/ID.gltf, cases/ID/ID.bin, cases/ID/expected.json. suite.json gives each case's
+//   "inputs", the files an engine reads, with their content hashes (query_inputs.h checks them).
 // - Expected outputs (expected.json), per time: every node's world matrix (column-major) with its any-order
 //   bound, and every drawn primitive's skinned positions and normals with their any-order bounds
 //   (verify/bounds_model.h): what a correct float32 engine must be within.

@@ -1,7 +1,11 @@
 #include "conformance/verdict.h"
 
+#include "conformance/query_inputs.h"
 #include "conformance/suite.h"
 #include "core/input_error.h"
+#include "engine_process/engine_process.h"
+#include "engine_process/log_message.h"
+#include "engine_process/safe_text.h"
 #include "io/gltf_load.h"
 #include "io/vertex_dump.h"
 #include "profile/engine_profile.h"
@@ -10,12 +14,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 
 namespace skinref::conformance {
 namespace {
+
+namespace fs = std::filesystem;
+
+// How much of a reader's message about an engine's dump a verdict quotes.
+constexpr size_t kDetailBytes = 1000;
 
 bool all_finite(const std::vector<WorldPrimitive>& primitives) {
   for (const WorldPrimitive& p : primitives) {
@@ -29,34 +38,36 @@ bool all_finite(const std::vector<WorldPrimitive>& primitives) {
   return true;
 }
 
-// What the engine said about a failed query, from its log: in a batch log the line naming the case and time
-// (the batch adapters write "CASE at t = T: ..."), else the last line that is not empty; "" when none.
-std::string engine_message(const Query& query) {
-  constexpr size_t kMessageChars = 240;
-  std::ifstream log(query.log);
-  std::string line, last, named;
-  const std::string prefix = query.case_id + " at t = ";
-  while (std::getline(log, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    last = line;
-    if (named.empty() && line.rfind(prefix, 0) == 0) named = line;
-  }
-  std::string message = named.empty() ? last : named;
-  if (message.size() > kMessageChars) {
-    message.resize(kMessageChars);
-    message += "...";
-  }
-  return message;
-}
-
 std::string first_failed_query(const std::vector<const QueryResult*>& results) {
   for (const QueryResult* r : results) {
     if (r->ok()) continue;
-    const std::string message = engine_message(r->query);
+    // In a batch log, the line naming the case and time (the batch adapters write "CASE at t = T: ...").
+    const std::string message =
+        engine_process::log_message(r->query.log, r->query.case_id + " at t = " + time_text(r->query.time));
     return "t=" + time_text(r->query.time) + ": " + r->status + (message.empty() ? "" : ": \"" + message + "\"") +
            " (log: " + r->query.log + ")";
   }
   return "";
+}
+
+// "t=0.5: its copy of X.gltf was changed (...)" for the first query whose inputs differ from their hashes.
+std::string first_changed_input(const std::vector<const QueryResult*>& results, const InputHashes& inputs) {
+  for (const QueryResult* r : results) {
+    const bool ran = !is_not_run(r->status) && !is_could_not_start(r->status);
+    const std::vector<std::string> changes = input_changes(r->query, ran, inputs);
+    if (!changes.empty())
+      return "the engine wrote to its input: t=" + time_text(r->query.time) + ": " + changes.front() +
+             (changes.size() > 1 ? " (and " + std::to_string(changes.size() - 1) + " more)" : "");
+  }
+  return "";
+}
+
+// "; 2 processes that left ... (t=0.5)" for the queries whose strays had to be killed.
+std::string strays_text(const std::vector<const QueryResult*>& results) {
+  std::string text;
+  for (const QueryResult* r : results)
+    if (r->strays != 0) text += engine_process::describe_strays(r->strays) + " (t=" + time_text(r->query.time) + ")";
+  return text;
 }
 
 // "; within bounds widened as for A; or B" when diagnose fitted allowances that explain the dumps, else "".
@@ -127,6 +138,19 @@ void name_departure(const Scene& scene, const ConformanceCase& definition, std::
   verdict.detail += "; no known departure explains the dumps" + allowances_text(diagnosis);
 }
 
+// A dump is read only when it is a regular file no larger than any dump of the case's vertices can be, so that
+// what the engine wrote (a FIFO, a device, gigabytes) cannot block the runner or exhaust its memory.
+void require_plausible_size(const std::string& path, const std::vector<WorldPrimitive>& expected) {
+  std::error_code error;
+  if (!fs::is_regular_file(path, error)) throw InputError(path, "", "a dump in a regular file");
+  const uintmax_t size = fs::file_size(path, error);
+  if (error) throw InputError(path, "", "a readable dump (" + error.message() + ")");
+  const uint64_t most = max_skv_bytes(expected);
+  if (size > most)
+    throw InputError(path, "", "a .skv of at most " + std::to_string(most) + " bytes (the case's vertices in f64 "
+                               "with every attribute and the largest record), got " + std::to_string(size) + " bytes");
+}
+
 // A failed case's model and dumps, kept for the profile and for naming its departure.
 struct FailedCase {
   size_t verdict = 0;  // its index among the verdicts
@@ -144,13 +168,14 @@ void judge_dumps(const ConformanceCase& definition, const std::vector<const Quer
   for (const QueryResult* r : results) {
     VertexDump dump;
     try {
+      const TimeReference reference = evaluate_reference(scene, definition, r->query.time);
+      require_plausible_size(r->query.out, reference.vertices);
       dump = read_vertices_skv(r->query.out);
       if (!all_finite(dump.primitives)) throw InputError(r->query.out, "", "finite values (the dump holds NaN or inf)");
       const std::string hash = model_content_hash(r->query.model);
       if (!dump.record.model_hash.empty() && dump.record.model_hash != hash)
         throw InputError(r->query.out, "/record/model_hash",
                          "a dump of the case's model (" + hash + "), but it records " + dump.record.model_hash);
-      const TimeReference reference = evaluate_reference(scene, definition, r->query.time);
       const VertexComparison c = compare_vertices(scene, reference.vertices, dump.primitives, reference.bounds);
       over += c.over + c.unbounded + c.unnormalized;
       if (c.max_ratio > verdict.margin || verdict.worst_dump.empty()) {
@@ -165,7 +190,7 @@ void judge_dumps(const ConformanceCase& definition, const std::vector<const Quer
       }
     } catch (const std::exception& e) {
       verdict.outcome = CaseOutcome::BadOutput;
-      verdict.detail = "t=" + time_text(r->query.time) + ": " + e.what();
+      verdict.detail = "t=" + time_text(r->query.time) + ": " + engine_process::safe_text(e.what(), kDetailBytes);
       return;
     }
     observed.emplace_back(r->query.out, r->query.time, dump.primitives);
@@ -205,6 +230,8 @@ const char* case_outcome_name(CaseOutcome outcome) {
     case CaseOutcome::Failed: return "fail";
     case CaseOutcome::Crashed: return "crash";
     case CaseOutcome::BadOutput: return "bad output";
+    case CaseOutcome::InputChanged: return "input changed";
+    case CaseOutcome::NotRun: return "not run";
   }
   return "?";
 }
@@ -256,8 +283,16 @@ JudgedRun judge_run_with_profile(const RunRecord& run, const EngineProfile* give
     verdict.definition = &c;
     verdict.model = results.front()->query.model;
     for (const QueryResult* r : results) verdict.seconds += r->seconds;
+    const std::string changed = first_changed_input(results, run.inputs);
+    const auto not_run = std::find_if(results.begin(), results.end(), [](const QueryResult* r) { return is_not_run(r->status); });
     const std::string failed = first_failed_query(results);
-    if (!failed.empty()) {
+    if (!changed.empty()) {
+      verdict.outcome = CaseOutcome::InputChanged;
+      verdict.detail = changed;
+    } else if (not_run != results.end()) {
+      verdict.outcome = CaseOutcome::NotRun;
+      verdict.detail = "t=" + time_text((*not_run)->query.time) + ": " + (*not_run)->status;
+    } else if (!failed.empty()) {
       verdict.outcome = CaseOutcome::Crashed;
       verdict.detail = failed;
     } else {
@@ -266,6 +301,8 @@ JudgedRun judge_run_with_profile(const RunRecord& run, const EngineProfile* give
       judge_dumps(c, results, verdict, f);
       if (f.scene) failed_cases.push_back(std::move(f));
     }
+    const std::string strays = strays_text(results);
+    verdict.detail += verdict.detail.empty() && !strays.empty() ? strays.substr(2) : strays;
     verdicts.push_back(std::move(verdict));
   }
   judged.profile = given ? *given : run_profile(failed_cases, verdicts);

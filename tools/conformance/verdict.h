@@ -2,11 +2,18 @@
 // bounds, and, when they fail, the departure that explains them, named by diagnose (verify/diagnose.h).
 //
 // Contract:
+// - Input changed (checked first): a file the engine read, its query's copy or the suite's own, differs from
+//   the hash the run began with (query_inputs.h); the case is never judged then, whatever the dumps hold:
+//   "the engine wrote to its input: t=0.5: its copy of X.gltf was changed (...)".
+// - Not run: a query of the case did not run (the run was stopped: its status says by which signal).
 // - A case passes when every query of it ran ("ok"), every dump reads (io/vertex_dump.h) and matches the
 //   case's primitives, and every value is within its any-order bound at every time.
 // - Crashed: a query did not end well (its status, e.g. "t=0.5: killed by signal 11 (Segmentation fault)").
-//   Bad output: a dump that does not read, holds non-finite values, or does not match the model's primitives
-//   (the reader's message). Failed: values over their bounds; `departure` then names the class and the
+//   Bad output: a dump that is not a regular file, is larger than any dump of the case's vertices can be
+//   (refused from its size, before it is read), does not read, holds non-finite values, or does not match the
+//   model's primitives (the reader's message). Text from the engine (its log's last line, a reader's message
+//   quoting its bytes) is quoted as engine_process/safe_text.h makes it, so any report can hold it. Processes
+//   that had to be killed outside a query's group are said in `detail`, whatever the outcome. Failed: values over their bounds; `departure` then names the class and the
 //   conventions that explain every dump of the case when diagnose finds them ("S2: rotation=nlerp"), or says
 //   that a dump is of another time of the clip ("another time: the dump of t = 0.5 matches t = 0.75"), else
 //   it is empty and `detail` says which departure explains most of them and what it leaves (diagnose's partial
@@ -31,9 +38,10 @@
 
 namespace skinref::conformance {
 
-enum class CaseOutcome { Passed, Failed, Crashed, BadOutput };
+enum class CaseOutcome { Passed, Failed, Crashed, BadOutput, InputChanged, NotRun };
 
-const char* case_outcome_name(CaseOutcome outcome);  // "pass", "fail", "crash", "bad output"
+// "pass", "fail", "crash", "bad output", "input changed", "not run"
+const char* case_outcome_name(CaseOutcome outcome);
 
 struct CaseVerdict {
   const ConformanceCase* definition = nullptr;
