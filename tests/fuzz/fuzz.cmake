@@ -6,7 +6,7 @@
 # - the normal builds with tests (g++: build/, build-asan/): fuzz_replay_TARGET, the same target source with
 #   tests/fuzz/replay_main.cc, replaying the regressions and the seeds (label fuzz), under the ASan build's
 #   sanitizers too.
-set(SKINREF_FUZZ_TARGETS gltf skv pose_dump recipe manifest png assimp shader_interface profile)
+set(SKINREF_FUZZ_TARGETS gltf skv pose_dump recipe manifest png assimp shader_interface profile conformance_files)
 # assimp_scene builds aiScene objects itself, so it needs Assimp's headers and library (the others do not: without
 # Assimp, load_assimp_file refuses every file, which the `assimp` target then checks).
 if(assimp_FOUND)
@@ -16,7 +16,8 @@ set(SKINREF_FUZZ_DIR ${CMAKE_SOURCE_DIR}/tests/fuzz)
 set(SKINREF_FUZZ_REGRESSIONS ${CMAKE_SOURCE_DIR}/tests/fuzz_regressions)
 # libFuzzer's limit on one allocation (-malloc_limit_mb; -rss_limit_mb=2048 bounds the whole process) per
 # target, the same in run_fuzz.sh: 256 MB where the reader's allocations are bounded by its input's size (skv:
-# counts checked against the bytes that remain; pose dumps, recipes, manifests, profiles: their JSON text; png: the image
+# counts checked against the bytes that remain; pose dumps, recipes, manifests, profiles, run records and queries
+# files: their JSON text; png: the image
 # limits, the chunk and inflate checks of read_png, and the harness decodes images of at most 1M pixels), so
 # that an input of a few KB allocating more is an amplification finding (a PNG chunk declaring 1 GiB made
 # stb_image allocate 1 GiB, under the 2 GiB limit alone). gltf and assimp keep 2048: a glTF file may plan up to
@@ -28,7 +29,7 @@ function(skinref_fuzz_malloc_limit target out)
     set(${out} 256 PARENT_SCOPE)
   endif()
 endfunction()
-# Seconds of fuzzing per target in ctest (8 targets, two at a time on 2 cores: well under 3 minutes).
+# Seconds of fuzzing per target in ctest (11 targets, two at a time on 2 cores: well under 3 minutes).
 set(SKINREF_FUZZ_CTEST_SECONDS 12 CACHE STRING "Seconds each fuzz target runs in ctest (label fuzz)")
 
 # The g++ replay programs share one compiled replay_main.cc.
@@ -52,6 +53,15 @@ foreach(target ${SKINREF_FUZZ_TARGETS})
       target_sources(${program} PRIVATE ${CMAKE_SOURCE_DIR}/tools/golden/golden_manifest.cc)
     else()
       target_link_libraries(${program} PRIVATE skinref_golden)
+    endif()
+  endif()
+  if(target STREQUAL "conformance_files")
+    # The clang tree builds no conformance layer (it needs the backends' layers): the readers' files are compiled in.
+    if(SKINREF_FUZZ)
+      target_sources(${program} PRIVATE ${CMAKE_SOURCE_DIR}/tools/conformance/run_record.cc
+                                        ${CMAKE_SOURCE_DIR}/tools/conformance/queries_file.cc)
+    else()
+      target_link_libraries(${program} PRIVATE skinref_conformance)
     endif()
   endif()
   if(target STREQUAL "assimp_scene")

@@ -10,7 +10,7 @@ out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 corpus=${3:-$root/../shared/corpus}
-targets=(gltf skv pose_dump recipe manifest png assimp assimp_scene shader_interface profile)
+targets=(gltf skv pose_dump recipe manifest png assimp assimp_scene shader_interface profile conformance_files)
 for t in "${targets[@]}"; do
   mkdir -p "$out/$t"
   cp -f "$here/seeds/$t/"* "$out/$t/" 2>/dev/null || true

@@ -18,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
-all=(gltf skv pose_dump recipe manifest png assimp assimp_scene shader_interface profile)
+all=(gltf skv pose_dump recipe manifest png assimp assimp_scene shader_interface profile conformance_files)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 case "$seconds" in '' | *[!0-9]*) echo "run_fuzz: SECONDS must be a whole number, got '$seconds'" >&2; exit 2 ;; esac
