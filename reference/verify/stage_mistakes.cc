@@ -121,7 +121,7 @@ std::vector<std::string> palette_mistakes(const Scene& scene, const EvaluatedPos
 
 std::vector<std::string> morph_mistakes(const EvaluatedPose& reference, const EvaluatedPose& test) {
   std::vector<std::string> found;
-  for (const std::string& assignment : {"morph-weights=shifted", "morph-weights=reversed", "morph-targets=0"}) {
+  for (const char* assignment : {"morph-weights=shifted", "morph-weights=reversed", "morph-targets=0"}) {
     LocalPose weights = reference.local;
     const Conventions conventions = with(assignment);
     apply_morph_weight_mistake(conventions.mistakes.morph_weights, weights);
