@@ -79,16 +79,12 @@ VertexReflection reflect(const std::vector<uint32_t>& spirv, const VertexInterfa
 }
 
 BaseType base_of(VertexFormat format) {
-  switch (format) {
-    case VertexFormat::R32G32B32_SFLOAT:
-    case VertexFormat::R32G32B32A32_SFLOAT:
-    case VertexFormat::R8G8B8A8_UNORM:
-    case VertexFormat::R16G16B16A16_UNORM: return BaseType::Float;
-    case VertexFormat::R16G16B16A16_SINT:
-    case VertexFormat::R32G32B32A32_SINT: return BaseType::Int;
-    case VertexFormat::R8G8B8A8_UINT:
-    case VertexFormat::R16G16B16A16_UINT:
-    case VertexFormat::R32G32B32A32_UINT: return BaseType::UInt;
+  switch (format.type) {
+    case ComponentType::Sfloat:
+    case ComponentType::Unorm:
+    case ComponentType::Snorm: return BaseType::Float;
+    case ComponentType::Sint: return BaseType::Int;
+    case ComponentType::Uint: return BaseType::UInt;
   }
   return BaseType::Unknown;
 }
@@ -105,11 +101,13 @@ void check_inputs(const VertexInterface& interface, const VertexReflection& shad
       throw InputError(interface.path, "/inputs", "the shader's input '" + input.name + "' at location " +
                                                       std::to_string(input.location) + " described");
     const size_t index = size_t(described - interface.inputs.begin());
-    if (base_of(described->format) != input.base || vertex_format_components(described->format) < input.components)
+    // Vulkan fills the components a format lacks (0, 0, 1 for y, z, w), so only the numeric type must agree.
+    if (base_of(described->format) != input.base)
       throw InputError(interface.path, "/inputs/" + std::to_string(index) + "/format",
                        std::string("a format for the shader's ") + base_name(input.base) +
-                           std::to_string(input.components) + " '" + input.name + "', got " +
-                           vertex_format_name(described->format));
+                           std::to_string(input.components) + " '" + input.name + "' (" +
+                           (input.base == BaseType::Float ? "SFLOAT, UNORM or SNORM" : input.base == BaseType::Int ? "SINT" : "UINT") +
+                           "), got " + vertex_format_name(described->format));
   }
   for (size_t i = 0; i < interface.inputs.size(); ++i)
     if (std::none_of(shader.inputs.begin(), shader.inputs.end(),

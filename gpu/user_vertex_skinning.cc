@@ -22,50 +22,30 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 
-// One integer or normalized component of a vertex format at `at`.
-void put_component(std::vector<std::byte>& bytes, size_t at, VertexFormat format, uint32_t c, int64_t integer,
-                   double normalized) {
-  switch (format) {
-    case VertexFormat::R8G8B8A8_UINT: put_value(bytes, at + c, uint8_t(integer)); break;
-    case VertexFormat::R16G16B16A16_UINT: put_value(bytes, at + 2 * c, uint16_t(integer)); break;
-    case VertexFormat::R16G16B16A16_SINT: put_value(bytes, at + 2 * c, int16_t(integer)); break;
-    case VertexFormat::R32G32B32A32_UINT: put_value(bytes, at + 4 * c, uint32_t(integer)); break;
-    case VertexFormat::R32G32B32A32_SINT: put_value(bytes, at + 4 * c, int32_t(integer)); break;
-    case VertexFormat::R8G8B8A8_UNORM:
-      put_value(bytes, at + c, uint8_t(std::lround(std::clamp(normalized, 0.0, 1.0) * 255.0)));
-      break;
-    case VertexFormat::R16G16B16A16_UNORM:
-      put_value(bytes, at + 2 * c, uint16_t(std::lround(std::clamp(normalized, 0.0, 1.0) * 65535.0)));
-      break;
-    case VertexFormat::R32G32B32_SFLOAT:
-    case VertexFormat::R32G32B32A32_SFLOAT: put_float(bytes, at + 4 * c, normalized); break;
-  }
-}
+// The VkFormat of a vertex format: Vulkan numbers each bit width's formats R, RG, RGB, RGBA in steps of 7 (8 and
+// 16 bits: UNORM SNORM USCALED SSCALED UINT SINT, then SRGB or SFLOAT; at 8 bits the 7 B8G8R8 formats come
+// between RGB and RGBA) or 3 (32 bits: UINT SINT SFLOAT).
+}  // namespace
 
-int64_t largest_value(VertexFormat format) {
-  switch (format) {
-    case VertexFormat::R8G8B8A8_UINT: return 0xFF;
-    case VertexFormat::R16G16B16A16_UINT: return 0xFFFF;
-    case VertexFormat::R16G16B16A16_SINT: return 0x7FFF;
-    case VertexFormat::R32G32B32A32_SINT: return 0x7FFFFFFF;
-    default: return 0xFFFFFFFFll;
-  }
-}
-
-VkFormat vulkan_format(VertexFormat format) {
-  switch (format) {
-    case VertexFormat::R32G32B32_SFLOAT: return VK_FORMAT_R32G32B32_SFLOAT;
-    case VertexFormat::R32G32B32A32_SFLOAT: return VK_FORMAT_R32G32B32A32_SFLOAT;
-    case VertexFormat::R8G8B8A8_UINT: return VK_FORMAT_R8G8B8A8_UINT;
-    case VertexFormat::R16G16B16A16_UINT: return VK_FORMAT_R16G16B16A16_UINT;
-    case VertexFormat::R16G16B16A16_SINT: return VK_FORMAT_R16G16B16A16_SINT;
-    case VertexFormat::R32G32B32A32_UINT: return VK_FORMAT_R32G32B32A32_UINT;
-    case VertexFormat::R32G32B32A32_SINT: return VK_FORMAT_R32G32B32A32_SINT;
-    case VertexFormat::R8G8B8A8_UNORM: return VK_FORMAT_R8G8B8A8_UNORM;
-    case VertexFormat::R16G16B16A16_UNORM: return VK_FORMAT_R16G16B16A16_UNORM;
+VkFormat vulkan_vertex_format(VertexFormat format) {
+  const int n = int(format.components) - 1;
+  const auto eight_or_sixteen = [&](VkFormat r8, VkFormat r16) {
+    return format.bits == 8 ? VkFormat(int(r8) + 7 * n + (n == 3 ? 7 : 0)) : VkFormat(int(r16) + 7 * n);
+  };
+  switch (format.type) {
+    case ComponentType::Unorm: return eight_or_sixteen(VK_FORMAT_R8_UNORM, VK_FORMAT_R16_UNORM);
+    case ComponentType::Snorm: return eight_or_sixteen(VK_FORMAT_R8_SNORM, VK_FORMAT_R16_SNORM);
+    case ComponentType::Uint:
+      return format.bits == 32 ? VkFormat(VK_FORMAT_R32_UINT + 3 * n) : eight_or_sixteen(VK_FORMAT_R8_UINT, VK_FORMAT_R16_UINT);
+    case ComponentType::Sint:
+      return format.bits == 32 ? VkFormat(VK_FORMAT_R32_SINT + 3 * n) : eight_or_sixteen(VK_FORMAT_R8_SINT, VK_FORMAT_R16_SINT);
+    case ComponentType::Sfloat:
+      return format.bits == 32 ? VkFormat(VK_FORMAT_R32_SFLOAT + 3 * n) : VkFormat(VK_FORMAT_R16_SFLOAT + 7 * n);
   }
   return VK_FORMAT_UNDEFINED;
 }
+
+namespace {
 
 // A palette entry in the declared layout.
 void put_palette_entry(std::vector<std::byte>& bytes, size_t at, const Mat4& m, PaletteLayout layout) {
@@ -140,6 +120,10 @@ struct UserVertexSkinning::State {
   void fill_vertices(Draw& draw, const Scene& scene, const MorphedAttributes& morphed,
                      const std::vector<uint32_t>& joints, const std::vector<double>& weights) const;
   void fill_blocks(Draw& draw, const Scene& scene, const std::vector<Mat4>& palette) const;
+  void put_joints(Draw& draw, const Scene& scene, const VertexInput& input, const std::vector<uint32_t>& joints, const std::vector<double>& weights, uint32_t v,
+                  std::vector<std::byte>& bytes, size_t at) const;
+  void put_weights(const VertexInput& input, const std::array<bool, kMaxSlots>& sentinels,
+                   const std::vector<double>& weights, uint32_t v, std::vector<std::byte>& bytes, size_t at) const;
   void create_pipeline();
   VkPipeline create_graphics_pipeline() const;
   void upload(Draw& draw);
@@ -246,11 +230,79 @@ void UserVertexSkinning::State::plan(const Scene& scene, const EvaluatedPose& po
   }
 }
 
+namespace {
+
+// An input's value at vertex v for every attribute but the influences: x y z w, the components a source lacks as
+// (0, 0, 0, 1) (a position's w 1, a normal's 0).
+std::array<double, 4> attribute_value(const VertexInput& input, const MorphedAttributes& morphed,
+                                      const Primitive& primitive, uint32_t v) {
+  const auto other = [&](const std::string& name, std::array<double, 4> absent) {
+    const auto found = primitive.other_attributes.find(name);
+    if (found == primitive.other_attributes.end()) return absent;
+    const Vec4& x = found->second[v];
+    return std::array<double, 4>{x[0], x[1], x[2], x[3]};
+  };
+  switch (input.attribute) {
+    case VertexAttribute::Position: return {morphed.positions[v][0], morphed.positions[v][1], morphed.positions[v][2], 1.0};
+    case VertexAttribute::Normal:
+      if (morphed.normals.empty()) return {0.0, 0.0, 0.0, 0.0};
+      return {morphed.normals[v][0], morphed.normals[v][1], morphed.normals[v][2], 0.0};
+    case VertexAttribute::Tangent:
+      if (morphed.tangents.empty()) return {0.0, 0.0, 0.0, 0.0};
+      return {morphed.tangents[v][0], morphed.tangents[v][1], morphed.tangents[v][2], morphed.tangents[v][3]};
+    case VertexAttribute::Texcoord:
+      if (input.set == 0 && !primitive.texcoords0.empty())
+        return {primitive.texcoords0[v][0], primitive.texcoords0[v][1], 0.0, 1.0};
+      return other("TEXCOORD_" + std::to_string(input.set), {0.0, 0.0, 0.0, 1.0});
+    case VertexAttribute::Color: return other("COLOR_" + std::to_string(input.set), {1.0, 1.0, 1.0, 1.0});
+    case VertexAttribute::Custom: return other(input.custom, {0.0, 0.0, 0.0, 1.0});
+    case VertexAttribute::Zero: return {0.0, 0.0, 0.0, 0.0};
+    case VertexAttribute::Constant: return input.value;
+    case VertexAttribute::Joints:
+    case VertexAttribute::Weights: break;  // put_joints, put_weights
+  }
+  return {0.0, 0.0, 0.0, 0.0};
+}
+
+}  // namespace
+
+void UserVertexSkinning::State::put_joints(Draw& draw, const Scene& scene, const VertexInput& input,
+                                           const std::vector<uint32_t>& joints, const std::vector<double>& weights,
+                                           uint32_t v, std::vector<std::byte>& bytes, size_t at) const {
+  const uint32_t k = shader.interface.influences;
+  for (uint32_t c = 0; c < vertex_format_components(input.format); ++c) {
+    const uint32_t slot = input.first + c;
+    const bool unused = slot >= k || weights[size_t(v) * k + slot] == 0.0;
+    const int64_t joint = slot < k ? joints[size_t(v) * k + slot] : 0;
+    if (joint > largest_integer(input.format))
+      throw InputError(scene.source, "", "joint indices that fit the shader's " + vertex_format_name(input.format) +
+                                             " joints; node " + std::to_string(draw.node) + " uses joint " +
+                                             std::to_string(joint));
+    if (unused && input.sentinel) draw.sentinel_slot[v] = true;
+    put_vertex_component(bytes, at, input.format, c, double(unused && input.sentinel ? *input.sentinel : joint));
+  }
+}
+
+void UserVertexSkinning::State::put_weights(const VertexInput& input, const std::array<bool, kMaxSlots>& sentinels,
+                                            const std::vector<double>& weights, uint32_t v,
+                                            std::vector<std::byte>& bytes, size_t at) const {
+  const uint32_t k = shader.interface.influences;
+  for (uint32_t c = 0; c < vertex_format_components(input.format); ++c) {
+    const uint32_t slot = input.first + c;
+    const double weight = slot < k ? weights[size_t(v) * k + slot] : 0.0;
+    // A slot whose joint is the sentinel weighs NaN: a shader that skips the sentinel never reads it, one that
+    // does not shows NaN there (its palette read at the sentinel is out of bounds anyway).
+    const bool probe = weight == 0.0 && sentinels[std::min(slot, kMaxSlots - 1)] &&
+                       input.format.type == ComponentType::Sfloat;
+    put_vertex_component(bytes, at, input.format, c, probe ? std::nan("") : weight);
+  }
+}
+
+
 void UserVertexSkinning::State::fill_vertices(Draw& draw, const Scene& scene, const MorphedAttributes& morphed,
                                               const std::vector<uint32_t>& joints,
                                               const std::vector<double>& weights) const {
   const VertexInterface& interface = shader.interface;
-  const uint32_t k = interface.influences;
   for (const VertexBufferBinding& binding : interface.vertex_buffers)
     draw.vertex_bytes.emplace_back(size_t(draw.padded) * binding.stride, std::byte{0});
   draw.sentinel_slot.assign(draw.vertex_count, false);
@@ -259,6 +311,7 @@ void UserVertexSkinning::State::fill_vertices(Draw& draw, const Scene& scene, co
     if (input.attribute == VertexAttribute::Joints && input.sentinel)
       for (uint32_t c = 0; c < vertex_format_components(input.format); ++c)
         sentinel_slots[std::min(input.first + c, kMaxSlots - 1)] = true;
+  const Primitive& primitive = scene.meshes[size_t(draw.mesh)].primitives[size_t(draw.primitive)];
   for (const VertexInput& input : interface.inputs) {
     const size_t b = size_t(std::find_if(interface.vertex_buffers.begin(), interface.vertex_buffers.end(),
                                          [&](const VertexBufferBinding& x) { return x.binding == input.binding; }) -
@@ -267,41 +320,13 @@ void UserVertexSkinning::State::fill_vertices(Draw& draw, const Scene& scene, co
     const uint32_t components = vertex_format_components(input.format);
     for (uint32_t v = 0; v < draw.vertex_count; ++v) {
       const size_t at = size_t(v) * interface.vertex_buffers[b].stride + input.offset;
-      switch (input.attribute) {
-        case VertexAttribute::Position:
-          for (uint32_t c = 0; c < components; ++c) put_float(bytes, at + 4 * c, c < 3 ? morphed.positions[v][c] : 1.0);
-          break;
-        case VertexAttribute::Normal:
-          for (uint32_t c = 0; c < components && !morphed.normals.empty(); ++c)
-            put_float(bytes, at + 4 * c, c < 3 ? morphed.normals[v][c] : 0.0);
-          break;
-        case VertexAttribute::Tangent:
-          for (uint32_t c = 0; c < 4 && !morphed.tangents.empty(); ++c) put_float(bytes, at + 4 * c, morphed.tangents[v][c]);
-          break;
-        case VertexAttribute::Joints:
-          for (uint32_t c = 0; c < components; ++c) {
-            const uint32_t slot = input.first + c;
-            const bool unused = slot >= k || weights[size_t(v) * k + slot] == 0.0;
-            const int64_t joint = slot < k ? joints[size_t(v) * k + slot] : 0;
-            if (joint > largest_value(input.format))
-              throw InputError(scene.source, "", std::string("joint indices that fit the shader's ") +
-                                                     vertex_format_name(input.format) + " joints; node " +
-                                                     std::to_string(draw.node) + " uses joint " + std::to_string(joint));
-            if (unused && input.sentinel) draw.sentinel_slot[v] = true;
-            put_component(bytes, at, input.format, c, unused && input.sentinel ? *input.sentinel : joint, 0.0);
-          }
-          break;
-        case VertexAttribute::Weights:
-          for (uint32_t c = 0; c < components; ++c) {
-            const uint32_t slot = input.first + c;
-            const double weight = slot < k ? weights[size_t(v) * k + slot] : 0.0;
-            // A slot whose joint is the sentinel weighs NaN: a shader that skips the sentinel never reads it, one
-            // that does not shows NaN there (its palette read at the sentinel is out of bounds anyway).
-            const bool probe = weight == 0.0 && sentinel_slots[std::min(slot, kMaxSlots - 1)] &&
-                               input.format == VertexFormat::R32G32B32A32_SFLOAT;
-            put_component(bytes, at, input.format, c, 0, probe ? std::nan("") : weight);
-          }
-          break;
+      if (input.attribute == VertexAttribute::Joints) {
+        put_joints(draw, scene, input, joints, weights, v, bytes, at);
+      } else if (input.attribute == VertexAttribute::Weights) {
+        put_weights(input, sentinel_slots, weights, v, bytes, at);
+      } else {
+        const std::array<double, 4> value = attribute_value(input, morphed, primitive, v);
+        for (uint32_t c = 0; c < components; ++c) put_vertex_component(bytes, at, input.format, c, value[c]);
       }
     }
   }
@@ -440,7 +465,7 @@ VkPipeline UserVertexSkinning::State::create_graphics_pipeline() const {
     bindings.push_back({b.binding, b.stride, VK_VERTEX_INPUT_RATE_VERTEX});
   std::vector<VkVertexInputAttributeDescription> attributes;
   for (const VertexInput& input : interface.inputs)
-    attributes.push_back({input.location, input.binding, vulkan_format(input.format), input.offset});
+    attributes.push_back({input.location, input.binding, vulkan_vertex_format(input.format), input.offset});
   VkPipelineVertexInputStateCreateInfo vertex_input{};
   vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
   vertex_input.vertexBindingDescriptionCount = uint32_t(bindings.size());

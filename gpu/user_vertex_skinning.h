@@ -28,6 +28,9 @@
 
 namespace skinref::gpu {
 
+// The VkFormat of a vertex format (gpu/vertex_format.h), e.g. VK_FORMAT_R16G16_SNORM.
+VkFormat vulkan_vertex_format(VertexFormat format);
+
 class UserVertexSkinning {
  public:
   UserVertexSkinning(Context& context, const UserVertexShader& shader, const Scene& scene, const EvaluatedPose& pose,

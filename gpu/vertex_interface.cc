@@ -4,19 +4,19 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <set>
 
 namespace skinref::gpu {
 namespace {
 
-constexpr std::array<VertexAttribute, 5> kVertexAttributes = {VertexAttribute::Position, VertexAttribute::Normal,
-                                                             VertexAttribute::Tangent, VertexAttribute::Joints,
-                                                             VertexAttribute::Weights};
-constexpr std::array<VertexFormat, 9> kVertexFormats = {
-    VertexFormat::R32G32B32_SFLOAT,  VertexFormat::R32G32B32A32_SFLOAT, VertexFormat::R8G8B8A8_UINT,
-    VertexFormat::R16G16B16A16_UINT, VertexFormat::R16G16B16A16_SINT,   VertexFormat::R32G32B32A32_UINT,
-    VertexFormat::R32G32B32A32_SINT, VertexFormat::R8G8B8A8_UNORM,      VertexFormat::R16G16B16A16_UNORM};
+// The attributes named by a word alone; texcoord:N, color:N and _NAME are read apart.
+constexpr std::array<VertexAttribute, 7> kNamedAttributes = {
+    VertexAttribute::Position, VertexAttribute::Normal, VertexAttribute::Tangent, VertexAttribute::Joints,
+    VertexAttribute::Weights,  VertexAttribute::Zero,   VertexAttribute::Constant};
+// The attribute sets a primitive may have (glTF names TEXCOORD_n and COLOR_n from 0).
+constexpr uint32_t kMaxAttributeSet = 15;
 constexpr std::array<PaletteLayout, 4> kPaletteLayouts = {PaletteLayout::Mat4, PaletteLayout::Mat4RowMajor,
                                                           PaletteLayout::Mat3x4Rows, PaletteLayout::DualQuaternion};
 constexpr std::array<BlockDescriptor, 2> kDescriptors = {BlockDescriptor::Uniform, BlockDescriptor::Storage};
@@ -49,23 +49,90 @@ const char* identity_format_name(IdentityFormat format) {
   return "?";
 }
 
-// The formats each attribute may take.
-std::vector<VertexFormat> formats_for(VertexAttribute attribute) {
+// Whether `attribute` may be fed in `format` (any other attribute: any format).
+bool admits(VertexAttribute attribute, VertexFormat format) {
+  const bool float32 = format.type == ComponentType::Sfloat && format.bits == 32;
   switch (attribute) {
     case VertexAttribute::Position:
-    case VertexAttribute::Normal: return {VertexFormat::R32G32B32_SFLOAT, VertexFormat::R32G32B32A32_SFLOAT};
-    case VertexAttribute::Tangent: return {VertexFormat::R32G32B32A32_SFLOAT};
-    case VertexAttribute::Joints:
-      return {VertexFormat::R8G8B8A8_UINT, VertexFormat::R16G16B16A16_UINT, VertexFormat::R16G16B16A16_SINT,
-              VertexFormat::R32G32B32A32_UINT, VertexFormat::R32G32B32A32_SINT};
-    case VertexAttribute::Weights:
-      return {VertexFormat::R32G32B32A32_SFLOAT, VertexFormat::R8G8B8A8_UNORM, VertexFormat::R16G16B16A16_UNORM};
+    case VertexAttribute::Normal: return float32 && format.components >= 3;
+    case VertexAttribute::Tangent: return float32 && format.components == 4;
+    case VertexAttribute::Joints: return format.type == ComponentType::Uint || format.type == ComponentType::Sint;
+    case VertexAttribute::Weights: return format.type == ComponentType::Sfloat || format.type == ComponentType::Unorm;
+    case VertexAttribute::Texcoord:
+    case VertexAttribute::Color:
+    case VertexAttribute::Custom:
+    case VertexAttribute::Zero:
+    case VertexAttribute::Constant: return true;
   }
-  return {};
+  return false;
 }
 
-bool is_signed(VertexFormat format) {
-  return format == VertexFormat::R16G16B16A16_SINT || format == VertexFormat::R32G32B32A32_SINT;
+const char* admitted_formats(VertexAttribute attribute) {
+  switch (attribute) {
+    case VertexAttribute::Position:
+    case VertexAttribute::Normal: return "R32G32B32_SFLOAT or R32G32B32A32_SFLOAT";
+    case VertexAttribute::Tangent: return "R32G32B32A32_SFLOAT";
+    case VertexAttribute::Joints: return "a UINT or SINT format";
+    case VertexAttribute::Weights: return "an SFLOAT or UNORM format";
+    case VertexAttribute::Texcoord:
+    case VertexAttribute::Color:
+    case VertexAttribute::Custom:
+    case VertexAttribute::Zero:
+    case VertexAttribute::Constant: return "a vertex format";
+  }
+  return "?";
+}
+
+// "texcoord:1" -> 1, or nullopt when `text` is not `prefix` followed by a set number.
+std::optional<uint32_t> attribute_set(const std::string& text, const std::string& prefix) {
+  if (text.rfind(prefix, 0) != 0 || text.size() == prefix.size() || text.size() > prefix.size() + 2) return std::nullopt;
+  uint32_t set = 0;
+  for (size_t i = prefix.size(); i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    set = set * 10 + uint32_t(text[i] - '0');
+  }
+  return set <= kMaxAttributeSet ? std::optional<uint32_t>(set) : std::nullopt;
+}
+
+// The "attribute" of an input: a word, texcoord:N, color:N or _NAME.
+void parse_attribute(ObjectReader& reader, VertexInput& input) {
+  const std::string text = reader.string("attribute");
+  for (VertexAttribute a : kNamedAttributes)
+    if (text == vertex_attribute_name(a)) {
+      input.attribute = a;
+      return;
+    }
+  if (const auto set = attribute_set(text, "texcoord:")) {
+    input.attribute = VertexAttribute::Texcoord;
+    input.set = *set;
+  } else if (const auto colour = attribute_set(text, "color:")) {
+    input.attribute = VertexAttribute::Color;
+    input.set = *colour;
+  } else if (text.size() > 1 && text.size() <= 64 && text[0] == '_') {
+    input.attribute = VertexAttribute::Custom;
+    input.custom = text;
+  } else {
+    reader.fail(reader.at("attribute"), "position, normal, tangent, joints, weights, texcoord:N, color:N (N 0 to " +
+                                            std::to_string(kMaxAttributeSet) + "), _NAME, zero or constant, got \"" +
+                                            text + "\"");
+  }
+}
+
+void parse_constant_value(ObjectReader& reader, VertexInput& input) {
+  const Json* value = reader.find("value");
+  if (input.attribute != VertexAttribute::Constant) {
+    if (value) reader.fail(reader.at("value"), "a value on a constant input only");
+    return;
+  }
+  if (!value || !value->is_array() || value->empty() || value->size() > 4)
+    reader.fail(reader.at("value"), "an array of 1 to 4 finite numbers for a constant input");
+  for (size_t c = 0; c < value->size(); ++c) {
+    const Json& number = (*value)[c];
+    if (!number.is_number() || !std::isfinite(number.get<double>()))
+      reader.fail(reader.at("value") + "/" + std::to_string(c), "a finite number");
+    input.value[c] = number.get<double>();
+  }
+  for (size_t c = value->size(); c < 4; ++c) input.value[c] = c == 3 ? 1.0 : 0.0;
 }
 
 VertexInput parse_input(const std::string& file, const Json& json, const std::string& path) {
@@ -74,23 +141,25 @@ VertexInput parse_input(const std::string& file, const Json& json, const std::st
   input.location = reader.count("location", 0, 31);
   input.binding = reader.count("binding", 0, 31);
   input.offset = reader.optional_count("offset", 0, 2047).value_or(0);
-  input.attribute = reader.choice("attribute", kVertexAttributes, vertex_attribute_name);
-  input.format = reader.choice("format", kVertexFormats, vertex_format_name);
-  const std::vector<VertexFormat> allowed = formats_for(input.attribute);
-  if (std::find(allowed.begin(), allowed.end(), input.format) == allowed.end()) {
-    std::string names;
-    for (VertexFormat f : allowed) names += std::string(names.empty() ? "" : ", ") + vertex_format_name(f);
-    reader.fail(reader.at("format"), std::string("for ") + vertex_attribute_name(input.attribute) + ": " + names);
-  }
+  parse_attribute(reader, input);
+  const std::string format = reader.string("format");
+  const std::optional<VertexFormat> parsed = parse_vertex_format(format);
+  if (!parsed)
+    reader.fail(reader.at("format"), "a Vulkan vertex format: SFLOAT of 16 or 32 bits, UNORM or SNORM of 8 or 16, "
+                                     "UINT or SINT of 8, 16 or 32, 1 to 4 components (e.g. R32G32_SFLOAT), got \"" +
+                                         format + "\"");
+  input.format = *parsed;
+  if (!admits(input.attribute, input.format))
+    reader.fail(reader.at("format"), std::string("for ") + vertex_input_source(input) + ": " +
+                                         admitted_formats(input.attribute) + ", got " + format);
+  parse_constant_value(reader, input);
   const bool influence = input.attribute == VertexAttribute::Joints || input.attribute == VertexAttribute::Weights;
   if (influence) input.first = reader.optional_count("first", 0, 15).value_or(0);
   if (const Json* sentinel = reader.find("sentinel")) {
     if (input.attribute != VertexAttribute::Joints) reader.fail(reader.at("sentinel"), "a sentinel on joints only");
     if (!sentinel->is_number_integer()) reader.fail(reader.at("sentinel"), "an integer");
     const int64_t value = sentinel->get<int64_t>();
-    const int64_t low = is_signed(input.format) ? -(int64_t(1) << (8 * vertex_format_bytes(input.format) / 4 - 1)) : 0;
-    const int64_t high = is_signed(input.format) ? -low - 1
-                                                 : (int64_t(1) << (8 * vertex_format_bytes(input.format) / 4)) - 1;
+    const int64_t low = smallest_integer(input.format), high = largest_integer(input.format);
     if (value < low || value > high)
       reader.fail(reader.at("sentinel"), "a value the format holds, " + std::to_string(low) + " to " +
                                              std::to_string(high) + ", got " + std::to_string(value));
@@ -168,42 +237,29 @@ const char* vertex_attribute_name(VertexAttribute attribute) {
     case VertexAttribute::Tangent: return "tangent";
     case VertexAttribute::Joints: return "joints";
     case VertexAttribute::Weights: return "weights";
+    case VertexAttribute::Texcoord: return "texcoord";
+    case VertexAttribute::Color: return "color";
+    case VertexAttribute::Custom: return "custom";
+    case VertexAttribute::Zero: return "zero";
+    case VertexAttribute::Constant: return "constant";
   }
   return "?";
 }
 
-const char* vertex_format_name(VertexFormat format) {
-  switch (format) {
-    case VertexFormat::R32G32B32_SFLOAT: return "R32G32B32_SFLOAT";
-    case VertexFormat::R32G32B32A32_SFLOAT: return "R32G32B32A32_SFLOAT";
-    case VertexFormat::R8G8B8A8_UINT: return "R8G8B8A8_UINT";
-    case VertexFormat::R16G16B16A16_UINT: return "R16G16B16A16_UINT";
-    case VertexFormat::R16G16B16A16_SINT: return "R16G16B16A16_SINT";
-    case VertexFormat::R32G32B32A32_UINT: return "R32G32B32A32_UINT";
-    case VertexFormat::R32G32B32A32_SINT: return "R32G32B32A32_SINT";
-    case VertexFormat::R8G8B8A8_UNORM: return "R8G8B8A8_UNORM";
-    case VertexFormat::R16G16B16A16_UNORM: return "R16G16B16A16_UNORM";
+std::string vertex_input_source(const VertexInput& input) {
+  switch (input.attribute) {
+    case VertexAttribute::Texcoord:
+    case VertexAttribute::Color: return std::string(vertex_attribute_name(input.attribute)) + ":" + std::to_string(input.set);
+    case VertexAttribute::Custom: return input.custom;
+    case VertexAttribute::Position:
+    case VertexAttribute::Normal:
+    case VertexAttribute::Tangent:
+    case VertexAttribute::Joints:
+    case VertexAttribute::Weights:
+    case VertexAttribute::Zero:
+    case VertexAttribute::Constant: return vertex_attribute_name(input.attribute);
   }
   return "?";
-}
-
-uint32_t vertex_format_components(VertexFormat format) {
-  return format == VertexFormat::R32G32B32_SFLOAT ? 3u : 4u;
-}
-
-uint32_t vertex_format_bytes(VertexFormat format) {
-  switch (format) {
-    case VertexFormat::R32G32B32_SFLOAT: return 12;
-    case VertexFormat::R8G8B8A8_UINT:
-    case VertexFormat::R8G8B8A8_UNORM: return 4;
-    case VertexFormat::R16G16B16A16_UINT:
-    case VertexFormat::R16G16B16A16_SINT:
-    case VertexFormat::R16G16B16A16_UNORM: return 8;
-    case VertexFormat::R32G32B32A32_SFLOAT:
-    case VertexFormat::R32G32B32A32_UINT:
-    case VertexFormat::R32G32B32A32_SINT: return 16;
-  }
-  return 0;
 }
 
 uint32_t palette_entry_bytes(PaletteLayout layout) {

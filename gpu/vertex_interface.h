@@ -8,14 +8,20 @@
 //   naming the file, the JSON path (e.g. "/inputs/2/format") and what was expected. It is checked against the
 //   shader's SPIR-V by gpu/user_vertex_shader.h.
 // - "vertex_buffers": [{"binding", "stride"}]: vertex buffer bindings, per-vertex rate.
-// - "inputs": [{"location", "binding", "offset", "attribute", "format", "first", "sentinel"}]: each vertex input
-//   of the shader. `attribute` is position, normal, tangent, joints or weights; `format` a Vulkan vertex format
-//   (R32G32B32_SFLOAT, R32G32B32A32_SFLOAT, R8G8B8A8_UINT, R16G16B16A16_UINT, R16G16B16A16_SINT,
-//   R32G32B32A32_UINT, R32G32B32A32_SINT for joints; R32G32B32A32_SFLOAT, R8G8B8A8_UNORM, R16G16B16A16_UNORM for
-//   weights). Joints and weights inputs hold the influences from slot `first` (default 0), as many as the
-//   format has components; together they cover slots 0 to `influences` - 1 once each. A joints input's
-//   `sentinel` (an integer) is written in every slot whose weight is 0 ("no joint": -1 in the tutorials);
-//   without it such slots hold joint 0.
+// - "inputs": [{"location", "binding", "offset", "attribute", "format", "first", "sentinel", "value"}]: each
+//   vertex input of the shader, every one of them. `attribute` is what skinref feeds it:
+//   - position, normal, tangent (R32G32B32_SFLOAT or R32G32B32A32_SFLOAT; a tangent R32G32B32A32_SFLOAT), the
+//     bind attributes after morph targets;
+//   - joints (a UINT or SINT format of 1 to 4 components) and weights (SFLOAT, UNORM): the influences from slot
+//     `first` (default 0), as many as the format has components; together they cover slots 0 to `influences` -
+//     1 once each. A joints input's `sentinel` (an integer) is written in every slot whose weight is 0 ("no
+//     joint": -1 in the tutorials); without it such slots hold joint 0;
+//   - texcoord:N, color:N or an application-specific _NAME: the primitive's TEXCOORD_N, COLOR_N or _NAME
+//     (Primitive::texcoords0 and other_attributes), in any format; where the primitive has none, (0, 0, 0, 1),
+//     and white (1, 1, 1, 1) for a colour;
+//   - zero, or constant with "value": [1 to 4 numbers] (the rest 0, 0, 0, 1): the same for every vertex.
+//   `format` is any vertex format of gpu/vertex_format.h whose numeric type is the shader input's (SFLOAT,
+//   UNORM and SNORM for float inputs, UINT for uint, SINT for int); Vulkan fills the components a format lacks.
 // - "palette": {"binding", "descriptor": "uniform"|"storage", "offset", "layout", "joints"}: the skinning
 //   matrices, `joints` of them from byte `offset` of the block at `binding` (set 0); layout mat4 (column-major,
 //   64 bytes each, std140's mat4 array), mat4-row-major, mat3x4-rows (the top three rows as vec4s, 48
@@ -32,8 +38,10 @@
 // - "method": lbs with a matrix layout, or dqs with the dual-quaternion layout.
 #pragma once
 
+#include "gpu/vertex_format.h"
 #include "skin/method.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -41,13 +49,7 @@
 
 namespace skinref::gpu {
 
-enum class VertexAttribute { Position, Normal, Tangent, Joints, Weights };
-
-enum class VertexFormat {
-  R32G32B32_SFLOAT, R32G32B32A32_SFLOAT,
-  R8G8B8A8_UINT, R16G16B16A16_UINT, R16G16B16A16_SINT, R32G32B32A32_UINT, R32G32B32A32_SINT,
-  R8G8B8A8_UNORM, R16G16B16A16_UNORM
-};
+enum class VertexAttribute { Position, Normal, Tangent, Joints, Weights, Texcoord, Color, Custom, Zero, Constant };
 
 enum class PaletteLayout { Mat4, Mat4RowMajor, Mat3x4Rows, DualQuaternion };
 enum class BlockDescriptor { Uniform, Storage };
@@ -63,10 +65,16 @@ struct VertexInput {
   uint32_t binding = 0;
   uint32_t offset = 0;
   VertexAttribute attribute = VertexAttribute::Position;
-  VertexFormat format = VertexFormat::R32G32B32_SFLOAT;
+  VertexFormat format;               // R32G32B32_SFLOAT
   uint32_t first = 0;                // joints and weights: the first influence slot
   std::optional<int64_t> sentinel;   // joints: the value of slots whose weight is 0
+  uint32_t set = 0;                  // texcoord:N and color:N: N
+  std::string custom;                // _NAME
+  std::array<double, 4> value{0.0, 0.0, 0.0, 1.0};  // constant
 };
+
+// "position", ..., "texcoord:1", "color:0", "_NAME", "zero", "constant": the input's "attribute" as written.
+std::string vertex_input_source(const VertexInput& input);
 
 struct PaletteBlock {
   uint32_t binding = 0;
@@ -107,9 +115,6 @@ struct VertexInterface {
 VertexInterface parse_vertex_interface(const std::string& path);
 
 const char* vertex_attribute_name(VertexAttribute attribute);
-const char* vertex_format_name(VertexFormat format);
-uint32_t vertex_format_components(VertexFormat format);
-uint32_t vertex_format_bytes(VertexFormat format);
 uint32_t palette_entry_bytes(PaletteLayout layout);
 
 }  // namespace skinref::gpu

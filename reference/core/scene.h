@@ -17,6 +17,7 @@
 #include "core/math_types.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,6 +53,10 @@ struct Primitive {
   std::vector<Vec3> normals;       // empty or vertex_count long
   std::vector<Vec4> tangents;      // xyz + handedness w; empty or vertex_count long
   std::vector<Vec2> texcoords0;    // empty or vertex_count long
+  // TEXCOORD_n (n >= 1), COLOR_n and application-specific _NAME attributes as read (normalized integers as
+  // their values in [0, 1] or [-1, 1]), each vertex_count long, the components an accessor lacks as (0, 0, 0,
+  // 1); for user vertex shaders that read them (gpu/vertex_interface.h). Skinning ignores them.
+  std::map<std::string, std::vector<Vec4>> other_attributes;
   int influences_per_vertex = 0;   // 4 x the number of JOINTS_n/WEIGHTS_n sets
   std::vector<uint32_t> joints;    // vertex_count * influences_per_vertex
   std::vector<double> weights;     // vertex_count * influences_per_vertex

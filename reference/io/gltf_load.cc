@@ -19,6 +19,7 @@
 #include <iterator>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <set>
 
 namespace skinref {
@@ -440,7 +441,34 @@ class GltfReader {
     }
     if (src.material != -1) check_index(src.material, m_.materials.size(), path + "/material", "material");
     prim.material = src.material;
+    read_other_attributes(src, n, apath, prim);
     return prim;
+  }
+
+  // TEXCOORD_n (n >= 1), COLOR_n and application-specific _NAME attributes: nothing in skinning reads them, but a
+  // user's vertex shader does (gpu/vertex_interface.h), so they are kept as read, as up to four doubles.
+  void read_other_attributes(const tinygltf::Primitive& src, size_t n, const std::string& apath, Primitive& prim) const {
+    const Storage colours{{{kFloat, false}, {kU8, true}, {kU16, true}}, {}};
+    const Storage texcoords{{{kFloat, false}, {kU8, true}, {kU16, true}},
+                            {{kI8, true}, {kI8, false}, {kI16, true}, {kI16, false}, {kU8, false}, {kU16, false}}};
+    for (const auto& [name, index] : src.attributes) {
+      std::optional<AccessorRules> r;
+      if (set_index(name, "TEXCOORD_") >= 1)
+        r = rules(name, {TINYGLTF_TYPE_VEC2}, texcoords);
+      else if (set_index(name, "COLOR_") >= 0)
+        r = rules(name, {TINYGLTF_TYPE_VEC3, TINYGLTF_TYPE_VEC4}, colours);
+      else if (name.size() > 1 && name[0] == '_')
+        r = rules(name, {TINYGLTF_TYPE_SCALAR, TINYGLTF_TYPE_VEC2, TINYGLTF_TYPE_VEC3, TINYGLTF_TYPE_VEC4},
+                  {{{kFloat, false}, {kI8, false}, {kI8, true}, {kU8, false}, {kU8, true}, {kI16, false}, {kI16, true},
+                    {kU16, false}, {kU16, true}}, {}});
+      if (!r) continue;
+      const AccessorData d = read(index, *r, apath + name);
+      check_count(d, n, apath + name);
+      std::vector<Vec4>& values = prim.other_attributes[name];
+      values.assign(n, Vec4(0.0, 0.0, 0.0, 1.0));  // the components an attribute lacks, as a vertex input's
+      for (size_t i = 0; i < n; ++i)
+        for (int c = 0; c < d.components && c < 4; ++c) values[i][c] = d.values[i * size_t(d.components) + size_t(c)];
+    }
   }
 
   void read_meshes() {

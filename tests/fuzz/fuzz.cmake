@@ -74,7 +74,8 @@ foreach(target ${SKINREF_FUZZ_TARGETS})
     # The interface readers and the SPIR-V patch need no Vulkan: their files are compiled in (the clang tree has
     # no gpu layer, and a tree without Vulkan none either).
     target_sources(${program} PRIVATE ${CMAKE_SOURCE_DIR}/gpu/interface_json.cc ${CMAKE_SOURCE_DIR}/gpu/shader_interface.cc
-                                      ${CMAKE_SOURCE_DIR}/gpu/vertex_interface.cc ${CMAKE_SOURCE_DIR}/gpu/spirv_xfb.cc)
+                                      ${CMAKE_SOURCE_DIR}/gpu/vertex_format.cc ${CMAKE_SOURCE_DIR}/gpu/vertex_interface.cc
+                                      ${CMAKE_SOURCE_DIR}/gpu/spirv_xfb.cc)
     set(gpu_root ${CMAKE_BINARY_DIR}/layers/fuzz_gpu)  # "gpu/..." includes, where no gpu layer is built
     file(MAKE_DIRECTORY ${gpu_root})
     file(CREATE_LINK ${CMAKE_SOURCE_DIR}/gpu ${gpu_root}/gpu SYMBOLIC)
