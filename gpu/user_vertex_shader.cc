@@ -33,8 +33,32 @@ struct VertexReflection {
   std::vector<ReflectedBlock> blocks;
   std::vector<ReflectedOutput> outputs;
   bool writes_position = false;
+  size_t push_constant_bytes = 0;  // the push-constant block's declared size; 0 when the shader has none
+  std::vector<uint32_t> specialization_ids;
   std::vector<std::string> other_resources;
 };
+
+// The interface's specialization constants set in the reflection, so that sizes follow them (an array of
+// MAX_BONES); each must be one of the shader's.
+void apply_specialization(spirv_cross::Compiler& compiler, const VertexInterface& interface, VertexReflection& result) {
+  const spirv_cross::SmallVector<spirv_cross::SpecializationConstant> constants = compiler.get_specialization_constants();
+  for (const spirv_cross::SpecializationConstant& c : constants) result.specialization_ids.push_back(c.constant_id);
+  for (size_t i = 0; i < interface.specialization.size(); ++i) {
+    const SpecializationConstant& given = interface.specialization[i];
+    const auto found = std::find_if(constants.begin(), constants.end(),
+                                    [&](const spirv_cross::SpecializationConstant& c) { return c.constant_id == given.id; });
+    if (found == constants.end())
+      throw InputError(interface.path, "/specialization_constants/" + std::to_string(i) + "/id",
+                       "a constant_id of the shader, got " + std::to_string(given.id));
+    spirv_cross::SPIRConstant& constant = compiler.get_constant(found->id);
+    switch (given.type) {
+      case ConstantType::Bool:
+      case ConstantType::Uint: constant.m.c[0].r[0].u32 = uint32_t(given.value); break;
+      case ConstantType::Int: constant.m.c[0].r[0].i32 = int32_t(given.value); break;
+      case ConstantType::Float: constant.m.c[0].r[0].f32 = float(given.value); break;
+    }
+  }
+}
 
 VertexReflection reflect(const std::vector<uint32_t>& spirv, const VertexInterface& interface, const std::string& path) {
   VertexReflection result;
@@ -44,6 +68,7 @@ VertexReflection reflect(const std::vector<uint32_t>& spirv, const VertexInterfa
     found |= entry.execution_model == spv::ExecutionModelVertex && entry.name == interface.entry_point;
   if (!found) throw InputError(path, "", "a vertex shader with the entry point \"" + interface.entry_point + "\"");
   compiler.set_entry_point(interface.entry_point, spv::ExecutionModelVertex);
+  apply_specialization(compiler, interface, result);
   const spirv_cross::ShaderResources resources = compiler.get_shader_resources();
   for (const spirv_cross::Resource& r : resources.stage_inputs) {
     const spirv_cross::SPIRType& type = compiler.get_type(r.base_type_id);
@@ -72,8 +97,10 @@ VertexReflection reflect(const std::vector<uint32_t>& spirv, const VertexInterfa
   };
   blocks(resources.uniform_buffers, BlockDescriptor::Uniform);
   blocks(resources.storage_buffers, BlockDescriptor::Storage);
+  for (const spirv_cross::Resource& r : resources.push_constant_buffers)
+    result.push_constant_bytes = compiler.get_declared_struct_size(compiler.get_type(r.base_type_id));
   for (const auto* list : {&resources.sampled_images, &resources.separate_images, &resources.separate_samplers,
-                           &resources.storage_images, &resources.push_constant_buffers})
+                           &resources.storage_images})
     for (const spirv_cross::Resource& r : *list) result.other_resources.push_back(r.name);
   return result;
 }
@@ -116,42 +143,62 @@ void check_inputs(const VertexInterface& interface, const VertexReflection& shad
                        "a location the shader reads, got " + std::to_string(interface.inputs[i].location));
 }
 
-// The block at `binding` holds `end` bytes; a runtime array's block may hold any.
-const ReflectedBlock& block_holding(const VertexInterface& interface, const VertexReflection& shader, uint32_t binding,
-                                    size_t end, const std::string& at) {
+// The block at `set`, `binding` holds `end` bytes; a runtime array's block may hold any.
+const ReflectedBlock& block_holding(const VertexInterface& interface, const VertexReflection& shader, uint32_t set,
+                                    uint32_t binding, size_t end, const std::string& at) {
   for (const ReflectedBlock& block : shader.blocks)
-    if (block.set == 0 && block.binding == binding) {
+    if (block.set == set && block.binding == binding) {
       if (!block.runtime_array && block.bytes < end)
         throw InputError(interface.path, at, "bytes within the shader's block '" + block.name + "' (" +
                                                  std::to_string(block.bytes) + " bytes), up to " + std::to_string(end));
       return block;
     }
-  throw InputError(interface.path, at, "a uniform or storage block of the shader at set 0, binding " +
-                                           std::to_string(binding));
+  throw InputError(interface.path, at, "a uniform or storage block of the shader at set " + std::to_string(set) +
+                                           ", binding " + std::to_string(binding));
+}
+
+// The push constants the interface declares cover the shader's block, and the shader has one if they are declared.
+void check_push_constants(const VertexInterface& interface, const VertexReflection& shader) {
+  if (shader.push_constant_bytes > 0 && interface.push_constant_bytes < shader.push_constant_bytes)
+    throw InputError(interface.path, "/push_constants",
+                     "\"push_constants\": {\"bytes\": N} with N at least the shader's " +
+                         std::to_string(shader.push_constant_bytes) + " bytes of push constants" +
+                         (interface.push_constant_bytes ? ", got " + std::to_string(interface.push_constant_bytes) : ""));
+  if (shader.push_constant_bytes == 0 && interface.push_constant_bytes > 0)
+    throw InputError(interface.path, "/push_constants", "a shader with push constants; it has none");
 }
 
 void check_blocks(const VertexInterface& interface, const VertexReflection& shader) {
   if (!shader.other_resources.empty())
-    throw InputError(interface.path, "", "a shader whose resources are uniform and storage blocks only; it also has '" +
+    throw InputError(interface.path, "", "a shader whose resources are uniform and storage blocks and push constants; it also has '" +
                                              shader.other_resources.front() + "'");
   const PaletteBlock& palette = interface.palette;
+  check_push_constants(interface, shader);
   const ReflectedBlock& block =
-      block_holding(interface, shader, palette.binding,
+      block_holding(interface, shader, palette.set, palette.binding,
                     palette.offset + size_t(palette.joints) * palette_entry_bytes(palette.layout), "/palette");
+  if (palette.joint_offset && !palette.joint_offset->push_constant)
+    block_holding(interface, shader, palette.joint_offset->set, palette.joint_offset->binding,
+                  palette.joint_offset->offset + 4, "/palette/joint_offset");
   if (block.descriptor != palette.descriptor)
     throw InputError(interface.path, "/palette/descriptor",
                      std::string("the shader's kind of block at binding ") + std::to_string(palette.binding) + ": " +
                          (block.descriptor == BlockDescriptor::Uniform ? "uniform" : "storage"));
   for (size_t m = 0; m < interface.identities.size(); ++m) {
     const IdentityMatrix& matrix = interface.identities[m];
-    block_holding(interface, shader, matrix.binding, matrix.offset + (matrix.format == IdentityFormat::Mat4 ? 64 : 48),
-                  "/identity_matrices/" + std::to_string(m));
+    if (matrix.push_constant) continue;  // within the push constants: parse_vertex_interface() checked
+    block_holding(interface, shader, matrix.set, matrix.binding,
+                  matrix.offset + (matrix.format == IdentityFormat::Mat4 ? 64 : 48), "/identity_matrices/" + std::to_string(m));
   }
   for (const ReflectedBlock& b : shader.blocks) {
-    const bool described = b.binding == palette.binding ||
-                           std::any_of(interface.identities.begin(), interface.identities.end(),
-                                       [&](const IdentityMatrix& m) { return m.binding == b.binding; });
-    if (b.set != 0 || !described)
+    const auto at = [&](uint32_t set, uint32_t binding) { return b.set == set && b.binding == binding; };
+    const std::optional<JointOffset>& offset = palette.joint_offset;
+    const bool described = at(palette.set, palette.binding) ||
+                           (offset && !offset->push_constant && at(offset->set, offset->binding)) ||
+                           std::any_of(interface.identities.begin(), interface.identities.end(), [&](const IdentityMatrix& m) {
+                             return !m.push_constant && at(m.set, m.binding);
+                           });
+    if (!described)
       throw InputError(interface.path, "", "the shader's block '" + b.name + "' (set " + std::to_string(b.set) +
                                                ", binding " + std::to_string(b.binding) + ") described");
   }

@@ -47,6 +47,12 @@ VkFormat vulkan_vertex_format(VertexFormat format) {
 
 namespace {
 
+// An identity matrix: mat4, or mat3 as std140 lays it out (three columns padded to vec4).
+void put_identity(std::vector<std::byte>& bytes, size_t at, IdentityFormat format) {
+  const int columns = format == IdentityFormat::Mat4 ? 4 : 3;
+  for (int c = 0; c < columns; ++c) put_float(bytes, at + 16 * c + 4 * c, 1.0);
+}
+
 // A palette entry in the declared layout.
 void put_palette_entry(std::vector<std::byte>& bytes, size_t at, const Mat4& m, PaletteLayout layout) {
   switch (layout) {
@@ -77,6 +83,7 @@ struct Draw {
   std::vector<bool> sentinel_slot;        // per vertex: a slot holds the interface's sentinel
   std::vector<std::vector<std::byte>> vertex_bytes;  // per interface vertex buffer
   std::vector<std::vector<std::byte>> block_bytes;   // per block binding
+  std::vector<std::byte> push_bytes;                 // the push constants
   std::vector<Buffer> vertex_buffers, block_buffers;
   Buffer capture;
   std::vector<std::byte> captured;
@@ -84,6 +91,7 @@ struct Draw {
 
 // The descriptor bindings the pipeline declares: the shader's blocks, each sized for what is written to it.
 struct BlockBinding {
+  uint32_t set = 0;
   uint32_t binding = 0;
   BlockDescriptor descriptor = BlockDescriptor::Uniform;
   size_t bytes = 0;
@@ -100,13 +108,13 @@ struct UserVertexSkinning::State {
   Clock::duration prepare_time{};
   bool dispatched = false;
   VkShaderModule module = VK_NULL_HANDLE;
-  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  std::vector<VkDescriptorSetLayout> set_layouts;  // sets 0 to the highest the blocks use
   VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
   VkRenderPass render_pass = VK_NULL_HANDLE;
   VkFramebuffer framebuffer = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkDescriptorPool pool = VK_NULL_HANDLE;
-  VkDescriptorSet set = VK_NULL_HANDLE;
+  std::vector<VkDescriptorSet> sets;
   VkQueryPool queries = VK_NULL_HANDLE;  // two timestamps around a draw, where the device has them
   double device_ms = 0.0;                // the last dispatch's draws, summed
   PFN_vkCmdBindTransformFeedbackBuffersEXT bind_feedback = nullptr;
@@ -125,6 +133,8 @@ struct UserVertexSkinning::State {
   void put_weights(const VertexInput& input, const std::array<bool, kMaxSlots>& sentinels,
                    const std::vector<double>& weights, uint32_t v, std::vector<std::byte>& bytes, size_t at) const;
   void create_pipeline();
+  void create_layouts();
+  void allocate_sets();
   VkPipeline create_graphics_pipeline() const;
   void upload(Draw& draw);
   void record(VkCommandBuffer cmd, const Draw& draw) const;
@@ -174,7 +184,7 @@ UserVertexSkinning::State::~State() {
   if (framebuffer != VK_NULL_HANDLE) vkDestroyFramebuffer(device, framebuffer, nullptr);
   if (render_pass != VK_NULL_HANDLE) vkDestroyRenderPass(device, render_pass, nullptr);
   if (pipeline_layout != VK_NULL_HANDLE) vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
-  if (set_layout != VK_NULL_HANDLE) vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
+  for (VkDescriptorSetLayout layout : set_layouts) vkDestroyDescriptorSetLayout(device, layout, nullptr);
   if (module != VK_NULL_HANDLE) vkDestroyShaderModule(device, module, nullptr);
 }
 
@@ -183,14 +193,21 @@ void UserVertexSkinning::State::plan_blocks() {
   const VkDeviceSize alignment = std::max(context.limits().minUniformBufferOffsetAlignment,
                                           context.limits().minStorageBufferOffsetAlignment);
   guard = (kGuardBytes + alignment - 1) / alignment * alignment;
-  std::map<uint32_t, size_t> needed;  // binding -> bytes written there
-  needed[interface.palette.binding] =
-      interface.palette.offset + size_t(interface.palette.joints) * palette_entry_bytes(interface.palette.layout);
+  std::map<std::pair<uint32_t, uint32_t>, size_t> needed;  // (set, binding) -> bytes written there
+  const PaletteBlock& palette = interface.palette;
+  needed[{palette.set, palette.binding}] = palette.offset + size_t(palette.joints) * palette_entry_bytes(palette.layout);
+  if (palette.joint_offset && !palette.joint_offset->push_constant) {
+    size_t& bytes = needed[{palette.joint_offset->set, palette.joint_offset->binding}];
+    bytes = std::max(bytes, size_t(palette.joint_offset->offset) + 4);
+  }
   for (const IdentityMatrix& m : interface.identities)
-    needed[m.binding] = std::max(needed[m.binding], size_t(m.offset) + (m.format == IdentityFormat::Mat4 ? 64 : 48));
+    if (!m.push_constant) {
+      size_t& bytes = needed[{m.set, m.binding}];
+      bytes = std::max(bytes, size_t(m.offset) + (m.format == IdentityFormat::Mat4 ? 64 : 48));
+    }
   for (const ReflectedBlock& block : shader.blocks) {
-    const size_t bytes = std::max(block.bytes, needed[block.binding]);
-    blocks.push_back({block.binding, block.descriptor, (bytes + 15) / 16 * 16});
+    const size_t bytes = std::max(block.bytes, needed[{block.set, block.binding}]);
+    blocks.push_back({block.set, block.binding, block.descriptor, (bytes + 15) / 16 * 16});
     const VkDeviceSize range = block.descriptor == BlockDescriptor::Uniform ? context.limits().maxUniformBufferRange
                                                                             : context.limits().maxStorageBufferRange;
     if (blocks.back().bytes > range)
@@ -334,28 +351,36 @@ void UserVertexSkinning::State::fill_vertices(Draw& draw, const Scene& scene, co
 
 void UserVertexSkinning::State::fill_blocks(Draw& draw, const Scene& scene, const std::vector<Mat4>& palette) const {
   const VertexInterface& interface = shader.interface;
-  if (palette.size() > interface.palette.joints)
+  const std::optional<JointOffset>& joint_offset = interface.palette.joint_offset;
+  const size_t first = joint_offset ? joint_offset->value : 0;  // the skin's first entry in the block
+  if (first + palette.size() > interface.palette.joints)
     throw InputError(scene.source, "", "a palette the shader's block holds (" + std::to_string(interface.palette.joints) +
-                                           " joints, " + interface.path + "); node " + std::to_string(draw.node) +
-                                           "'s skin has " + std::to_string(palette.size()));
+                                           " joints from entry " + std::to_string(first) + ", " + interface.path +
+                                           "); node " + std::to_string(draw.node) + "'s skin has " +
+                                           std::to_string(palette.size()));
+  draw.push_bytes.assign(interface.push_constant_bytes, std::byte{0});
+  for (const IdentityMatrix& m : interface.identities)
+    if (m.push_constant) put_identity(draw.push_bytes, m.offset, m.format);
+  if (joint_offset && joint_offset->push_constant) put_value(draw.push_bytes, joint_offset->offset, joint_offset->value);
   for (const BlockBinding& block : blocks) {
+    const auto here = [&](uint32_t set, uint32_t binding) { return block.set == set && block.binding == binding; };
     // NaN guards, the block between them; the palette's unused entries are NaN too (reads past the skin's joints).
     std::vector<std::byte> bytes(guard + block.bytes + guard, std::byte{0});
     for (size_t at = 0; at + 4 <= bytes.size(); at += 4)
       if (at < guard || at >= guard + block.bytes) put_value(bytes, at, kQuietNan);
     const size_t base = guard;
-    if (block.binding == interface.palette.binding) {
+    if (here(interface.palette.set, interface.palette.binding)) {
       const size_t entry = palette_entry_bytes(interface.palette.layout);
       for (size_t at = 0; at < size_t(interface.palette.joints) * entry; at += 4)
         put_value(bytes, base + interface.palette.offset + at, kQuietNan);
       for (size_t j = 0; j < palette.size(); ++j)
-        put_palette_entry(bytes, base + interface.palette.offset + j * entry, palette[j], interface.palette.layout);
+        put_palette_entry(bytes, base + interface.palette.offset + (first + j) * entry, palette[j],
+                          interface.palette.layout);
     }
+    if (joint_offset && !joint_offset->push_constant && here(joint_offset->set, joint_offset->binding))
+      put_value(bytes, base + joint_offset->offset, joint_offset->value);
     for (const IdentityMatrix& m : interface.identities)
-      if (m.binding == block.binding) {
-        const int columns = m.format == IdentityFormat::Mat4 ? 4 : 3;  // std140: mat3 columns padded to vec4
-        for (int c = 0; c < columns; ++c) put_float(bytes, base + m.offset + 16 * c + 4 * c, 1.0);
-      }
+      if (!m.push_constant && here(m.set, m.binding)) put_identity(bytes, base + m.offset, m.format);
     draw.block_bytes.push_back(std::move(bytes));
   }
 }
@@ -377,8 +402,62 @@ void UserVertexSkinning::State::upload(Draw& draw) {
                                          VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, true);
 }
 
-// The module, the descriptor layout of the shader's blocks, a render pass and framebuffer without attachments
-// (rasterization is discarded), the pipeline, and one descriptor set rewritten per draw.
+namespace {
+
+VkDescriptorType descriptor_type(BlockDescriptor descriptor) {
+  return descriptor == BlockDescriptor::Uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+}
+
+}  // namespace
+
+// A descriptor set layout per set from 0 to the highest the blocks use (an empty one for a set between), and the
+// pipeline layout with them and the push constants' range.
+void UserVertexSkinning::State::create_layouts() {
+  VkDevice device = context.device();
+  uint32_t set_count = 0;
+  for (const BlockBinding& block : blocks) set_count = std::max(set_count, block.set + 1);
+  for (uint32_t set = 0; set < set_count; ++set) {
+    std::vector<VkDescriptorSetLayoutBinding> bindings;
+    for (const BlockBinding& block : blocks)
+      if (block.set == set) bindings.push_back({block.binding, descriptor_type(block.descriptor), 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
+    VkDescriptorSetLayoutCreateInfo set_info{};
+    set_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+    set_info.bindingCount = uint32_t(bindings.size());
+    set_info.pBindings = bindings.data();
+    VK_CHECK(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layouts.emplace_back()));
+  }
+  const VkPushConstantRange push{VK_SHADER_STAGE_VERTEX_BIT, 0, shader.interface.push_constant_bytes};
+  VkPipelineLayoutCreateInfo layout_info{};
+  layout_info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+  layout_info.setLayoutCount = uint32_t(set_layouts.size());
+  layout_info.pSetLayouts = set_layouts.data();
+  layout_info.pushConstantRangeCount = push.size > 0 ? 1u : 0u;
+  layout_info.pPushConstantRanges = &push;
+  VK_CHECK(vkCreatePipelineLayout(device, &layout_info, nullptr, &pipeline_layout));
+}
+
+// The descriptor sets, each rewritten per draw.
+void UserVertexSkinning::State::allocate_sets() {
+  if (set_layouts.empty()) return;
+  std::vector<VkDescriptorPoolSize> sizes;
+  for (const BlockBinding& block : blocks) sizes.push_back({descriptor_type(block.descriptor), 1});
+  VkDescriptorPoolCreateInfo pool_info{};
+  pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+  pool_info.maxSets = uint32_t(set_layouts.size());
+  pool_info.poolSizeCount = uint32_t(sizes.size());
+  pool_info.pPoolSizes = sizes.data();
+  VK_CHECK(vkCreateDescriptorPool(context.device(), &pool_info, nullptr, &pool));
+  VkDescriptorSetAllocateInfo allocate{};
+  allocate.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+  allocate.descriptorPool = pool;
+  allocate.descriptorSetCount = uint32_t(set_layouts.size());
+  allocate.pSetLayouts = set_layouts.data();
+  sets.resize(set_layouts.size());
+  VK_CHECK(vkAllocateDescriptorSets(context.device(), &allocate, sets.data()));
+}
+
+// The module, the descriptor layouts of the shader's blocks, a render pass and framebuffer without attachments
+// (rasterization is discarded), the pipeline, and the descriptor sets rewritten per draw.
 void UserVertexSkinning::State::create_pipeline() {
   VkDevice device = context.device();
   VkShaderModuleCreateInfo module_info{};
@@ -387,25 +466,7 @@ void UserVertexSkinning::State::create_pipeline() {
   module_info.pCode = shader.captured.data();
   VK_CHECK(vkCreateShaderModule(device, &module_info, nullptr, &module));
 
-  std::vector<VkDescriptorSetLayoutBinding> bindings;
-  std::vector<VkDescriptorPoolSize> sizes;
-  for (const BlockBinding& block : blocks) {
-    const VkDescriptorType type = block.descriptor == BlockDescriptor::Uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                                                                               : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    bindings.push_back({block.binding, type, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr});
-    sizes.push_back({type, 1});
-  }
-  VkDescriptorSetLayoutCreateInfo set_info{};
-  set_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  set_info.bindingCount = uint32_t(bindings.size());
-  set_info.pBindings = bindings.data();
-  VK_CHECK(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout));
-  VkPipelineLayoutCreateInfo layout_info{};
-  layout_info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-  layout_info.setLayoutCount = 1;
-  layout_info.pSetLayouts = &set_layout;
-  VK_CHECK(vkCreatePipelineLayout(device, &layout_info, nullptr, &pipeline_layout));
-
+  create_layouts();
   VkSubpassDescription subpass{};
   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
   VkRenderPassCreateInfo pass_info{};
@@ -420,20 +481,7 @@ void UserVertexSkinning::State::create_pipeline() {
   VK_CHECK(vkCreateFramebuffer(device, &framebuffer_info, nullptr, &framebuffer));
   pipeline = create_graphics_pipeline();
 
-  if (!sizes.empty()) {
-    VkDescriptorPoolCreateInfo pool_info{};
-    pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-    pool_info.maxSets = 1;
-    pool_info.poolSizeCount = uint32_t(sizes.size());
-    pool_info.pPoolSizes = sizes.data();
-    VK_CHECK(vkCreateDescriptorPool(device, &pool_info, nullptr, &pool));
-    VkDescriptorSetAllocateInfo allocate{};
-    allocate.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-    allocate.descriptorPool = pool;
-    allocate.descriptorSetCount = 1;
-    allocate.pSetLayouts = &set_layout;
-    VK_CHECK(vkAllocateDescriptorSets(device, &allocate, &set));
-  }
+  allocate_sets();
   if (context.timestamps_supported()) {
     VkQueryPoolCreateInfo query_info{};
     query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
@@ -460,6 +508,20 @@ VkPipeline UserVertexSkinning::State::create_graphics_pipeline() const {
   stage.stage = VK_SHADER_STAGE_VERTEX_BIT;
   stage.module = module;
   stage.pName = interface.entry_point.c_str();
+  std::vector<VkSpecializationMapEntry> entries;
+  std::vector<std::byte> values(interface.specialization.size() * 4, std::byte{0});
+  for (size_t i = 0; i < interface.specialization.size(); ++i) {
+    const SpecializationConstant& constant = interface.specialization[i];
+    entries.push_back({constant.id, uint32_t(4 * i), 4});
+    switch (constant.type) {
+      case ConstantType::Bool:
+      case ConstantType::Uint: put_value(values, 4 * i, uint32_t(constant.value)); break;
+      case ConstantType::Int: put_value(values, 4 * i, int32_t(constant.value)); break;
+      case ConstantType::Float: put_float(values, 4 * i, constant.value); break;
+    }
+  }
+  const VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), values.size(), values.data()};
+  if (!entries.empty()) stage.pSpecializationInfo = &specialization;
   std::vector<VkVertexInputBindingDescription> bindings;
   for (const VertexBufferBinding& b : interface.vertex_buffers)
     bindings.push_back({b.binding, b.stride, VK_VERTEX_INPUT_RATE_VERTEX});
@@ -507,8 +569,12 @@ void UserVertexSkinning::State::record(VkCommandBuffer cmd, const Draw& draw) co
   begin.renderArea.extent = {1, 1};
   vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-  if (set != VK_NULL_HANDLE)
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout, 0, 1, &set, 0, nullptr);
+  if (!sets.empty())
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout, 0, uint32_t(sets.size()), sets.data(),
+                            0, nullptr);
+  if (!draw.push_bytes.empty())
+    vkCmdPushConstants(cmd, pipeline_layout, VK_SHADER_STAGE_VERTEX_BIT, 0, uint32_t(draw.push_bytes.size()),
+                       draw.push_bytes.data());
   const VkDeviceSize zero = 0;
   for (size_t b = 0; b < draw.vertex_buffers.size(); ++b)
     vkCmdBindVertexBuffers(cmd, shader.interface.vertex_buffers[b].binding, 1, &draw.vertex_buffers[b].buffer, &zero);
@@ -564,11 +630,10 @@ void UserVertexSkinning::dispatch() {
     for (size_t b = 0; b < s.blocks.size(); ++b) {
       VkWriteDescriptorSet write{};
       write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-      write.dstSet = s.set;
+      write.dstSet = s.sets[s.blocks[b].set];
       write.dstBinding = s.blocks[b].binding;
       write.descriptorCount = 1;
-      write.descriptorType = s.blocks[b].descriptor == BlockDescriptor::Uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                                                                                : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      write.descriptorType = descriptor_type(s.blocks[b].descriptor);
       write.pBufferInfo = &infos[b];
       writes.push_back(write);
     }

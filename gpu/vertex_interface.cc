@@ -21,6 +21,22 @@ constexpr std::array<PaletteLayout, 4> kPaletteLayouts = {PaletteLayout::Mat4, P
                                                           PaletteLayout::Mat3x4Rows, PaletteLayout::DualQuaternion};
 constexpr std::array<BlockDescriptor, 2> kDescriptors = {BlockDescriptor::Uniform, BlockDescriptor::Storage};
 constexpr std::array<IdentityFormat, 2> kIdentityFormats = {IdentityFormat::Mat4, IdentityFormat::Mat3};
+constexpr std::array<ConstantType, 4> kConstantTypes = {ConstantType::Bool, ConstantType::Int, ConstantType::Uint,
+                                                        ConstantType::Float};
+// Descriptor sets an interface may name (Vulkan guarantees 4 bound at once).
+constexpr uint32_t kMaxSets = 3;
+// Push constants Vulkan guarantees (maxPushConstantsSize is at least 128 bytes).
+constexpr uint32_t kMaxPushConstantBytes = 256;
+
+const char* constant_type_name(ConstantType type) {
+  switch (type) {
+    case ConstantType::Bool: return "bool";
+    case ConstantType::Int: return "int";
+    case ConstantType::Uint: return "uint";
+    case ConstantType::Float: return "float";
+  }
+  return "?";
+}
 
 // The largest palette a block may declare (a uniform block of mat4 is 64 KiB at 1,024).
 constexpr uint32_t kMaxPaletteJoints = 1u << 16;
@@ -169,17 +185,83 @@ VertexInput parse_input(const std::string& file, const Json& json, const std::st
   return input;
 }
 
+JointOffset parse_joint_offset(const std::string& file, const Json& json) {
+  ObjectReader reader(file, json, "/palette/joint_offset");
+  JointOffset offset;
+  offset.value = reader.count("value", 0, 1u << 20);
+  if (reader.find("push_constant")) {
+    offset.push_constant = true;
+    offset.offset = reader.count("push_constant", 0, kMaxPushConstantBytes - 4);
+  } else {
+    offset.set = reader.optional_count("set", 0, kMaxSets).value_or(0);
+    offset.binding = reader.count("binding", 0, 1023);
+    offset.offset = reader.count("offset", 0, 1u << 24);
+  }
+  if (offset.offset % 4 != 0) reader.fail(reader.at(offset.push_constant ? "push_constant" : "offset"), "a multiple of 4 bytes");
+  reader.no_other_keys();
+  return offset;
+}
+
 PaletteBlock parse_palette(const std::string& file, const Json& json) {
   ObjectReader reader(file, json, "/palette");
   PaletteBlock palette;
+  palette.set = reader.optional_count("set", 0, kMaxSets).value_or(0);
   palette.binding = reader.count("binding", 0, 1023);
   palette.descriptor = reader.choice("descriptor", kDescriptors, descriptor_name);
   palette.offset = reader.optional_count("offset", 0, 1u << 24).value_or(0);
   palette.layout = reader.choice("layout", kPaletteLayouts, palette_layout_name);
   palette.joints = reader.count("joints", 1, kMaxPaletteJoints);
   if (palette.offset % 16 != 0) reader.fail(reader.at("offset"), "a multiple of 16 bytes");
+  if (const Json* offset = reader.find("joint_offset")) {
+    palette.joint_offset = parse_joint_offset(file, *offset);
+    if (palette.joint_offset->value >= palette.joints)
+      reader.fail(reader.at("joint_offset") + "/value", "an entry below \"joints\" (" + std::to_string(palette.joints) + ")");
+  }
   reader.no_other_keys();
   return palette;
+}
+
+IdentityMatrix parse_identity(const std::string& file, const Json& json, const std::string& path) {
+  ObjectReader entry(file, json, path);
+  IdentityMatrix matrix;
+  if (const Json* push = entry.find("push_constant")) {
+    if (*push != true) entry.fail(entry.at("push_constant"), "true, or no such key for a matrix in a block");
+    matrix.push_constant = true;
+  } else {
+    matrix.set = entry.optional_count("set", 0, kMaxSets).value_or(0);
+    matrix.binding = entry.count("binding", 0, 1023);
+  }
+  matrix.offset = entry.count("offset", 0, matrix.push_constant ? kMaxPushConstantBytes - 48 : 1u << 24);
+  matrix.format = entry.choice("format", kIdentityFormats, identity_format_name);
+  entry.no_other_keys();
+  if (matrix.offset % 16 != 0) entry.fail(entry.at("offset"), "a multiple of 16 bytes");
+  return matrix;
+}
+
+std::vector<SpecializationConstant> parse_specialization(const std::string& file, const Json& list) {
+  if (!list.is_array()) throw InputError(file, "/specialization_constants", "an array");
+  std::vector<SpecializationConstant> constants;
+  std::set<uint32_t> ids;
+  for (size_t i = 0; i < list.size(); ++i) {
+    ObjectReader entry(file, list[i], "/specialization_constants/" + std::to_string(i));
+    SpecializationConstant constant;
+    constant.id = entry.count("id", 0, 65535);
+    constant.type = entry.choice("type", kConstantTypes, constant_type_name);
+    const Json& value = entry.need("value");
+    const bool integral = constant.type != ConstantType::Float;
+    const bool fits = value.is_number() && std::isfinite(value.get<double>()) &&
+                      (!integral || (value.is_number_integer() &&
+                                     value.get<double>() >= (constant.type == ConstantType::Int ? -2147483648.0 : 0.0) &&
+                                     value.get<double>() <= (constant.type == ConstantType::Bool ? 1.0
+                                                             : constant.type == ConstantType::Int ? 2147483647.0
+                                                                                                  : 4294967295.0)));
+    if (!fits) entry.fail(entry.at("value"), std::string("a value of type ") + constant_type_name(constant.type));
+    constant.value = value.get<double>();
+    entry.no_other_keys();
+    if (!ids.insert(constant.id).second) entry.fail(entry.at("id"), "an id not given twice");
+    constants.push_back(constant);
+  }
+  return constants;
 }
 
 VertexOutput parse_output(ObjectReader& outputs, const char* key, bool builtin_allowed) {
@@ -194,6 +276,22 @@ VertexOutput parse_output(ObjectReader& outputs, const char* key, bool builtin_a
   output.location = reader.count("location", 0, 31);
   reader.no_other_keys();
   return output;
+}
+
+// What the interface places in push constants lies within the bytes it declares for them.
+void check_push_constant_use(const VertexInterface& result, ObjectReader& reader) {
+  for (size_t m = 0; m < result.identities.size(); ++m) {
+    const IdentityMatrix& matrix = result.identities[m];
+    const uint32_t end = matrix.offset + (matrix.format == IdentityFormat::Mat4 ? 64u : 48u);
+    if (matrix.push_constant && end > result.push_constant_bytes)
+      reader.fail("/identity_matrices/" + std::to_string(m),
+                  "a matrix within \"push_constants\" (" + std::to_string(result.push_constant_bytes) +
+                      " bytes), up to byte " + std::to_string(end));
+  }
+  const std::optional<JointOffset>& offset = result.palette.joint_offset;
+  if (offset && offset->push_constant && offset->offset + 4 > result.push_constant_bytes)
+    reader.fail("/palette/joint_offset/push_constant", "an offset within \"push_constants\" (" +
+                                                           std::to_string(result.push_constant_bytes) + " bytes)");
 }
 
 // Inputs' locations once each; joints and weights covering slots 0 to influences - 1 once each.
@@ -313,17 +411,18 @@ VertexInterface parse_vertex_interface(const std::string& path) {
                                                      "dual-quaternion"));
   if (const Json* identities = reader.find("identity_matrices")) {
     if (!identities->is_array()) reader.fail("/identity_matrices", "an array");
-    for (size_t m = 0; m < identities->size(); ++m) {
-      ObjectReader entry(path, (*identities)[m], "/identity_matrices/" + std::to_string(m));
-      IdentityMatrix matrix;
-      matrix.binding = entry.count("binding", 0, 1023);
-      matrix.offset = entry.count("offset", 0, 1u << 24);
-      matrix.format = entry.choice("format", kIdentityFormats, identity_format_name);
-      entry.no_other_keys();
-      if (matrix.offset % 16 != 0) entry.fail(entry.at("offset"), "a multiple of 16 bytes");
-      result.identities.push_back(matrix);
-    }
+    for (size_t m = 0; m < identities->size(); ++m)
+      result.identities.push_back(parse_identity(path, (*identities)[m], "/identity_matrices/" + std::to_string(m)));
   }
+  if (const Json* push = reader.find("push_constants")) {
+    ObjectReader entry(path, *push, "/push_constants");
+    result.push_constant_bytes = entry.count("bytes", 4, kMaxPushConstantBytes);
+    if (result.push_constant_bytes % 4 != 0) entry.fail(entry.at("bytes"), "a multiple of 4 bytes");
+    entry.no_other_keys();
+  }
+  if (const Json* constants = reader.find("specialization_constants"))
+    result.specialization = parse_specialization(path, *constants);
+  check_push_constant_use(result, reader);
   ObjectReader outputs(path, reader.need("outputs"), "/outputs");
   result.position = parse_output(outputs, "position", true);
   if (outputs.find("normal")) result.normal = parse_output(outputs, "normal", false);

@@ -22,15 +22,23 @@
 //   - zero, or constant with "value": [1 to 4 numbers] (the rest 0, 0, 0, 1): the same for every vertex.
 //   `format` is any vertex format of gpu/vertex_format.h whose numeric type is the shader input's (SFLOAT,
 //   UNORM and SNORM for float inputs, UINT for uint, SINT for int); Vulkan fills the components a format lacks.
-// - "palette": {"binding", "descriptor": "uniform"|"storage", "offset", "layout", "joints"}: the skinning
-//   matrices, `joints` of them from byte `offset` of the block at `binding` (set 0); layout mat4 (column-major,
+// - "palette": {"set", "binding", "descriptor": "uniform"|"storage", "offset", "layout", "joints",
+//   "joint_offset"}: the skinning matrices, `joints` of them from byte `offset` of the block at `set` (default 0),
+//   `binding`. With "joint_offset": {"value": K, "push_constant": OFFSET} or {"value": K, "set", "binding",
+//   "offset"}, the skin's palette starts at entry K (the entries before it NaN, as a batch of other skins would
+//   be to this draw) and K is written as a uint32 where it says; layout mat4 (column-major,
 //   64 bytes each, std140's mat4 array), mat4-row-major, mat3x4-rows (the top three rows as vec4s, 48
 //   bytes each), or dual-quaternion (the rigid part of each matrix as a unit dual quaternion, real x y z w then
 //   dual x y z w, 32 bytes each: skin/dqs.h's split).
-// - "identity_matrices": [{"binding", "offset", "format": "mat4"|"mat3"}]: the model, view and projection (or
+// - "identity_matrices": [{"set", "binding", "offset", "format": "mat4"|"mat3"} or {"push_constant": true,
+//   "offset", "format"}]: the model, view and projection (or
 //   their products, or a normal matrix: mat3 as std140 lays it out, three vec4 columns) that skinref sets to
 //   the identity, so that the outputs are the skinned values in world space. Every block byte not described
 //   is zero.
+// - "push_constants": {"bytes": N}: the shader's push-constant block, N bytes (at least its declared size); skinref
+//   pushes zeros there but for the identity matrices and the joint offset placed in it.
+// - "specialization_constants": [{"id", "type": "bool"|"int"|"uint"|"float", "value"}]: given to the pipeline
+//   (MAX_BONES, ...); block sizes are reflected with these values.
 // - "outputs": {"position": "gl_Position" | {"location"}, "normal": {"location"} (optional), "tangent":
 //   {"location"} (optional)}: the skinned position is read as xyz (w ignored: it is the weights' sum, 1 for
 //   glTF's weights); the normal as xyz, normalized by skinref as an engine's fragment shader does; the tangent,
@@ -76,18 +84,39 @@ struct VertexInput {
 // "position", ..., "texcoord:1", "color:0", "_NAME", "zero", "constant": the input's "attribute" as written.
 std::string vertex_input_source(const VertexInput& input);
 
+// Where a per-draw joint offset is written (engines that keep many skins in one buffer index it from there):
+// a uint32 in the push constants, or in a block.
+struct JointOffset {
+  uint32_t value = 0;          // the palette's first entry in the block
+  bool push_constant = false;  // at `offset` of the push constants, else of the block at `set`, `binding`
+  uint32_t set = 0, binding = 0, offset = 0;
+};
+
 struct PaletteBlock {
+  uint32_t set = 0;
   uint32_t binding = 0;
   BlockDescriptor descriptor = BlockDescriptor::Uniform;
   uint32_t offset = 0;
   PaletteLayout layout = PaletteLayout::Mat4;
-  uint32_t joints = 0;  // the palette's capacity
+  uint32_t joints = 0;  // the palette's capacity, entries from 0 (the joint offset's included)
+  std::optional<JointOffset> joint_offset;
 };
 
 struct IdentityMatrix {
+  bool push_constant = false;  // in the push constants, else in the block at `set`, `binding`
+  uint32_t set = 0;
   uint32_t binding = 0;
   uint32_t offset = 0;
   IdentityFormat format = IdentityFormat::Mat4;
+};
+
+enum class ConstantType { Bool, Int, Uint, Float };
+
+// A specialization constant the pipeline is given (its constant_id in the shader, its value as 4 bytes).
+struct SpecializationConstant {
+  uint32_t id = 0;
+  ConstantType type = ConstantType::Uint;
+  double value = 0.0;
 };
 
 struct VertexOutput {
@@ -105,6 +134,8 @@ struct VertexInterface {
   std::vector<VertexInput> inputs;
   PaletteBlock palette;
   std::vector<IdentityMatrix> identities;
+  uint32_t push_constant_bytes = 0;  // 0: the shader has no push constants
+  std::vector<SpecializationConstant> specialization;
   VertexOutput position;
   std::optional<VertexOutput> normal;
   std::optional<VertexOutput> tangent;

@@ -1,0 +1,134 @@
+// Skinning vertex shaders written as engines and tutorials write them (examples/shaders/engines/), run as
+// written: inputs that skinning does not use (texture coordinates, colours) fed from the model, blocks in two
+// descriptor sets, push constants, a per-draw joint offset into a storage buffer of many skins, and a
+// specialization constant. Each runs under the validation layer (`--validate`) and gets its verdict from
+// `diagnose`; each new form of the interface, contradicted, is refused naming its JSON path.
+//
+// Like the rest of gpu_tests, this runs only where the Vulkan path was built.
+#include "support/cli_runner.h"
+#include "support/temp_dir.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#ifndef SKINREF_EXAMPLES_DIR
+#error "SKINREF_EXAMPLES_DIR must name examples/ (set by CMakeLists.txt)"
+#endif
+
+namespace skinref {
+inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity build (CMakeLists.txt)
+
+using namespace test::exit_codes;
+using Json = nlohmann::json;
+
+std::string engine_sample(const std::string& name) { return std::string(SKINREF_EXAMPLES_DIR) + "/shaders/engines/" + name; }
+
+// A time of bend's clip where every joint has turned.
+constexpr const char* kTime = "0.37";
+
+class EngineStyleShaderTest : public ::testing::Test {
+ protected:
+  test::CliRun run(const std::vector<std::string>& args) const { return test::run_cli(captures_, args); }
+  std::string work(const std::string& name) const { return work_.file(name); }
+
+  test::CliRun skin(const std::string& shader, const std::string& interface, const std::string& out) const {
+    return run({"skin", "builtin:bend", "--time", kTime, "--backend", "vulkan", "--validate", "--shader", shader,
+                "--interface", interface, "--out", out});
+  }
+
+  // The sample's interface edited by `edit`: refused, one line naming each of `mentions`, no dump written.
+  void expect_refused(const std::string& sample, const std::function<void(Json&)>& edit,
+                      const std::vector<std::string>& mentions) {
+    std::ifstream in(engine_sample(sample + ".json"));
+    Json json = Json::parse(in);
+    edit(json);
+    const std::string interface = work("edited.json"), out = work("refused.skv");
+    std::ofstream(interface) << json.dump(2);
+    const test::CliRun result = skin(engine_sample(sample + ".vert"), interface, out);
+    EXPECT_EQ(result.exit_code, kExitBadInput) << result.err;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    for (const std::string& mention : mentions)
+      EXPECT_NE(result.err.find(mention), std::string::npos) << "no '" << mention << "' in: " << result.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+
+  test::TempDir captures_, work_;
+};
+
+// The tutorial as printed: a texcoord passed through, the UBO and the bones in two blocks, ">= 0" for a joint,
+// normals moved by each bone as directions and blended. Its positions are glTF's; its normal rule is named.
+TEST_F(EngineStyleShaderTest, TheTutorialAsPrintedRunsAndItsNormalRuleIsNamed) {
+  const std::string dump = work("tutorial.skv");
+  const test::CliRun skinned =
+      skin(engine_sample("tutorial_as_printed.vert"), engine_sample("tutorial_as_printed.json"), dump);
+  ASSERT_EQ(skinned.exit_code, kExitOk) << skinned.err;
+  const test::CliRun diagnosed = run({"diagnose", "builtin:bend", dump, "--time", kTime});
+  EXPECT_NE(diagnosed.out.find("matches glTF 2.0 with normals=blend-normal-matrices: 0 of 672 values over"),
+            std::string::npos)
+      << diagnosed.out;
+  EXPECT_NE(diagnosed.out.find("normals=blend-upper3x3"), std::string::npos) << diagnosed.out;
+  EXPECT_NE(diagnosed.out.find("moves positions by up to 0 of the extent"), std::string::npos) << diagnosed.out;
+}
+
+// Many skins in one storage buffer (set 1), the draw's first bone (200) and the model matrix in push constants,
+// MAX_BONES specialized to 100, a colour input in UNORM8 and joints in UINT8: glTF 2.0 to the float32 bounds. The
+// same shader with MAX_BONES left at its default 1 clamps every joint to the skin's first: not glTF.
+TEST_F(EngineStyleShaderTest, ABatchedShaderWithPushConstantsAndASpecializedConstantPasses) {
+  const std::string dump = work("batched.skv");
+  const test::CliRun skinned = skin(engine_sample("batched_skins.vert"), engine_sample("batched_skins.json"), dump);
+  ASSERT_EQ(skinned.exit_code, kExitOk) << skinned.err;
+  const test::CliRun diagnosed = run({"diagnose", "builtin:bend", dump, "--time", kTime});
+  EXPECT_EQ(diagnosed.exit_code, kExitOk) << diagnosed.out;
+  EXPECT_NE(diagnosed.out.find("matches glTF 2.0: 0 of 672 values over"), std::string::npos) << diagnosed.out;
+
+  std::ifstream in(engine_sample("batched_skins.json"));
+  Json json = Json::parse(in);
+  json.erase("specialization_constants");
+  const std::string unspecialized = work("unspecialized.json"), clamped = work("clamped.skv");
+  std::ofstream(unspecialized) << json.dump(2);
+  ASSERT_EQ(skin(engine_sample("batched_skins.vert"), unspecialized, clamped).exit_code, kExitOk);
+  const test::CliRun wrong = run({"diagnose", "builtin:bend", clamped, "--time", kTime});
+  EXPECT_EQ(wrong.exit_code, kExitFailed) << wrong.out;
+}
+
+TEST_F(EngineStyleShaderTest, InterfacesThatContradictTheNewFormsAreRefused) {
+  const char* const batched = "batched_skins";
+  // Push constants: the shader's 68 bytes not declared, declared too few, or a value placed beyond them.
+  expect_refused(batched, [](Json& j) { j.erase("push_constants"); j["identity_matrices"].erase(2);
+                   j["palette"].erase("joint_offset"); },
+                 {"/push_constants", "68 bytes of push constants"});
+  expect_refused(batched, [](Json& j) { j["push_constants"]["bytes"] = 64; }, {"/palette/joint_offset/push_constant"});
+  // Descriptor sets: the palette in set 0, where binding 0 is the 128-byte frame block; at a binding of set 1 the
+  // shader does not have.
+  expect_refused(batched, [](Json& j) { j["palette"]["set"] = 0; }, {"/palette", "'Frame' (128 bytes)"});
+  expect_refused(batched, [](Json& j) { j["palette"]["binding"] = 3; }, {"/palette", "at set 1, binding 3"});
+  expect_refused(batched, [](Json& j) { j["palette"]["set"] = 9; }, {"/palette/set", "0 to 3"});
+  // Specialization constants: an id the shader does not declare; a value of the wrong type.
+  expect_refused(batched, [](Json& j) { j["specialization_constants"][0]["id"] = 5; },
+                 {"/specialization_constants/0/id", "constant_id of the shader, got 5"});
+  expect_refused(batched, [](Json& j) { j["specialization_constants"][0]["value"] = -1; },
+                 {"/specialization_constants/0/value", "uint"});
+  // The joint offset: beyond the palette's capacity.
+  expect_refused(batched, [](Json& j) { j["palette"]["joint_offset"]["value"] = 300; },
+                 {"/palette/joint_offset/value", "below \"joints\" (300)"});
+  // Inputs: a colour read as integers by a float input; an attribute that is not one.
+  expect_refused(batched, [](Json& j) { j["inputs"][4]["format"] = "R8G8B8A8_UINT"; }, {"/inputs/4/format", "float4"});
+  expect_refused(batched, [](Json& j) { j["inputs"][4]["attribute"] = "colour:0"; },
+                 {"/inputs/4/attribute", "texcoord:N, color:N"});
+  expect_refused(batched, [](Json& j) { j["inputs"][4]["format"] = "R8G8B8_SRGB"; },
+                 {"/inputs/4/format", "a Vulkan vertex format"});
+  // The tutorial's texture coordinate left out: refused naming it, as before.
+  expect_refused("tutorial_as_printed", [](Json& j) { j["inputs"].erase(2); },
+                 {"/inputs", "'inTexCoord' at location 2 described"});
+  expect_refused("tutorial_as_printed", [](Json& j) { j["inputs"][2]["attribute"] = "constant"; },
+                 {"/inputs/2/value", "1 to 4 finite numbers"});
+}
+
+}  // namespace SKINREF_UNITY_ID
+}  // namespace skinref
