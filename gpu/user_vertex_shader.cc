@@ -60,6 +60,35 @@ void apply_specialization(spirv_cross::Compiler& compiler, const VertexInterface
   }
 }
 
+// Texel buffers (GLSL samplerBuffer and imageBuffer, HLSL Buffer<float4> and RWBuffer<float4>) and sampled 2D
+// images (sampler2D) as blocks of unbounded size; any other image is a resource skinref does not fill.
+void reflect_texels(const spirv_cross::Compiler& compiler, const spirv_cross::ShaderResources& resources,
+                    VertexReflection& result) {
+  const auto add = [&](const spirv_cross::Resource& r, BlockDescriptor descriptor) {
+    ReflectedBlock block;
+    block.set = compiler.get_decoration(r.id, spv::DecorationDescriptorSet);
+    block.binding = compiler.get_decoration(r.id, spv::DecorationBinding);
+    block.descriptor = descriptor;
+    block.runtime_array = true;
+    block.name = r.name;
+    result.blocks.push_back(block);
+  };
+  for (const spirv_cross::Resource& r : resources.sampled_images) {
+    const spv::Dim dim = compiler.get_type(r.type_id).image.dim;
+    if (dim == spv::DimBuffer) add(r, BlockDescriptor::UniformTexelBuffer);
+    else if (dim == spv::Dim2D) add(r, BlockDescriptor::SampledImage);
+    else result.other_resources.push_back(r.name);
+  }
+  for (const spirv_cross::Resource& r : resources.separate_images) {
+    if (compiler.get_type(r.type_id).image.dim == spv::DimBuffer) add(r, BlockDescriptor::UniformTexelBuffer);
+    else result.other_resources.push_back(r.name);
+  }
+  for (const spirv_cross::Resource& r : resources.storage_images) {
+    if (compiler.get_type(r.type_id).image.dim == spv::DimBuffer) add(r, BlockDescriptor::StorageTexelBuffer);
+    else result.other_resources.push_back(r.name);
+  }
+}
+
 VertexReflection reflect(const std::vector<uint32_t>& spirv, const VertexInterface& interface, const std::string& path) {
   VertexReflection result;
   spirv_cross::Compiler compiler(spirv);
@@ -97,11 +126,10 @@ VertexReflection reflect(const std::vector<uint32_t>& spirv, const VertexInterfa
   };
   blocks(resources.uniform_buffers, BlockDescriptor::Uniform);
   blocks(resources.storage_buffers, BlockDescriptor::Storage);
+  reflect_texels(compiler, resources, result);
   for (const spirv_cross::Resource& r : resources.push_constant_buffers)
     result.push_constant_bytes = compiler.get_declared_struct_size(compiler.get_type(r.base_type_id));
-  for (const auto* list : {&resources.sampled_images, &resources.separate_images, &resources.separate_samplers,
-                           &resources.storage_images})
-    for (const spirv_cross::Resource& r : *list) result.other_resources.push_back(r.name);
+  for (const spirv_cross::Resource& r : resources.separate_samplers) result.other_resources.push_back(r.name);
   return result;
 }
 
@@ -148,6 +176,10 @@ const ReflectedBlock& block_holding(const VertexInterface& interface, const Vert
                                     uint32_t binding, size_t end, const std::string& at) {
   for (const ReflectedBlock& block : shader.blocks)
     if (block.set == set && block.binding == binding) {
+      if (is_texel_descriptor(block.descriptor) && at != "/palette")
+        throw InputError(interface.path, at, "a uniform or storage block at set " + std::to_string(set) + ", binding " +
+                                                 std::to_string(binding) + "; the shader's '" + block.name + "' is a " +
+                                                 descriptor_name(block.descriptor));
       if (!block.runtime_array && block.bytes < end)
         throw InputError(interface.path, at, "bytes within the shader's block '" + block.name + "' (" +
                                                  std::to_string(block.bytes) + " bytes), up to " + std::to_string(end));
@@ -170,7 +202,7 @@ void check_push_constants(const VertexInterface& interface, const VertexReflecti
 
 void check_blocks(const VertexInterface& interface, const VertexReflection& shader) {
   if (!shader.other_resources.empty())
-    throw InputError(interface.path, "", "a shader whose resources are uniform and storage blocks and push constants; it also has '" +
+    throw InputError(interface.path, "", "a shader whose resources are uniform and storage blocks, texel buffers, sampled 2D images and push constants; it also has '" +
                                              shader.other_resources.front() + "'");
   const PaletteBlock& palette = interface.palette;
   check_push_constants(interface, shader);
@@ -183,7 +215,7 @@ void check_blocks(const VertexInterface& interface, const VertexReflection& shad
   if (block.descriptor != palette.descriptor)
     throw InputError(interface.path, "/palette/descriptor",
                      std::string("the shader's kind of block at binding ") + std::to_string(palette.binding) + ": " +
-                         (block.descriptor == BlockDescriptor::Uniform ? "uniform" : "storage"));
+                         descriptor_name(block.descriptor));
   for (size_t m = 0; m < interface.identities.size(); ++m) {
     const IdentityMatrix& matrix = interface.identities[m];
     if (matrix.push_constant) continue;  // within the push constants: parse_vertex_interface() checked

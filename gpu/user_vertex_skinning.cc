@@ -5,6 +5,7 @@
 
 #include "core/input_error.h"
 #include "gpu/buffer_bytes.h"
+#include "gpu/palette_texels.h"
 #include "skin/dqs.h"
 #include "skin/morph.h"
 
@@ -85,6 +86,8 @@ struct Draw {
   std::vector<std::vector<std::byte>> block_bytes;   // per block binding
   std::vector<std::byte> push_bytes;                 // the push constants
   std::vector<Buffer> vertex_buffers, block_buffers;
+  std::vector<VkBufferView> texel_views;  // per block: a texel buffer's view, else null
+  std::vector<Image2D> images;            // per block: a sampled image, else empty
   Buffer capture;
   std::vector<std::byte> captured;
 };
@@ -115,6 +118,7 @@ struct UserVertexSkinning::State {
   VkPipeline pipeline = VK_NULL_HANDLE;
   VkDescriptorPool pool = VK_NULL_HANDLE;
   std::vector<VkDescriptorSet> sets;
+  VkSampler sampler = VK_NULL_HANDLE;  // for palettes in sampled images
   VkQueryPool queries = VK_NULL_HANDLE;  // two timestamps around a draw, where the device has them
   double device_ms = 0.0;                // the last dispatch's draws, summed
   PFN_vkCmdBindTransformFeedbackBuffersEXT bind_feedback = nullptr;
@@ -124,6 +128,7 @@ struct UserVertexSkinning::State {
   State(Context& c, const UserVertexShader& s) : context(c), shader(s) {}
   ~State();
   void plan_blocks();
+  VkDeviceSize block_range(BlockDescriptor descriptor) const;
   void plan(const Scene& scene, const EvaluatedPose& pose);
   void fill_vertices(Draw& draw, const Scene& scene, const MorphedAttributes& morphed,
                      const std::vector<uint32_t>& joints, const std::vector<double>& weights) const;
@@ -137,6 +142,7 @@ struct UserVertexSkinning::State {
   void allocate_sets();
   VkPipeline create_graphics_pipeline() const;
   void upload(Draw& draw);
+  void upload_block(Draw& draw, size_t b);
   void record(VkCommandBuffer cmd, const Draw& draw) const;
   void name_sentinel_reads(const Draw& draw) const;
 };
@@ -176,9 +182,14 @@ UserVertexSkinning::State::~State() {
   for (Draw& draw : draws) {
     for (Buffer& b : draw.vertex_buffers) context.resources().destroy(b);
     for (Buffer& b : draw.block_buffers) context.resources().destroy(b);
+    for (VkBufferView view : draw.texel_views)
+      if (view != VK_NULL_HANDLE) vkDestroyBufferView(device, view, nullptr);
+    for (Image2D& image : draw.images)
+      if (image.image != VK_NULL_HANDLE) context.resources().destroy(image);
     if (draw.capture.buffer != VK_NULL_HANDLE) context.resources().destroy(draw.capture);
   }
   if (queries != VK_NULL_HANDLE) vkDestroyQueryPool(device, queries, nullptr);
+  if (sampler != VK_NULL_HANDLE) vkDestroySampler(device, sampler, nullptr);
   if (pool != VK_NULL_HANDLE) vkDestroyDescriptorPool(device, pool, nullptr);
   if (pipeline != VK_NULL_HANDLE) vkDestroyPipeline(device, pipeline, nullptr);
   if (framebuffer != VK_NULL_HANDLE) vkDestroyFramebuffer(device, framebuffer, nullptr);
@@ -188,10 +199,25 @@ UserVertexSkinning::State::~State() {
   if (module != VK_NULL_HANDLE) vkDestroyShaderModule(device, module, nullptr);
 }
 
+// The most bytes one descriptor of the kind may cover on this device.
+VkDeviceSize UserVertexSkinning::State::block_range(BlockDescriptor descriptor) const {
+  const VkPhysicalDeviceLimits& limits = context.limits();
+  switch (descriptor) {
+    case BlockDescriptor::Uniform: return limits.maxUniformBufferRange;
+    case BlockDescriptor::Storage: return limits.maxStorageBufferRange;
+    case BlockDescriptor::UniformTexelBuffer:
+    case BlockDescriptor::StorageTexelBuffer: return VkDeviceSize(limits.maxTexelBufferElements) * 16;
+    case BlockDescriptor::SampledImage:
+      return VkDeviceSize(limits.maxImageDimension2D) * limits.maxImageDimension2D * 16;
+  }
+  return 0;
+}
+
 void UserVertexSkinning::State::plan_blocks() {
   const VertexInterface& interface = shader.interface;
-  const VkDeviceSize alignment = std::max(context.limits().minUniformBufferOffsetAlignment,
-                                          context.limits().minStorageBufferOffsetAlignment);
+  const VkDeviceSize alignment = std::max({context.limits().minUniformBufferOffsetAlignment,
+                                           context.limits().minStorageBufferOffsetAlignment,
+                                           context.limits().minTexelBufferOffsetAlignment, VkDeviceSize(16)});
   guard = (kGuardBytes + alignment - 1) / alignment * alignment;
   std::map<std::pair<uint32_t, uint32_t>, size_t> needed;  // (set, binding) -> bytes written there
   const PaletteBlock& palette = interface.palette;
@@ -206,10 +232,10 @@ void UserVertexSkinning::State::plan_blocks() {
       bytes = std::max(bytes, size_t(m.offset) + (m.format == IdentityFormat::Mat4 ? 64 : 48));
     }
   for (const ReflectedBlock& block : shader.blocks) {
-    const size_t bytes = std::max(block.bytes, needed[{block.set, block.binding}]);
+    size_t bytes = std::max(block.bytes, needed[{block.set, block.binding}]);
+    if (block.descriptor == BlockDescriptor::SampledImage) bytes = size_t(palette.width) * palette.height * 16;
     blocks.push_back({block.set, block.binding, block.descriptor, (bytes + 15) / 16 * 16});
-    const VkDeviceSize range = block.descriptor == BlockDescriptor::Uniform ? context.limits().maxUniformBufferRange
-                                                                            : context.limits().maxStorageBufferRange;
+    const VkDeviceSize range = block_range(block.descriptor);
     if (blocks.back().bytes > range)
       throw InputError(interface.path, "/palette", "a block within the device's range (" + std::to_string(range) +
                                                        " bytes); binding " + std::to_string(block.binding) + " needs " +
@@ -366,8 +392,10 @@ void UserVertexSkinning::State::fill_blocks(Draw& draw, const Scene& scene, cons
     const auto here = [&](uint32_t set, uint32_t binding) { return block.set == set && block.binding == binding; };
     // NaN guards, the block between them; the palette's unused entries are NaN too (reads past the skin's joints).
     std::vector<std::byte> bytes(guard + block.bytes + guard, std::byte{0});
+    // A texel buffer's or an image's texels are NaN wherever the palette is not (unused texels).
+    const bool texels = is_texel_descriptor(block.descriptor);
     for (size_t at = 0; at + 4 <= bytes.size(); at += 4)
-      if (at < guard || at >= guard + block.bytes) put_value(bytes, at, kQuietNan);
+      if (texels || at < guard || at >= guard + block.bytes) put_value(bytes, at, kQuietNan);
     const size_t base = guard;
     if (here(interface.palette.set, interface.palette.binding)) {
       const size_t entry = palette_entry_bytes(interface.palette.layout);
@@ -385,6 +413,36 @@ void UserVertexSkinning::State::fill_blocks(Draw& draw, const Scene& scene, cons
   }
 }
 
+// A block's buffer (a texel buffer's with its view), or a sampled image of its texels between the guards.
+void UserVertexSkinning::State::upload_block(Draw& draw, size_t b) {
+  ResourceAllocator& resources = context.resources();
+  const std::vector<std::byte>& bytes = draw.block_bytes[b];
+  draw.texel_views.push_back(VK_NULL_HANDLE);
+  draw.images.emplace_back();
+  switch (blocks[b].descriptor) {
+    case BlockDescriptor::SampledImage: {
+      const std::vector<std::byte> texels(bytes.begin() + std::ptrdiff_t(guard),
+                                          bytes.begin() + std::ptrdiff_t(guard + blocks[b].bytes));
+      draw.block_buffers.emplace_back();  // none: the image holds the texels
+      draw.images.back() = upload_palette_image(context, texels, shader.interface.palette.width,
+                                                shader.interface.palette.height);
+      return;
+    }
+    case BlockDescriptor::Uniform:
+    case BlockDescriptor::Storage:
+    case BlockDescriptor::UniformTexelBuffer:
+    case BlockDescriptor::StorageTexelBuffer: break;
+  }
+  const BlockDescriptor kind = blocks[b].descriptor;
+  const VkBufferUsageFlags usage = kind == BlockDescriptor::Uniform              ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
+                                   : kind == BlockDescriptor::Storage            ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
+                                   : kind == BlockDescriptor::UniformTexelBuffer ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
+                                                                                 : VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
+  Buffer& buffer = draw.block_buffers.emplace_back(resources.create_buffer(bytes.size(), usage, true));
+  resources.write(buffer, bytes.data(), bytes.size());
+  if (is_texel_descriptor(kind)) draw.texel_views.back() = create_texel_view(context, buffer, guard, blocks[b].bytes);
+}
+
 void UserVertexSkinning::State::upload(Draw& draw) {
   ResourceAllocator& resources = context.resources();
   for (const std::vector<std::byte>& bytes : draw.vertex_bytes) {
@@ -392,12 +450,7 @@ void UserVertexSkinning::State::upload(Draw& draw) {
         resources.create_buffer(std::max<size_t>(bytes.size(), 16), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, true));
     resources.write(buffer, bytes.data(), bytes.size());
   }
-  for (size_t b = 0; b < blocks.size(); ++b) {
-    const VkBufferUsageFlags usage = blocks[b].descriptor == BlockDescriptor::Uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
-                                                                                      : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    Buffer& buffer = draw.block_buffers.emplace_back(resources.create_buffer(draw.block_bytes[b].size(), usage, true));
-    resources.write(buffer, draw.block_bytes[b].data(), draw.block_bytes[b].size());
-  }
+  for (size_t b = 0; b < blocks.size(); ++b) upload_block(draw, b);
   draw.capture = resources.create_buffer(size_t(draw.padded) * shader.capture_stride,
                                          VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, true);
 }
@@ -405,7 +458,14 @@ void UserVertexSkinning::State::upload(Draw& draw) {
 namespace {
 
 VkDescriptorType descriptor_type(BlockDescriptor descriptor) {
-  return descriptor == BlockDescriptor::Uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  switch (descriptor) {
+    case BlockDescriptor::Uniform: return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    case BlockDescriptor::Storage: return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    case BlockDescriptor::UniformTexelBuffer: return VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    case BlockDescriptor::StorageTexelBuffer: return VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+    case BlockDescriptor::SampledImage: return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  }
+  return VK_DESCRIPTOR_TYPE_MAX_ENUM;
 }
 
 }  // namespace
@@ -482,6 +542,9 @@ void UserVertexSkinning::State::create_pipeline() {
   pipeline = create_graphics_pipeline();
 
   allocate_sets();
+  for (const BlockBinding& block : blocks)
+    if (block.descriptor == BlockDescriptor::SampledImage && sampler == VK_NULL_HANDLE)
+      sampler = create_nearest_sampler(context);
   if (context.timestamps_supported()) {
     VkQueryPoolCreateInfo query_info{};
     query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
@@ -624,8 +687,11 @@ void UserVertexSkinning::dispatch() {
     if (draw.vertex_count == 0) continue;
     // The previous draw's submission has completed (submit_and_wait), so the set may be rewritten.
     std::vector<VkDescriptorBufferInfo> infos;
-    for (size_t b = 0; b < draw.block_buffers.size(); ++b)
+    std::vector<VkDescriptorImageInfo> images;
+    for (size_t b = 0; b < draw.block_buffers.size(); ++b) {
       infos.push_back({draw.block_buffers[b].buffer, s.guard, s.blocks[b].bytes});
+      images.push_back({s.sampler, draw.images[b].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL});
+    }
     std::vector<VkWriteDescriptorSet> writes;
     for (size_t b = 0; b < s.blocks.size(); ++b) {
       VkWriteDescriptorSet write{};
@@ -634,7 +700,13 @@ void UserVertexSkinning::dispatch() {
       write.dstBinding = s.blocks[b].binding;
       write.descriptorCount = 1;
       write.descriptorType = descriptor_type(s.blocks[b].descriptor);
-      write.pBufferInfo = &infos[b];
+      switch (s.blocks[b].descriptor) {
+        case BlockDescriptor::Uniform:
+        case BlockDescriptor::Storage: write.pBufferInfo = &infos[b]; break;
+        case BlockDescriptor::UniformTexelBuffer:
+        case BlockDescriptor::StorageTexelBuffer: write.pTexelBufferView = &draw.texel_views[b]; break;
+        case BlockDescriptor::SampledImage: write.pImageInfo = &images[b]; break;
+      }
       writes.push_back(write);
     }
     if (!writes.empty()) vkUpdateDescriptorSets(s.context.device(), uint32_t(writes.size()), writes.data(), 0, nullptr);

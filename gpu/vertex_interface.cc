@@ -19,7 +19,11 @@ constexpr std::array<VertexAttribute, 7> kNamedAttributes = {
 constexpr uint32_t kMaxAttributeSet = 15;
 constexpr std::array<PaletteLayout, 4> kPaletteLayouts = {PaletteLayout::Mat4, PaletteLayout::Mat4RowMajor,
                                                           PaletteLayout::Mat3x4Rows, PaletteLayout::DualQuaternion};
-constexpr std::array<BlockDescriptor, 2> kDescriptors = {BlockDescriptor::Uniform, BlockDescriptor::Storage};
+constexpr std::array<BlockDescriptor, 5> kDescriptors = {BlockDescriptor::Uniform, BlockDescriptor::Storage,
+                                                         BlockDescriptor::UniformTexelBuffer,
+                                                         BlockDescriptor::StorageTexelBuffer, BlockDescriptor::SampledImage};
+// The largest palette image side skinref makes (Vulkan guarantees 4,096; 16,384 is every desktop GPU's).
+constexpr uint32_t kMaxImageSide = 16384;
 constexpr std::array<IdentityFormat, 2> kIdentityFormats = {IdentityFormat::Mat4, IdentityFormat::Mat3};
 constexpr std::array<ConstantType, 4> kConstantTypes = {ConstantType::Bool, ConstantType::Int, ConstantType::Uint,
                                                         ConstantType::Float};
@@ -50,13 +54,22 @@ const char* palette_layout_name(PaletteLayout layout) {
   }
   return "?";
 }
+
+}  // namespace
+
 const char* descriptor_name(BlockDescriptor descriptor) {
   switch (descriptor) {
     case BlockDescriptor::Uniform: return "uniform";
     case BlockDescriptor::Storage: return "storage";
+    case BlockDescriptor::UniformTexelBuffer: return "uniform-texel-buffer";
+    case BlockDescriptor::StorageTexelBuffer: return "storage-texel-buffer";
+    case BlockDescriptor::SampledImage: return "sampled-image";
   }
   return "?";
 }
+
+namespace {
+
 const char* identity_format_name(IdentityFormat format) {
   switch (format) {
     case IdentityFormat::Mat4: return "mat4";
@@ -72,7 +85,8 @@ bool admits(VertexAttribute attribute, VertexFormat format) {
     case VertexAttribute::Position:
     case VertexAttribute::Normal: return float32 && format.components >= 3;
     case VertexAttribute::Tangent: return float32 && format.components == 4;
-    case VertexAttribute::Joints: return format.type == ComponentType::Uint || format.type == ComponentType::Sint;
+    case VertexAttribute::Joints:  // integers, or float32 as WebGL engines read their indices
+      return format.type == ComponentType::Uint || format.type == ComponentType::Sint || float32;
     case VertexAttribute::Weights: return format.type == ComponentType::Sfloat || format.type == ComponentType::Unorm;
     case VertexAttribute::Texcoord:
     case VertexAttribute::Color:
@@ -88,7 +102,7 @@ const char* admitted_formats(VertexAttribute attribute) {
     case VertexAttribute::Position:
     case VertexAttribute::Normal: return "R32G32B32_SFLOAT or R32G32B32A32_SFLOAT";
     case VertexAttribute::Tangent: return "R32G32B32A32_SFLOAT";
-    case VertexAttribute::Joints: return "a UINT or SINT format";
+    case VertexAttribute::Joints: return "a UINT or SINT format, or R32..._SFLOAT";
     case VertexAttribute::Weights: return "an SFLOAT or UNORM format";
     case VertexAttribute::Texcoord:
     case VertexAttribute::Color:
@@ -212,6 +226,16 @@ PaletteBlock parse_palette(const std::string& file, const Json& json) {
   palette.layout = reader.choice("layout", kPaletteLayouts, palette_layout_name);
   palette.joints = reader.count("joints", 1, kMaxPaletteJoints);
   if (palette.offset % 16 != 0) reader.fail(reader.at("offset"), "a multiple of 16 bytes");
+  if (palette.descriptor == BlockDescriptor::SampledImage) {
+    palette.width = reader.count("width", 1, kMaxImageSide);
+    palette.height = reader.count("height", 1, kMaxImageSide);
+    const uint64_t texels = uint64_t(palette.width) * palette.height;
+    const uint64_t needed = palette.offset / 16 + uint64_t(palette.joints) * palette_entry_bytes(palette.layout) / 16;
+    if (needed > texels)
+      reader.fail(reader.at("height"), "an image of at least " + std::to_string(needed) + " texels for " +
+                                           std::to_string(palette.joints) + " joints, got " +
+                                           std::to_string(palette.width) + " x " + std::to_string(palette.height));
+  }
   if (const Json* offset = reader.find("joint_offset")) {
     palette.joint_offset = parse_joint_offset(file, *offset);
     if (palette.joint_offset->value >= palette.joints)

@@ -26,7 +26,10 @@
 //   "joint_offset"}: the skinning matrices, `joints` of them from byte `offset` of the block at `set` (default 0),
 //   `binding`. With "joint_offset": {"value": K, "push_constant": OFFSET} or {"value": K, "set", "binding",
 //   "offset"}, the skin's palette starts at entry K (the entries before it NaN, as a batch of other skins would
-//   be to this draw) and K is written as a uint32 where it says; layout mat4 (column-major,
+//   be to this draw) and K is written as a uint32 where it says. With "descriptor": "uniform-texel-buffer",
+//   "storage-texel-buffer" or "sampled-image", the same bytes are RGBA32F texels (an entry's 64, 48 or 32 bytes
+//   are 4, 3 or 2 texels; `offset` a multiple of 16 bytes, one texel); an image also has "width" and "height" in
+//   texels, the texels laid out row by row from (0, 0), the ones after the palette NaN. Layout mat4 (column-major,
 //   64 bytes each, std140's mat4 array), mat4-row-major, mat3x4-rows (the top three rows as vec4s, 48
 //   bytes each), or dual-quaternion (the rigid part of each matrix as a unit dual quaternion, real x y z w then
 //   dual x y z w, 32 bytes each: skin/dqs.h's split).
@@ -60,7 +63,13 @@ namespace skinref::gpu {
 enum class VertexAttribute { Position, Normal, Tangent, Joints, Weights, Texcoord, Color, Custom, Zero, Constant };
 
 enum class PaletteLayout { Mat4, Mat4RowMajor, Mat3x4Rows, DualQuaternion };
-enum class BlockDescriptor { Uniform, Storage };
+// How the shader reads a block of skinref's values: a uniform or storage block, a uniform or storage texel buffer
+// of RGBA32F texels (samplerBuffer or Buffer<float4>, imageBuffer), or a sampled 2D image of RGBA32F texels
+// (sampler2D, read with texelFetch or with normalized coordinates, nearest).
+enum class BlockDescriptor { Uniform, Storage, UniformTexelBuffer, StorageTexelBuffer, SampledImage };
+const char* descriptor_name(BlockDescriptor descriptor);
+// A texel buffer or an image: its bytes are texels, not a block with a declared size.
+inline bool is_texel_descriptor(BlockDescriptor d) { return d != BlockDescriptor::Uniform && d != BlockDescriptor::Storage; }
 enum class IdentityFormat { Mat4, Mat3 };
 
 struct VertexBufferBinding {
@@ -100,6 +109,7 @@ struct PaletteBlock {
   PaletteLayout layout = PaletteLayout::Mat4;
   uint32_t joints = 0;  // the palette's capacity, entries from 0 (the joint offset's included)
   std::optional<JointOffset> joint_offset;
+  uint32_t width = 0, height = 0;  // a sampled image's size in texels (0: none)
 };
 
 struct IdentityMatrix {

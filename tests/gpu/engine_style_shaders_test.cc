@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -61,19 +62,53 @@ class EngineStyleShaderTest : public ::testing::Test {
   test::TempDir captures_, work_;
 };
 
-// The tutorial as printed: a texcoord passed through, the UBO and the bones in two blocks, ">= 0" for a joint,
-// normals moved by each bone as directions and blended. Its positions are glTF's; its normal rule is named.
-TEST_F(EngineStyleShaderTest, TheTutorialAsPrintedRunsAndItsNormalRuleIsNamed) {
-  const std::string dump = work("tutorial.skv");
-  const test::CliRun skinned =
-      skin(engine_sample("tutorial_as_printed.vert"), engine_sample("tutorial_as_printed.json"), dump);
+// Each engine's sample as its engine writes it: glTF 2.0's positions, and its normal rule named (each moves the
+// normal by the blended matrix's 3x3, equal on bend to the blended normal matrices):
+// - the tutorial as printed: a texcoord passed through, the UBO and the bones in two blocks, ">= 0" for a joint;
+// - three.js: the bones in a 64 x 64 RGBA32F texture read at texel centres with normalized coordinates,
+//   bindMatrix and bindMatrixInverse, float joint indices, a second UV set;
+// - Unreal: three float4 rows a bone in a uniform texel buffer (samplerBuffer), unsigned byte indices;
+// - HLSL: a Buffer<float4> of four rows a bone, compiled by glslc.
+TEST_F(EngineStyleShaderTest, EachEngineSampleRunsAndItsNormalRuleIsNamed) {
+  for (const std::string sample : {"tutorial_as_printed.vert", "threejs_bone_texture.vert", "unreal_bone_buffer.vert",
+                                   "hlsl_bone_buffer.hlsl"}) {
+    const std::string stem = sample.substr(0, sample.find('.'));
+    const std::string dump = work(stem + ".skv");
+    const test::CliRun skinned = skin(engine_sample(sample), engine_sample(stem + ".json"), dump);
+    ASSERT_EQ(skinned.exit_code, kExitOk) << sample << ": " << skinned.err;
+    const test::CliRun diagnosed = run({"diagnose", "builtin:bend", dump, "--time", kTime});
+    EXPECT_EQ(diagnosed.exit_code, kExitFailed) << sample;
+    EXPECT_NE(diagnosed.out.find("matches glTF 2.0 with normals=blend-normal-matrices: 0 of 672 values over"),
+              std::string::npos)
+        << sample << ": " << diagnosed.out;
+    EXPECT_NE(diagnosed.out.find("normals=blend-upper3x3"), std::string::npos) << sample << ": " << diagnosed.out;
+    EXPECT_NE(diagnosed.out.find("moves positions by up to 0 of the extent"), std::string::npos) << diagnosed.out;
+  }
+}
+
+// The Unreal sample with its palette in a storage texel buffer (imageBuffer, imageLoad) instead: the same verdict.
+TEST_F(EngineStyleShaderTest, APaletteInAStorageTexelBufferIsRead) {
+  std::ifstream source_in(engine_sample("unreal_bone_buffer.vert"));
+  std::string source((std::istreambuf_iterator<char>(source_in)), std::istreambuf_iterator<char>());
+  const auto replace_all = [&source](const std::string& from, const std::string& to) {
+    for (size_t at = source.find(from); at != std::string::npos; at = source.find(from, at + to.size()))
+      source.replace(at, from.size(), to);
+  };
+  replace_all("uniform samplerBuffer BoneMatrices", "layout(rgba32f) uniform readonly imageBuffer BoneMatrices");
+  replace_all("texelFetch(BoneMatrices", "imageLoad(BoneMatrices");
+  const std::string shader = work("storage_texels.vert"), interface = work("storage_texels.json");
+  std::ofstream(shader) << source;
+  std::ifstream in(engine_sample("unreal_bone_buffer.json"));
+  Json json = Json::parse(in);
+  json["palette"]["descriptor"] = "storage-texel-buffer";
+  std::ofstream(interface) << json.dump(2);
+  const std::string dump = work("storage_texels.skv");
+  const test::CliRun skinned = skin(shader, interface, dump);
   ASSERT_EQ(skinned.exit_code, kExitOk) << skinned.err;
   const test::CliRun diagnosed = run({"diagnose", "builtin:bend", dump, "--time", kTime});
   EXPECT_NE(diagnosed.out.find("matches glTF 2.0 with normals=blend-normal-matrices: 0 of 672 values over"),
             std::string::npos)
       << diagnosed.out;
-  EXPECT_NE(diagnosed.out.find("normals=blend-upper3x3"), std::string::npos) << diagnosed.out;
-  EXPECT_NE(diagnosed.out.find("moves positions by up to 0 of the extent"), std::string::npos) << diagnosed.out;
 }
 
 // Many skins in one storage buffer (set 1), the draw's first bone (200) and the model matrix in push constants,
@@ -128,6 +163,17 @@ TEST_F(EngineStyleShaderTest, InterfacesThatContradictTheNewFormsAreRefused) {
                  {"/inputs", "'inTexCoord' at location 2 described"});
   expect_refused("tutorial_as_printed", [](Json& j) { j["inputs"][2]["attribute"] = "constant"; },
                  {"/inputs/2/value", "1 to 4 finite numbers"});
+  // Textures and texel buffers: the kind the shader declares, an image too small for the palette, a matrix placed
+  // in a texel buffer.
+  expect_refused("threejs_bone_texture", [](Json& j) { j["palette"]["descriptor"] = "uniform-texel-buffer";
+                   j["palette"].erase("width"); j["palette"].erase("height"); },
+                 {"/palette/descriptor", "sampled-image"});
+  expect_refused("threejs_bone_texture", [](Json& j) { j["palette"]["height"] = 8; },
+                 {"/palette/height", "at least 4096 texels for 1024 joints, got 64 x 8"});
+  expect_refused("unreal_bone_buffer", [](Json& j) { j["palette"]["descriptor"] = "uniform"; },
+                 {"/palette/descriptor", "uniform-texel-buffer"});
+  expect_refused("unreal_bone_buffer", [](Json& j) { j["identity_matrices"][1]["binding"] = 1; },
+                 {"/identity_matrices/1", "is a uniform-texel-buffer"});
 }
 
 }  // namespace SKINREF_UNITY_ID
