@@ -39,7 +39,7 @@ std::vector<uint32_t> read_spirv(const std::string& path, const std::string& sho
 
 // glslc SOURCE -o OUT, its diagnostics collected; the first line of them names a failure.
 std::vector<uint32_t> compile_with_glslc(const std::string& path, const std::string& stage, bool hlsl,
-                                         const std::string& entry_point) {
+                                         const std::string& entry_point, const std::vector<std::string>& include_dirs) {
   char spv_template[] = "/tmp/skinref-shader-XXXXXX";
   const int spv_fd = mkstemp(spv_template);
   char log_template[] = "/tmp/skinref-glslc-XXXXXX";
@@ -51,6 +51,7 @@ std::vector<uint32_t> compile_with_glslc(const std::string& path, const std::str
   if (hlsl) {
     args.insert(args.end(), {"-x", "hlsl", "-fentry-point=" + entry_point});
   }
+  for (const std::string& dir : include_dirs) args.insert(args.end(), {"-I", dir});
   args.insert(args.end(), {path, "-o", spv_path});
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());

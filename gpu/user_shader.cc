@@ -193,16 +193,17 @@ void check_shader_interface(const ShaderInterface& interface, const ShaderReflec
   }
 }
 
-UserShader load_user_shader(const std::string& shader_path, const std::string& interface_path) {
+UserShader load_user_shader(const std::string& shader_path, const std::string& interface_path,
+                            const std::vector<std::string>& include_dirs) {
   UserShader shader;
   shader.path = shader_path;
   shader.interface = parse_shader_interface(interface_path);
   const std::string extension = fs::path(shader_path).extension().string();
   if (!fs::is_regular_file(shader_path)) throw InputError(shader_path, "", "a readable shader file");
   if (extension == ".comp" || extension == ".glsl")
-    shader.spirv = compile_with_glslc(shader_path, "compute", false, shader.interface.entry_point);
+    shader.spirv = compile_with_glslc(shader_path, "compute", false, shader.interface.entry_point, include_dirs);
   else if (extension == ".hlsl")
-    shader.spirv = compile_with_glslc(shader_path, "compute", true, shader.interface.entry_point);
+    shader.spirv = compile_with_glslc(shader_path, "compute", true, shader.interface.entry_point, include_dirs);
   else
     shader.spirv = read_spirv(shader_path, shader_path);
   shader.reflection = reflect_spirv(shader.spirv, shader_path);

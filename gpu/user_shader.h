@@ -65,6 +65,8 @@ ShaderReflection reflect_spirv(const std::vector<uint32_t>& spirv, const std::st
 // Throws InputError (naming interface.path) on the first contradiction listed above.
 void check_shader_interface(const ShaderInterface& interface, const ShaderReflection& reflection);
 
-UserShader load_user_shader(const std::string& shader_path, const std::string& interface_path);
+// `include_dirs`: glslc's -I folders for the shader's #includes.
+UserShader load_user_shader(const std::string& shader_path, const std::string& interface_path,
+                            const std::vector<std::string>& include_dirs = {});
 
 }  // namespace skinref::gpu

@@ -256,16 +256,17 @@ void check_outputs(const VertexInterface& interface, const VertexReflection& sha
 
 }  // namespace
 
-UserVertexShader load_user_vertex_shader(const std::string& shader_path, const std::string& interface_path) {
+UserVertexShader load_user_vertex_shader(const std::string& shader_path, const std::string& interface_path,
+                                         const std::vector<std::string>& include_dirs) {
   UserVertexShader shader;
   shader.path = shader_path;
   shader.interface = parse_vertex_interface(interface_path);
   if (!fs::is_regular_file(shader_path)) throw InputError(shader_path, "", "a readable shader file");
   const std::string extension = fs::path(shader_path).extension().string();
   if (extension == ".vert" || extension == ".glsl")
-    shader.spirv = compile_with_glslc(shader_path, "vertex", false, shader.interface.entry_point);
+    shader.spirv = compile_with_glslc(shader_path, "vertex", false, shader.interface.entry_point, include_dirs);
   else if (extension == ".hlsl")
-    shader.spirv = compile_with_glslc(shader_path, "vertex", true, shader.interface.entry_point);
+    shader.spirv = compile_with_glslc(shader_path, "vertex", true, shader.interface.entry_point, include_dirs);
   else
     shader.spirv = read_spirv(shader_path, shader_path);
   VertexReflection reflection;

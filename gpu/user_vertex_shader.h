@@ -3,7 +3,7 @@
 //
 // Contract:
 // - load_user_vertex_shader() reads SPIR-V (.spv) or compiles GLSL (.vert, .glsl) or HLSL (.hlsl, the
-//   interface's entry point) with glslc as a vertex shader.
+//   interface's entry point) with glslc as a vertex shader, its #includes looked up in `include_dirs`.
 // - The SPIR-V is reflected with SPIRV-Cross and held to the interface; a contradiction is an InputError naming
 //   the interface file and what it could not match:
 //   - a vertex entry point of the interface's name;
@@ -46,6 +46,7 @@ struct UserVertexShader {
   uint32_t capture_stride = 32;        // capture_stride(interface)
 };
 
-UserVertexShader load_user_vertex_shader(const std::string& shader_path, const std::string& interface_path);
+UserVertexShader load_user_vertex_shader(const std::string& shader_path, const std::string& interface_path,
+                                         const std::vector<std::string>& include_dirs = {});
 
 }  // namespace skinref::gpu

@@ -38,9 +38,13 @@ class EngineStyleShaderTest : public ::testing::Test {
   test::CliRun run(const std::vector<std::string>& args) const { return test::run_cli(captures_, args); }
   std::string work(const std::string& name) const { return work_.file(name); }
 
-  test::CliRun skin(const std::string& shader, const std::string& interface, const std::string& out) const {
-    return run({"skin", "builtin:bend", "--time", kTime, "--backend", "vulkan", "--validate", "--shader", shader,
-                "--interface", interface, "--out", out});
+  // Every sample's includes are found in examples/shaders/engines/include (--shader-include).
+  test::CliRun skin(const std::string& shader, const std::string& interface, const std::string& out,
+                    bool with_includes = true) const {
+    std::vector<std::string> args{"skin", "builtin:bend", "--time", kTime, "--backend", "vulkan", "--validate",
+                                  "--shader", shader, "--interface", interface, "--out", out};
+    if (with_includes) args.insert(args.end(), {"--shader-include", engine_sample("include")});
+    return run(args);
   }
 
   // The sample's interface edited by `edit`: refused, one line naming each of `mentions`, no dump written.
@@ -112,8 +116,9 @@ TEST_F(EngineStyleShaderTest, APaletteInAStorageTexelBufferIsRead) {
 }
 
 // Many skins in one storage buffer (set 1), the draw's first bone (200) and the model matrix in push constants,
-// MAX_BONES specialized to 100, a colour input in UNORM8 and joints in UINT8: glTF 2.0 to the float32 bounds. The
-// same shader with MAX_BONES left at its default 1 clamps every joint to the skin's first: not glTF.
+// MAX_BONES specialized to 100, a colour input in UNORM8 and joints in UINT8, the bones declared in an #include
+// of another folder: glTF 2.0 to the float32 bounds. The same shader with MAX_BONES left at its default 1 clamps
+// every joint to the skin's first: not glTF. Without --shader-include, glslc's message names the include.
 TEST_F(EngineStyleShaderTest, ABatchedShaderWithPushConstantsAndASpecializedConstantPasses) {
   const std::string dump = work("batched.skv");
   const test::CliRun skinned = skin(engine_sample("batched_skins.vert"), engine_sample("batched_skins.json"), dump);
@@ -130,6 +135,11 @@ TEST_F(EngineStyleShaderTest, ABatchedShaderWithPushConstantsAndASpecializedCons
   ASSERT_EQ(skin(engine_sample("batched_skins.vert"), unspecialized, clamped).exit_code, kExitOk);
   const test::CliRun wrong = run({"diagnose", "builtin:bend", clamped, "--time", kTime});
   EXPECT_EQ(wrong.exit_code, kExitFailed) << wrong.out;
+
+  const test::CliRun no_include =
+      skin(engine_sample("batched_skins.vert"), engine_sample("batched_skins.json"), work("none.skv"), false);
+  EXPECT_EQ(no_include.exit_code, kExitBadInput);
+  EXPECT_NE(no_include.err.find("batched_bones.glsl"), std::string::npos) << no_include.err;
 }
 
 TEST_F(EngineStyleShaderTest, InterfacesThatContradictTheNewFormsAreRefused) {

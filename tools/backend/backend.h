@@ -65,6 +65,7 @@ struct BackendOptions {
   // vulkan: a user's skinning compute shader (SPIR-V, GLSL or HLSL) and its interface JSON run in place of
   // skin.comp (gpu/user_shader.h, gpu/user_skinning.h); both or neither. Loaded and checked by make_backend().
   std::string shader, shader_interface;
+  std::vector<std::string> shader_includes;  // glslc's -I folders for the shader's #includes
 };
 
 // The writer a dump of this backend's vertices records: "skinref KIND", or "user shader FILE (skinref vulkan)"

@@ -187,9 +187,10 @@ std::unique_ptr<Backend> make_vulkan_backend(gpu::Context& context, bool gpu_pos
 }
 
 // The user's shader of either stage, as its interface's "stage" says, read and checked.
-static UserShaderOfStage load_user_shader_of_stage(const std::string& shader, const std::string& interface) {
-  if (gpu::interface_stage(interface) == "vertex") return gpu::load_user_vertex_shader(shader, interface);
-  return gpu::load_user_shader(shader, interface);
+static UserShaderOfStage load_user_shader_of_stage(const std::string& shader, const std::string& interface,
+                                                   const std::vector<std::string>& includes = {}) {
+  if (gpu::interface_stage(interface) == "vertex") return gpu::load_user_vertex_shader(shader, interface, includes);
+  return gpu::load_user_shader(shader, interface, includes);
 }
 
 std::unique_ptr<Backend> make_vulkan_backend(gpu::Context& context, bool gpu_pose, const std::string& shader,
@@ -200,7 +201,8 @@ std::unique_ptr<Backend> make_vulkan_backend(gpu::Context& context, bool gpu_pos
 std::unique_ptr<Backend> make_vulkan_backend(const BackendOptions& options) {
   // The user's shader is read and checked against its interface before any device is set up.
   std::optional<UserShaderOfStage> shader;
-  if (!options.shader.empty()) shader = load_user_shader_of_stage(options.shader, options.shader_interface);
+  if (!options.shader.empty())
+    shader = load_user_shader_of_stage(options.shader, options.shader_interface, options.shader_includes);
   auto context = std::make_unique<gpu::Context>(gpu::ContextOptions{options.validate, options.device});
   gpu::Context& borrowed = *context;
   return std::make_unique<VulkanBackend>(std::move(context), borrowed, options.gpu_pose, std::move(shader));

@@ -7,7 +7,7 @@ namespace skinref::cli {
 
 std::vector<OptionSpec> with_backend_options(std::vector<OptionSpec> own, bool with_palette) {
   own.insert(own.end(), {{"--backend", true}, {"--device", true}, {"--validate", false}, {"--shader", true},
-                         {"--interface", true}});
+                         {"--interface", true}, {"--shader-include", true, true}});
   if (with_palette) own.push_back({"--palette", true});
   return own;
 }
@@ -34,6 +34,9 @@ BackendOptions parse_backend(const ParsedArgs& parsed, const PoseSelection& sele
   if (!vulkan && (device || options.validate)) throw UsageError(command + ": --device and --validate need --backend vulkan");
   options.shader = parsed.value("--shader").value_or("");
   options.shader_interface = parsed.value("--interface").value_or("");
+  options.shader_includes = parsed.values_of("--shader-include");
+  if (!options.shader_includes.empty() && parsed.value("--shader").value_or("").empty())
+    throw UsageError(command + ": --shader-include DIR goes with --shader FILE");
   if (!options.shader.empty() || !options.shader_interface.empty()) {
     if (!vulkan) throw UsageError(command + ": --shader and --interface need --backend vulkan");
     if (options.shader.empty() || options.shader_interface.empty())
