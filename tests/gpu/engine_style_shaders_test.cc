@@ -142,6 +142,42 @@ TEST_F(EngineStyleShaderTest, ABatchedShaderWithPushConstantsAndASpecializedCons
   EXPECT_NE(no_include.err.find("batched_bones.glsl"), std::string::npos) << no_include.err;
 }
 
+// `skinref shader-interface` drafts each sample's interface from its SPIR-V; with at most the edits docs/vulkan.md
+// says a user must make (what SPIR-V cannot say: a texel palette's layout, the specialization constants' values
+// the engine sets), the draft gets the verdict the written interface gets.
+TEST_F(EngineStyleShaderTest, DraftsRunAfterTheDocumentedEdits) {
+  struct Draft {
+    const char* shader;
+    std::vector<std::pair<const char*, Json>> edits;  // JSON pointer -> value
+    const char* verdict;
+  };
+  const char* const kNormalRule = "matches glTF 2.0 with normals=blend-normal-matrices: 0 of 672 values over";
+  const std::vector<Draft> drafts = {
+      {"tutorial_as_printed.vert", {}, kNormalRule},
+      {"threejs_bone_texture.vert", {}, kNormalRule},
+      {"unreal_bone_buffer.vert", {{"/palette/layout", "mat3x4-rows"}}, kNormalRule},
+      {"hlsl_bone_buffer.hlsl", {{"/palette/layout", "mat4-row-major"}}, kNormalRule},
+      {"batched_skins.vert", {{"/specialization_constants/0/value", 100}}, "matches glTF 2.0: 0 of 672 values over"},
+  };
+  for (const Draft& d : drafts) {
+    const std::string name = d.shader, stem = name.substr(0, name.find('.'));
+    const std::string interface = work(stem + "_draft.json"), dump = work(stem + "_draft.skv");
+    const test::CliRun drafted = run({"shader-interface", engine_sample(name), "--shader-include",
+                                      engine_sample("include"), "--out", interface});
+    ASSERT_EQ(drafted.exit_code, kExitOk) << name << ": " << drafted.err;
+    EXPECT_NE(drafted.err.find("guessed: /inputs/0/attribute: position, from the name"), std::string::npos)
+        << drafted.err;
+    std::ifstream in(interface);
+    Json json = Json::parse(in);
+    for (const auto& [pointer, value] : d.edits) json[Json::json_pointer(pointer)] = value;
+    std::ofstream(interface) << json.dump(2);
+    const test::CliRun skinned = skin(engine_sample(name), interface, dump);
+    ASSERT_EQ(skinned.exit_code, kExitOk) << name << ": " << skinned.err;
+    const test::CliRun diagnosed = run({"diagnose", "builtin:bend", dump, "--time", kTime});
+    EXPECT_NE(diagnosed.out.find(d.verdict), std::string::npos) << name << ": " << diagnosed.out;
+  }
+}
+
 TEST_F(EngineStyleShaderTest, InterfacesThatContradictTheNewFormsAreRefused) {
   const char* const batched = "batched_skins";
   // Push constants: the shader's 68 bytes not declared, declared too few, or a value placed beyond them.

@@ -26,6 +26,7 @@ int run_bisect(std::span<const std::string> args);
 int run_diagnose(std::span<const std::string> args);
 int run_golden(std::span<const std::string> args);
 int run_conformance(std::span<const std::string> args);
+int run_shader_interface(std::span<const std::string> args);
 
 // Usage text of each command (several lines, ending in a newline).
 std::string info_usage();
@@ -39,5 +40,6 @@ std::string bisect_usage();
 std::string diagnose_usage();
 std::string golden_usage();
 std::string conformance_usage();
+std::string shader_interface_usage();
 
 }  // namespace skinref::cli

@@ -42,6 +42,8 @@ const std::vector<Command>& commands() {
       {"golden", run_golden, golden_usage, "regenerate (update) or check the golden images and dumps"},
       {"conformance", run_conformance, conformance_usage,
        "the conformance suite: generate it, or check that the committed one is current"},
+      {"shader-interface", run_shader_interface, shader_interface_usage,
+       "draft the interface JSON of a skinning vertex shader from its SPIR-V"},
   };
   return kCommands;
 }
