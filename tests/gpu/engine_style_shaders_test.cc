@@ -38,6 +38,14 @@ class EngineStyleShaderTest : public ::testing::Test {
   test::CliRun run(const std::vector<std::string>& args) const { return test::run_cli(captures_, args); }
   std::string work(const std::string& name) const { return work_.file(name); }
 
+ public:
+  std::string path(const std::string& name) const { return work(name); }
+  test::CliRun skin_shader(const std::string& shader, const std::string& interface, const std::string& out) const {
+    return skin(shader, interface, out);
+  }
+
+ protected:
+
   // Every sample's includes are found in examples/shaders/engines/include (--shader-include).
   test::CliRun skin(const std::string& shader, const std::string& interface, const std::string& out,
                     bool with_includes = true) const {
@@ -90,29 +98,71 @@ TEST_F(EngineStyleShaderTest, EachEngineSampleRunsAndItsNormalRuleIsNamed) {
   }
 }
 
-// The Unreal sample with its palette in a storage texel buffer (imageBuffer, imageLoad) instead: the same verdict.
-TEST_F(EngineStyleShaderTest, APaletteInAStorageTexelBufferIsRead) {
-  std::ifstream source_in(engine_sample("unreal_bone_buffer.vert"));
+// A sample's shader with each (from, to) of `replacements` made, and its interface with `edit`, skinned; the dump's
+// path, or "" when skin failed (the failure reported).
+std::string skin_variant(const EngineStyleShaderTest& t, const std::string& sample, const std::string& name,
+                         const std::vector<std::pair<std::string, std::string>>& replacements,
+                         const std::function<void(Json&)>& edit) {
+  std::ifstream source_in(engine_sample(sample + ".vert"));
   std::string source((std::istreambuf_iterator<char>(source_in)), std::istreambuf_iterator<char>());
-  const auto replace_all = [&source](const std::string& from, const std::string& to) {
+  for (const auto& [from, to] : replacements) {
+    EXPECT_NE(source.find(from), std::string::npos) << from;
     for (size_t at = source.find(from); at != std::string::npos; at = source.find(from, at + to.size()))
       source.replace(at, from.size(), to);
-  };
-  replace_all("uniform samplerBuffer BoneMatrices", "layout(rgba32f) uniform readonly imageBuffer BoneMatrices");
-  replace_all("texelFetch(BoneMatrices", "imageLoad(BoneMatrices");
-  const std::string shader = work("storage_texels.vert"), interface = work("storage_texels.json");
+  }
+  const std::string shader = t.path(name + ".vert"), interface = t.path(name + ".json"), dump = t.path(name + ".skv");
   std::ofstream(shader) << source;
-  std::ifstream in(engine_sample("unreal_bone_buffer.json"));
+  std::ifstream in(engine_sample(sample + ".json"));
   Json json = Json::parse(in);
-  json["palette"]["descriptor"] = "storage-texel-buffer";
+  edit(json);
   std::ofstream(interface) << json.dump(2);
-  const std::string dump = work("storage_texels.skv");
-  const test::CliRun skinned = skin(shader, interface, dump);
-  ASSERT_EQ(skinned.exit_code, kExitOk) << skinned.err;
+  const test::CliRun skinned = t.skin_shader(shader, interface, dump);
+  EXPECT_EQ(skinned.exit_code, kExitOk) << name << ": " << skinned.err;
+  return skinned.exit_code == kExitOk ? dump : "";
+}
+
+// The other forms of the same reads, each by editing a sample: the Unreal palette in a storage texel buffer
+// (imageBuffer, imageLoad); three.js's bone texture read with texelFetch (as three.js does since WebGL 2); a
+// per-draw joint offset in a uniform block rather than a push constant. Each gets the sample's verdict.
+TEST_F(EngineStyleShaderTest, TheOtherFormsOfThePaletteAreRead) {
+  const char* const kNormalRule = "matches glTF 2.0 with normals=blend-normal-matrices: 0 of 672 values over";
+  std::vector<std::string> dumps;
+  dumps.push_back(skin_variant(*this, "unreal_bone_buffer", "storage_texels",
+                               {{"uniform samplerBuffer BoneMatrices", "layout(rgba32f) uniform readonly imageBuffer BoneMatrices"},
+                                {"texelFetch(BoneMatrices", "imageLoad(BoneMatrices"}},
+                               [](Json& j) { j["palette"]["descriptor"] = "storage-texel-buffer"; }));
+  dumps.push_back(skin_variant(*this, "threejs_bone_texture", "texel_fetch",
+                               {{"vec4 v1 = texture(boneTexture, vec2(dx * (x + 0.5), y));",
+                                 "ivec2 at = ivec2(int(x), int(y / dy)); vec4 v1 = texelFetch(boneTexture, at, 0);"},
+                                {"vec4 v2 = texture(boneTexture, vec2(dx * (x + 1.5), y));",
+                                 "vec4 v2 = texelFetch(boneTexture, at + ivec2(1, 0), 0);"},
+                                {"vec4 v3 = texture(boneTexture, vec2(dx * (x + 2.5), y));",
+                                 "vec4 v3 = texelFetch(boneTexture, at + ivec2(2, 0), 0);"},
+                                {"vec4 v4 = texture(boneTexture, vec2(dx * (x + 3.5), y));",
+                                 "vec4 v4 = texelFetch(boneTexture, at + ivec2(3, 0), 0);"}},
+                               [](Json&) {}));
+  dumps.push_back(skin_variant(*this, "tutorial_as_printed", "uniform_offset",
+                               {{"  mat4 proj;\n", "  mat4 proj;\n  uint boneOffset;\n"},
+                                {"boneBuffer.bones[skinIndices[i]]", "boneBuffer.bones[ubo.boneOffset + skinIndices[i]]"}},
+                               [](Json& j) { j["palette"]["joint_offset"] = {{"value", 100}, {"binding", 0}, {"offset", 192}}; }));
+  for (const std::string& dump : dumps) {
+    if (dump.empty()) continue;
+    const test::CliRun diagnosed = run({"diagnose", "builtin:bend", dump, "--time", kTime});
+    EXPECT_NE(diagnosed.out.find(kNormalRule), std::string::npos) << dump << ": " << diagnosed.out;
+  }
+}
+
+// A read beyond the skin's texels (three.js's lookup shifted 1,200 texels along its row, clamped to the row's
+// last) reads NaN, as a read beside a block does: the dump holds NaN, which diagnose refuses naming it.
+TEST_F(EngineStyleShaderTest, TexelsBeyondThePaletteAreNaN) {
+  const std::string dump = skin_variant(*this, "threejs_bone_texture", "beyond",
+                                        {{"texture(boneTexture, vec2(dx * (x + 0.5), y))",
+                                          "texture(boneTexture, vec2(dx * (x + 1200.5), y))"}},
+                                        [](Json&) {});
+  ASSERT_FALSE(dump.empty());
   const test::CliRun diagnosed = run({"diagnose", "builtin:bend", dump, "--time", kTime});
-  EXPECT_NE(diagnosed.out.find("matches glTF 2.0 with normals=blend-normal-matrices: 0 of 672 values over"),
-            std::string::npos)
-      << diagnosed.out;
+  EXPECT_EQ(diagnosed.exit_code, kExitBadInput);
+  EXPECT_NE(diagnosed.err.find("has NaN in its position"), std::string::npos) << diagnosed.err;
 }
 
 // Many skins in one storage buffer (set 1), the draw's first bone (200) and the model matrix in push constants,
