@@ -3,6 +3,7 @@
 // its class; an engine that crashes, hangs or writes garbage gets that verdict on those cases and the run goes
 // on; the batch protocol; resuming a run; the report card's formats.
 #include "anim/evaluate_pose.h"
+#include "conformance/departure_classes.h"
 #include "conformance/engines_table.h"
 #include "conformance/expectations.h"
 #include "conformance/report_card.h"
@@ -24,6 +25,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
@@ -369,6 +372,44 @@ TEST(ConformanceRunner, ReportCardPutsFailuresFirstInEveryFormat) {
   const std::string junit = read_text(dir.path() / "card" / "junit.xml");
   EXPECT_NE(junit.find("<failure"), std::string::npos) << junit;
   EXPECT_NE(junit.find("tests=\"2\""), std::string::npos) << junit;
+}
+
+// The HTML card explains itself: the heat map's legend; each departure's class code linked to its short name in
+// a list of the classes the report names; a crashed query's log linked relative to the card's folder; every
+// section linked to its own anchor of the specification, never to the page's top. Every class a case targets
+// has a short name, and docs/departure-classes.md an anchor for it.
+TEST(ConformanceRunner, ReportCardExplainsItsCodesAndLinksItsLogs) {
+  test::TempDir dir;
+  std::vector<CaseVerdict> verdicts = nlerp_fails_slerp_case(dir.path() / "planted");
+  ASSERT_EQ(verdicts.size(), 1u);
+  CaseVerdict crashed = a_passed_case();
+  crashed.outcome = CaseOutcome::Crashed;
+  crashed.detail = "t=0: exit 3 (log: " + (dir.path() / "card" / "logs" / "x" / "t0.log").string() + ")";
+  verdicts.push_back(crashed);
+  RunRecord run;
+  run.engine.name = "nlerp engine";
+  write_report_card(run, verdicts, (dir.path() / "card").string());
+  const std::string html = read_text(dir.path() / "card" / "report.html");
+  EXPECT_NE(html.find("logarithmic ramp over 8-bit steps"), std::string::npos);
+  EXPECT_NE(html.find("<a href=\"#class-S2\" title=\"nlerp instead of slerp\">S2</a>: rotation="), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<li id=\"class-S2\"><b>S2</b>: nlerp instead of slerp</li>"), std::string::npos);
+  EXPECT_NE(html.find("(log: <a href=\"logs/x/t0.log\">logs/x/t0.log</a>)"), std::string::npos) << html;
+  EXPECT_EQ(html.find("glTF-2.0.html\""), std::string::npos) << "a section linked to the specification's top";
+  const std::string md = read_text(dir.path() / "card" / "report.md");
+  EXPECT_NE(md.find("## Departure classes\n\n- **S2**: nlerp instead of slerp"), std::string::npos) << md;
+
+  const std::string classes_page = read_text(fs::path(SKINREF_SOURCE_DIR) / "docs" / "departure-classes.md");
+  for (const ConformanceCase& c : conformance_cases())
+    for (const DepartureTarget& target : c.targets) {
+      EXPECT_FALSE(departure_class_title(target.departure).empty()) << c.id << " targets " << target.departure;
+      std::string anchor = target.departure;
+      std::transform(anchor.begin(), anchor.end(), anchor.begin(), [](unsigned char x) { return char(std::tolower(x)); });
+      EXPECT_NE(classes_page.find("<a id=\"" + anchor + "\"></a>"), std::string::npos) << target.departure;
+    }
+  EXPECT_EQ(class_codes_in("P1, N1: mesh-node=applied"), (std::vector<std::string>{"P1", "N1"}));
+  EXPECT_TRUE(class_codes_in("another time: the dump of t = 0.5 matches t = 0.75").empty());
+  EXPECT_TRUE(class_codes_in("rotation=nlerp").empty());
 }
 
 // Expectations (conformance/expectations.h): a run's verdicts written and read back match themselves; another

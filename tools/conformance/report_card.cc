@@ -1,6 +1,7 @@
 #include "conformance/report_card.h"
 
 #include "ci_report/ci_reports.h"
+#include "conformance/departure_classes.h"
 #include "core/atomic_file.h"
 #include "engine_process/safe_text.h"
 
@@ -67,6 +68,15 @@ std::string markdown(const RunRecord& run, const std::vector<CaseVerdict>& verdi
   for (const CaseVerdict* v : failures_first(verdicts))
     md << markdown_row({v->definition->id, case_outcome_name(v->outcome), margin_text(*v), v->departure,
                         v->definition->section, v->detail});
+  std::vector<std::string> classes;
+  for (const CaseVerdict& v : verdicts)
+    for (const std::string& code : class_codes_in(v.departure))
+      if (std::find(classes.begin(), classes.end(), code) == classes.end()) classes.push_back(code);
+  std::sort(classes.begin(), classes.end());
+  if (!classes.empty()) {
+    md << "\n## Departure classes\n\n";
+    for (const std::string& code : classes) md << "- **" << code << "**: " << departure_class_title(code) << "\n";
+  }
   md << "\n## Rules\n\n";
   for (const CaseVerdict& v : verdicts)
     md << "- **" << v.definition->id << "** (" << v.definition->section << "): " << v.definition->rule << "\n";

@@ -1,10 +1,13 @@
 // The report card as HTML (report_card.h): the summary, the sections, then every case, failures first, each
 // failing case with the reference and the engine at its worst time side by side and their difference as a
-// heat map, and every case linked to its rule, which links to the specification.
+// heat map (with its legend; a failure of normals alone drawn as normals), each departure's class linked to its
+// short name below, the log linked relative to the report, and every case linked to its rule, which links to
+// the specification's section.
 #include "conformance/report_card.h"
 
 #include "anim/evaluate_pose.h"
 #include "ci_report/ci_reports.h"
+#include "conformance/departure_classes.h"
 #include "core/atomic_file.h"
 #include "engine_process/safe_text.h"
 #include "io/gltf_load.h"
@@ -33,11 +36,14 @@ constexpr int kFigurePixels = 256;
 
 // The published specification's anchor for a case's section (the sections the cases cite).
 std::string specification_link(const std::string& section) {
+  // The anchors of Specification.adoc (its [[id]] lines) and of the generated properties reference.
   static const std::vector<std::pair<std::string, std::string>> kAnchors{
-      {"3.5.3", "transformations"},        {"3.7.2.2", "morph-targets"},   {"3.7.3.1", "skins-overview"},
-      {"3.7.3.2", "joint-hierarchy"},       {"3.7.3.3", "skinned-mesh-attributes"}, {"3.7.4", "instantiation"},
-      {"3.11", "animations"},               {"C.1", "appendix-c-interpolation"}, {"C.4", "interpolation-slerp"},
-      {"C.5", "interpolation-cubic"},       {"5.28", "reference-skin"}};
+      {"3.5.3", "transformations"},        {"3.6.2.1", "accessors-overview"}, {"3.6.2.3", "sparse-accessors"},
+      {"3.6.2.4", "data-alignment"},       {"3.7.2.1", "meshes-overview"},    {"3.7.2.2", "morph-targets"},
+      {"3.7.3.1", "skins-overview"},       {"3.7.3.2", "joint-hierarchy"},    {"3.7.3.3", "skinned-mesh-attributes"},
+      {"3.7.4", "instantiation"},          {"3.11", "animations"},            {"C.1", "appendix-c-interpolation"},
+      {"C.4", "interpolation-slerp"},      {"C.5", "interpolation-cubic"},    {"5.28", "reference-skin"},
+      {"5.5", "reference-animation"},      {"5.8", "reference-animation-sampler"}};
   for (const auto& [prefix, anchor] : kAnchors)
     if (section.rfind(prefix, 0) == 0) return "https://registry.khronos.org/glTF/specs/2.0/glTF-2.0.html#" + anchor;
   return "https://registry.khronos.org/glTF/specs/2.0/glTF-2.0.html";
@@ -94,6 +100,13 @@ std::string write_figure(const CaseVerdict& v, const std::string& dir, std::stri
     const RenderCamera camera = framing_camera(reference, engine.primitives, note);
     RenderOptions render;
     render.width = render.height = kFigurePixels;
+    // A failure of normals or tangents alone leaves the silhouette and, under soft light, the shading nearly as
+    // the reference's: the pictures show the normals as colours instead, where it is plain.
+    if (v.worst_attribute != "position") {
+      render.view = RenderView::Normals;
+      note += std::string(note.empty() ? "" : "; ") + "normals drawn as colours (the failure is in the " +
+              v.worst_attribute + "s)";
+    }
     const RgbaImage ref_image = render_scene(scene, pose, reference, camera, render).image;
     const RgbaImage engine_image = render_scene(scene, pose, engine.primitives, camera, render).image;
     const RgbaImage figures[] = {ref_image, engine_image, difference_heat_map(ref_image, engine_image)};
@@ -118,6 +131,16 @@ tr.fail td.outcome, tr.crash td.outcome, tr.bad-output td.outcome { background: 
 .figure img { display: block; margin: 4px 0; }
 .small { color: #555; font-size: 12px; }
 blockquote { margin: 2px 0 8px 1em; color: #333; }
+.ramp { display: inline-block; width: 120px; height: 10px; vertical-align: middle;
+        background: linear-gradient(to right, #0000ff, #00ffff, #00ff00, #ffff00, #ff0000); }
+)";
+
+// What the three pictures of a failing case show, and the difference's colours (verify/image_compare.h's ramp).
+constexpr const char* kFigureLegend = R"(<p class="small legend">Each failing case shows three pictures at its worst
+time, one camera for all: the reference, the engine, and their difference. In the difference, a pixel where the
+two images agree is a dark grey copy of the reference; a pixel that differs takes the colour of how much, on a
+logarithmic ramp over 8-bit steps: <span class="ramp"></span> blue 1, cyan 4, green 16, yellow 64, red 256;
+magenta where only one image covers the pixel.</p>
 )";
 
 // Counts the images that loaded, for a headless browser (the tests read the attribute).
@@ -151,15 +174,58 @@ void write_sections(const std::vector<CaseVerdict>& verdicts, std::ostream& out)
   out << "</table>\n";
 }
 
+// The departure as HTML, each class code linked to its line in the report's list of classes.
+std::string departure_html(const std::string& departure) {
+  const std::vector<std::string> codes = class_codes_in(departure);
+  if (codes.empty()) return html_escaped(departure);
+  std::string html;
+  for (const std::string& code : codes)
+    html += (html.empty() ? "" : ", ") + std::string("<a href=\"#class-") + code + "\" title=\"" +
+            html_escaped(departure_class_title(code)) + "\">" + code + "</a>";
+  return html + html_escaped(departure.substr(departure.find(':')));
+}
+
+// The classes the report's departures name, each with its anchor and short name.
+void write_classes(const std::vector<CaseVerdict>& verdicts, std::ostream& out) {
+  std::vector<std::string> used;
+  for (const CaseVerdict& v : verdicts)
+    for (const std::string& code : class_codes_in(v.departure))
+      if (std::find(used.begin(), used.end(), code) == used.end()) used.push_back(code);
+  if (used.empty()) return;
+  std::sort(used.begin(), used.end());
+  out << "<h2>Departure classes</h2>\n<p class=\"small\">The kinds of departure from glTF 2.0 that engines shipped, "
+         "as this report names them; skinref's docs/departure-classes.md explains each and the cases that plant it."
+         "</p>\n<ul>\n";
+  for (const std::string& code : used)
+    out << "<li id=\"class-" << code << "\"><b>" << code << "</b>: " << html_escaped(departure_class_title(code))
+        << "</li>\n";
+  out << "</ul>\n";
+}
+
+// The detail as HTML, its "(log: PATH)" a link relative to the report's folder, so that the report and its run
+// folder can be moved together.
+std::string detail_html(const std::string& detail, const std::string& dir) {
+  const std::string marker = "(log: ";
+  const size_t at = detail.find(marker);
+  const size_t end = at == std::string::npos ? std::string::npos : detail.find(')', at);
+  if (end == std::string::npos) return html_escaped(detail);
+  const std::string log = detail.substr(at + marker.size(), end - at - marker.size());
+  std::error_code error;
+  const std::string relative = fs::relative(log, fs::absolute(dir), error).generic_string();
+  const std::string href = error || relative.empty() ? log : relative;
+  return html_escaped(detail.substr(0, at)) + "(log: <a href=\"" + html_escaped(href) + "\">" +
+         html_escaped(href) + "</a>)" + html_escaped(detail.substr(end + 1));
+}
+
 void write_case_row(const CaseVerdict& v, const std::string& figure, const std::string& why_not,
-                    const std::string& note, std::ostream& out) {
+                    const std::string& note, const std::string& dir, std::ostream& out) {
   const std::string& id = v.definition->id;
   out << "<tr class=\"" << outcome_class(v.outcome) << "\" id=\"" << id << "\"><td><a href=\"#rule-" << id << "\">"
       << id << "</a><div class=\"small\">" << html_escaped(v.definition->title) << "</div></td><td class=\"outcome\">"
       << case_outcome_name(v.outcome) << "</td><td>";
   if (v.outcome == CaseOutcome::Passed || v.outcome == CaseOutcome::Failed)
     out << std::setprecision(3) << v.margin;
-  out << "</td><td>" << html_escaped(v.departure) << "<div class=\"small\">" << html_escaped(v.detail) << "</div>";
+  out << "</td><td>" << departure_html(v.departure) << "<div class=\"small\">" << detail_html(v.detail, dir) << "</div>";
   if (!figure.empty())
     out << "<div class=\"figure\"><img src=\"" << figure << "\" alt=\"reference | engine | difference at t = "
         << v.worst_time << "\"><span class=\"small\">reference | engine | difference, t = " << v.worst_time
@@ -189,14 +255,16 @@ void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& ver
              run.engine.query_command.empty() ? run.engine.batch_command : run.engine.query_command, 4000))
       << "</code></p>\n";
   write_sections(verdicts, out);
-  out << "<h2>Cases, failures first</h2>\n<table><tr><th>case</th><th>outcome</th><th>error/bound</th>"
-         "<th>departure</th></tr>\n";
+  out << "<h2>Cases, failures first</h2>\n" << kFigureLegend
+      << "<table><tr><th>case</th><th>outcome</th><th>error/bound</th><th>departure</th></tr>\n";
   for (const CaseVerdict* v : order) {
     std::string why_not, note;
     const std::string figure = v->outcome == CaseOutcome::Failed ? write_figure(*v, dir, why_not, note) : "";
-    write_case_row(*v, figure, why_not, note, out);
+    write_case_row(*v, figure, why_not, note, dir, out);
   }
-  out << "</table>\n<h2>Rules</h2>\n";
+  out << "</table>\n";
+  write_classes(verdicts, out);
+  out << "<h2>Rules</h2>\n";
   for (const CaseVerdict& v : verdicts)
     out << "<p id=\"rule-" << v.definition->id << "\"><b>" << v.definition->id << "</b>: <a href=\""
         << specification_link(v.definition->section) << "\">" << html_escaped(v.definition->section)

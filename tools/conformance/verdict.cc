@@ -182,6 +182,7 @@ void judge_dumps(const ConformanceCase& definition, const std::vector<const Quer
         verdict.margin = c.max_ratio;
         verdict.worst_time = r->query.time;
         verdict.worst_dump = r->query.out;
+        verdict.worst_attribute = c.worst.attribute;
         std::ostringstream detail;
         detail << "t=" << time_text(r->query.time) << ": " << c.over << " of " << c.values
                << " values over their bounds, worst " << c.worst.attribute << " of vertex " << c.worst.vertex

@@ -53,6 +53,7 @@ struct CaseVerdict {
   double seconds = 0.0;  // the engine's time over the case's queries
   std::string model;       // the case's .gltf
   std::string worst_dump;  // the engine's dump at worst_time
+  std::string worst_attribute;  // of the worst value there: "position", "normal", "tangent" (a failed case)
   std::string given_profile;  // with a profile: whether the case passes its rule given it
 };
 
