@@ -168,7 +168,7 @@ TEST(RunnerGuarantees, BytesThatAreNotUtf8AreReportedSafely) {
   const CliRun run = run_conformance(dir, out.string(), engine, "influences-eight");
   EXPECT_EQ(run.exit_code, test::exit_codes::kExitComparisonFailed) << run.err;
   expect_readable_reports(out);
-  EXPECT_EQ(outcome_of(out, "influences-eight").substr(0, 22), "crash: t=0: exit 3: \"F") << outcome_of(out, "influences-eight");
+  EXPECT_EQ(outcome_of(out, "influences-eight").substr(0, 24), "refused: t=0: exit 3: \"F") << outcome_of(out, "influences-eight");
   EXPECT_NE(outcome_of(out, "influences-eight").find("Fehler: ung\xEF\xBF\xBDltige Datei \xEF\xBF\xBD\xEF\xBF\xBD\\x00\\x1B[31m"),
             std::string::npos)
       << outcome_of(out, "influences-eight");

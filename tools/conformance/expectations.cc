@@ -50,13 +50,13 @@ Expectations read_expectations(const std::string& path) {
   expectations.engine = require(document, "engine", &Json::is_string, "the engine's name", path, "");
   std::set<std::string> ids;
   for (const ConformanceCase& c : conformance_cases()) ids.insert(c.id);
-  static const std::set<std::string> kOutcomes = {"pass", "fail", "crash", "bad output", "input changed", "not run"};
+  static const std::set<std::string> kOutcomes = {"pass", "fail", "crash", "refused", "bad output", "input changed", "not run"};
   for (const auto& [id, entry] : require(document, "cases", &Json::is_object, "an object of cases", path, "").items()) {
     const std::string pointer = "/cases/" + id;
     if (!ids.count(id)) throw InputError(path, pointer, "a case of the suite");
     ExpectedCase expected;
-    expected.outcome = require(entry, "outcome", &Json::is_string, "pass, fail, crash, bad output, input changed or not run", path, pointer);
-    if (!kOutcomes.count(expected.outcome)) throw InputError(path, pointer + "/outcome", "pass, fail, crash, bad output, input changed or not run");
+    expected.outcome = require(entry, "outcome", &Json::is_string, "pass, fail, crash, refused, bad output, input changed or not run", path, pointer);
+    if (!kOutcomes.count(expected.outcome)) throw InputError(path, pointer + "/outcome", "pass, fail, crash, refused, bad output, input changed or not run");
     if (entry.contains("departure"))
       expected.departure = require(entry, "departure", &Json::is_string, "a departure's name", path, pointer);
     expectations.cases[id] = expected;

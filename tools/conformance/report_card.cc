@@ -111,6 +111,7 @@ std::vector<JunitCase> junit_cases(const std::vector<CaseVerdict>& verdicts) {
       case CaseOutcome::Passed: j.outcome = JunitOutcome::Passed; break;
       case CaseOutcome::Failed: j.outcome = JunitOutcome::Failed; break;
       case CaseOutcome::Crashed:
+      case CaseOutcome::Refused:
       case CaseOutcome::BadOutput:
       case CaseOutcome::InputChanged: j.outcome = JunitOutcome::Error; break;
       case CaseOutcome::NotRun: j.outcome = JunitOutcome::Skipped; break;
@@ -131,8 +132,8 @@ std::string summary_line(const RunRecord& run, const std::vector<CaseVerdict>& v
                      ": conformant on " + std::to_string(count[CaseOutcome::Passed]) + " of " +
                      std::to_string(verdicts.size()) + " cases";
   std::string rest;
-  for (CaseOutcome o : {CaseOutcome::Failed, CaseOutcome::Crashed, CaseOutcome::BadOutput, CaseOutcome::InputChanged,
-                        CaseOutcome::NotRun})
+  for (CaseOutcome o : {CaseOutcome::Failed, CaseOutcome::Crashed, CaseOutcome::Refused, CaseOutcome::BadOutput,
+                        CaseOutcome::InputChanged, CaseOutcome::NotRun})
     if (count[o]) rest += (rest.empty() ? "" : ", ") + std::to_string(count[o]) + " " + case_outcome_name(o);
   if (run.stopped_by != 0)
     rest += std::string(rest.empty() ? "" : "; ") + "the run was stopped by SIG" + sigabbrev_np(run.stopped_by);

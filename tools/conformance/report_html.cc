@@ -127,7 +127,9 @@ table { border-collapse: collapse; }
 th, td { border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; text-align: left; }
 th { background: #eee; }
 tr.pass td.outcome { background: #d8f0d8; }
-tr.fail td.outcome, tr.crash td.outcome, tr.bad-output td.outcome { background: #f6d0d0; font-weight: bold; }
+tr.fail td.outcome, tr.crash td.outcome, tr.refused td.outcome, tr.bad-output td.outcome,
+tr.input-changed td.outcome { background: #f6d0d0; font-weight: bold; }
+tr.not-run td.outcome { background: #eeeeee; }
 .figure img { display: block; margin: 4px 0; }
 .small { color: #555; font-size: 12px; }
 blockquote { margin: 2px 0 8px 1em; color: #333; }

@@ -13,6 +13,7 @@
 #include "verify/vertex_compare.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <memory>
@@ -48,6 +49,28 @@ std::string first_failed_query(const std::vector<const QueryResult*>& results) {
            " (log: " + r->query.log + ")";
   }
   return "";
+}
+
+// Whether a query's status says the engine ended cleanly without a dump: "exit N" with N from 1 to 128 (above,
+// a shell's code for a signal), "no output" (exit 0, nothing written), or a batch's "no output (the batch exit N)".
+bool is_clean_refusal(const std::string& status) {
+  const auto clean_exit = [](const std::string& text, size_t at) {
+    size_t end = at;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+    if (end == at || end - at > 3) return false;
+    const int code = std::stoi(text.substr(at, end - at));
+    return code >= 1 && code <= 128;
+  };
+  if (status == "no output") return true;
+  if (status.rfind("exit ", 0) == 0) return clean_exit(status, 5);
+  const std::string batch = "no output (the batch exit ";
+  return status.rfind(batch, 0) == 0 && clean_exit(status, batch.size());
+}
+
+bool first_failure_is_refusal(const std::vector<const QueryResult*>& results) {
+  for (const QueryResult* r : results)
+    if (!r->ok()) return is_clean_refusal(r->status);
+  return false;
 }
 
 // "t=0.5: its copy of X.gltf was changed (...)" for the first query whose inputs differ from their hashes.
@@ -230,6 +253,7 @@ const char* case_outcome_name(CaseOutcome outcome) {
     case CaseOutcome::Passed: return "pass";
     case CaseOutcome::Failed: return "fail";
     case CaseOutcome::Crashed: return "crash";
+    case CaseOutcome::Refused: return "refused";
     case CaseOutcome::BadOutput: return "bad output";
     case CaseOutcome::InputChanged: return "input changed";
     case CaseOutcome::NotRun: return "not run";
@@ -294,7 +318,7 @@ JudgedRun judge_run_with_profile(const RunRecord& run, const EngineProfile* give
       verdict.outcome = CaseOutcome::NotRun;
       verdict.detail = "t=" + time_text((*not_run)->query.time) + ": " + (*not_run)->status;
     } else if (!failed.empty()) {
-      verdict.outcome = CaseOutcome::Crashed;
+      verdict.outcome = first_failure_is_refusal(results) ? CaseOutcome::Refused : CaseOutcome::Crashed;
       verdict.detail = failed;
     } else {
       FailedCase f;

@@ -8,7 +8,10 @@
 // - Not run: a query of the case did not run (the run was stopped: its status says by which signal).
 // - A case passes when every query of it ran ("ok"), every dump reads (io/vertex_dump.h) and matches the
 //   case's primitives, and every value is within its any-order bound at every time.
-// - Crashed: a query did not end well (its status, e.g. "t=0.5: killed by signal 11 (Segmentation fault)").
+// - Crashed: a query ended by a signal (killed by one, or a shell's 128 + N), ran past its time limit, or could
+//   not be started (its status, e.g. "t=0.5: killed by signal 11 (Segmentation fault)"). Refused: the engine
+//   ended cleanly without a dump, an exit status from 1 to 128 or 0 with nothing written, as a loader that
+//   rejects a file does (its status and the message it printed last: "t=0: exit 1: \"Unsupported itemSize\"").
 //   Bad output: a dump that is not a regular file, is larger than any dump of the case's vertices can be
 //   (refused from its size, before it is read), does not read, holds non-finite values, or does not match the
 //   model's primitives (the reader's message). Text from the engine (its log's last line, a reader's message
@@ -38,9 +41,9 @@
 
 namespace skinref::conformance {
 
-enum class CaseOutcome { Passed, Failed, Crashed, BadOutput, InputChanged, NotRun };
+enum class CaseOutcome { Passed, Failed, Crashed, Refused, BadOutput, InputChanged, NotRun };
 
-// "pass", "fail", "crash", "bad output", "input changed", "not run"
+// "pass", "fail", "crash", "refused", "bad output", "input changed", "not run"
 const char* case_outcome_name(CaseOutcome outcome);
 
 struct CaseVerdict {
