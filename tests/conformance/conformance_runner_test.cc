@@ -398,6 +398,18 @@ TEST(ConformanceRunner, ReportCardExplainsItsCodesAndLinksItsLogs) {
   EXPECT_EQ(html.find("glTF-2.0.html\""), std::string::npos) << "a section linked to the specification's top";
   const std::string md = read_text(dir.path() / "card" / "report.md");
   EXPECT_NE(md.find("## Departure classes\n\n- **S2**: nlerp instead of slerp"), std::string::npos) << md;
+  // Causes, each once with its cases: most cases first, then by name (the departure, then the crash).
+  const std::string departure = verdicts[0].departure;
+  EXPECT_NE(md.find("## Causes\n\n2 causes behind the cases that did not pass, each once:\n\n- **" + departure +
+                    "** (1): `rotation-linear-slerp`\n- **crash** (1): `" + crashed.definition->id + "`\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(html.find("<h2>Causes</h2>"), std::string::npos);
+  const nlohmann::json json = nlohmann::json::parse(read_text(dir.path() / "card" / "report.json"));
+  ASSERT_EQ(json["causes"].size(), 2u);
+  EXPECT_EQ(json["causes"][0]["cause"], departure);
+  EXPECT_EQ(json["causes"][0]["cases"][0], "rotation-linear-slerp");
+  EXPECT_EQ(json["causes"][1]["cause"], "crash");
 
   const std::string classes_page = read_text(fs::path(SKINREF_SOURCE_DIR) / "docs" / "departure-classes.md");
   for (const ConformanceCase& c : conformance_cases())

@@ -63,6 +63,16 @@ std::string markdown(const RunRecord& run, const std::vector<CaseVerdict>& verdi
   }
   for (const std::string& s : sections)
     md << markdown_row({s, std::to_string(counts[s].first), std::to_string(counts[s].second)});
+  const std::vector<Cause> causes = causes_of(verdicts);
+  if (!causes.empty()) {
+    md << "\n## Causes\n\n" << causes.size() << (causes.size() == 1 ? " cause" : " causes") << " behind the cases that did "
+       << "not pass, each once:\n\n";
+    for (const Cause& c : causes) {
+      md << "- **" << c.name << "** (" << c.cases.size() << "):";
+      for (size_t i = 0; i < c.cases.size(); ++i) md << (i ? ", " : " ") << "`" << c.cases[i] << "`";
+      md << "\n";
+    }
+  }
   md << "\n## Cases, failures first\n\n| case | outcome | error/bound | departure | section | detail |\n"
      << "|---|---|---|---|---|---|\n";
   for (const CaseVerdict* v : failures_first(verdicts))
@@ -90,8 +100,11 @@ Json json_report(const RunRecord& run, const std::vector<CaseVerdict>& verdicts,
                      {"rule", v->definition->rule}, {"outcome", case_outcome_name(v->outcome)},
                      {"error_over_bound", v->margin}, {"worst_time", v->worst_time}, {"departure", v->departure},
                      {"detail", v->detail}, {"given_profile", v->given_profile}, {"seconds", v->seconds}});
+  Json causes = Json::array();
+  for (const Cause& c : causes_of(verdicts)) causes.push_back({{"cause", c.name}, {"cases", c.cases}});
   return {{"format", "skinref-conformance-report"},
           {"version", 1},
+          {"causes", causes},
           {"engine", {{"name", run.engine.name}, {"version", run.engine.version},
                       {"query_command", run.engine.query_command}, {"batch_command", run.engine.batch_command}}},
           {"summary", summary_line(run, verdicts)},
@@ -124,6 +137,24 @@ std::vector<JunitCase> junit_cases(const std::vector<CaseVerdict>& verdicts) {
 }
 
 }  // namespace
+
+std::vector<Cause> causes_of(const std::vector<CaseVerdict>& verdicts) {
+  std::vector<Cause> causes;
+  for (const CaseVerdict& v : verdicts) {
+    if (v.outcome == CaseOutcome::Passed) continue;
+    std::string name = case_outcome_name(v.outcome);
+    if (v.outcome == CaseOutcome::Failed)
+      name = v.departure.empty() ? "no known departure (worst: " + (v.worst_attribute.empty() ? "?" : v.worst_attribute) + ")"
+                                 : v.departure;
+    auto found = std::find_if(causes.begin(), causes.end(), [&](const Cause& c) { return c.name == name; });
+    if (found == causes.end()) found = causes.insert(causes.end(), Cause{name, {}});
+    found->cases.push_back(v.definition->id);
+  }
+  std::stable_sort(causes.begin(), causes.end(), [](const Cause& a, const Cause& b) {
+    return a.cases.size() != b.cases.size() ? a.cases.size() > b.cases.size() : a.name < b.name;
+  });
+  return causes;
+}
 
 std::string summary_line(const RunRecord& run, const std::vector<CaseVerdict>& verdicts) {
   std::map<CaseOutcome, size_t> count;
@@ -167,6 +198,8 @@ void print_report_card(const RunRecord& run, const std::vector<CaseVerdict>& ver
       out << " error/bound " << margin_text(*v);
     out << "\n";
   }
+  for (const Cause& c : causes_of(verdicts))
+    out << "  cause: " << c.name << " (" << c.cases.size() << (c.cases.size() == 1 ? " case)\n" : " cases)\n");
   out << summary_line(run, verdicts) << "\n";
 }
 

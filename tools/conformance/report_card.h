@@ -10,7 +10,8 @@
 //   section. A picture that cannot be drawn (an engine's dump that does not match the model) is replaced by
 //   the reason.
 // - Order: failed, crashed and bad-output cases first (by section, then id), then the passes; the summary
-//   lists sections in the suite's order.
+//   lists sections in the suite's order. Every format lists the causes (causes_of()) after the sections, each
+//   once with its cases, so that one departure behind several failures reads as one.
 // - The engine's name and version and the run's commands head every format; an engine profile that is not empty
 //   follows the summary line (the JSON always holds it), and each case's `given_profile`.
 #pragma once
@@ -27,6 +28,16 @@ void write_report_card(const RunRecord& run, const std::vector<CaseVerdict>& ver
                        const EngineProfile& profile = EngineProfile{});
 void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& verdicts, const std::string& dir,
                        const EngineProfile& profile = EngineProfile{});
+
+// A cause of the run's failures, once, with the cases it explains: a named departure ("S2: rotation=nlerp"), "no
+// known departure (worst: normal)" for failed cases diagnose names nothing for, by their worst attribute, or the
+// outcome of the cases that gave no dump to judge ("refused", "crash", "bad output", "input changed", "not run").
+// In order of the most cases first, then of the name.
+struct Cause {
+  std::string name;
+  std::vector<std::string> cases;
+};
+std::vector<Cause> causes_of(const std::vector<CaseVerdict>& verdicts);
 
 // "Engine profile (what departs across the run, each case judged given it): ..." (profile/engine_profile.h).
 std::string profile_line(const EngineProfile& profile);

@@ -187,6 +187,21 @@ std::string departure_html(const std::string& departure) {
   return html + html_escaped(departure.substr(departure.find(':')));
 }
 
+// Each cause of the cases that did not pass, once, its cases linked to their rows.
+void write_causes(const std::vector<CaseVerdict>& verdicts, std::ostream& out) {
+  const std::vector<Cause> causes = causes_of(verdicts);
+  if (causes.empty()) return;
+  out << "<h2>Causes</h2>\n<p class=\"small\">" << causes.size() << (causes.size() == 1 ? " cause" : " causes")
+      << " behind the cases that did not pass, each once.</p>\n<ul>\n";
+  for (const Cause& c : causes) {
+    out << "<li><b>" << departure_html(c.name) << "</b> (" << c.cases.size() << "):";
+    for (size_t i = 0; i < c.cases.size(); ++i)
+      out << (i ? ", " : " ") << "<a href=\"#" << c.cases[i] << "\">" << c.cases[i] << "</a>";
+    out << "</li>\n";
+  }
+  out << "</ul>\n";
+}
+
 // The classes the report's departures name, each with its anchor and short name.
 void write_classes(const std::vector<CaseVerdict>& verdicts, std::ostream& out) {
   std::vector<std::string> used;
@@ -257,6 +272,7 @@ void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& ver
              run.engine.query_command.empty() ? run.engine.batch_command : run.engine.query_command, 4000))
       << "</code></p>\n";
   write_sections(verdicts, out);
+  write_causes(verdicts, out);
   out << "<h2>Cases, failures first</h2>\n" << kFigureLegend
       << "<table><tr><th>case</th><th>outcome</th><th>error/bound</th><th>departure</th></tr>\n";
   for (const CaseVerdict* v : order) {
