@@ -479,12 +479,14 @@ TEST(ConformanceRunner, EnginesTableFromExpectations) {
   std::istringstream lines(table);
   std::vector<std::string> rows;
   for (std::string line; std::getline(lines, line);) rows.push_back(line);
-  ASSERT_EQ(rows.size(), cases.size() + 2);
+  ASSERT_EQ(rows.size(), cases.size() + 2 + 2 + 3);  // the table, a blank line, the engine's causes
   EXPECT_EQ(rows[0], "| case | section | engine 1.0 |");
   EXPECT_EQ(rows[2], "| `" + cases[0].id + "` | " + cases[0].section + " | fail: L5: sparse=ignored |");
   EXPECT_EQ(rows[3], "| `" + cases[1].id + "` | " + cases[1].section + " | crash |");
   EXPECT_EQ(rows[4], "| `" + cases[2].id + "` | " + cases[2].section + " | fail: no known departure |");
   EXPECT_EQ(rows[5], "| `" + cases[3].id + "` | " + cases[3].section + " | – |");
+  EXPECT_EQ(rows[cases.size() + 3], "- **engine 1.0**: 3 causes behind 3 cases that do not pass:");
+  EXPECT_EQ(rows[cases.size() + 4], "  - `fail: L5: sparse=ignored` (1): `" + cases[0].id + "`");
   const std::string document = std::string("intro\n") + kTableBegin + "\n" + table + kTableEnd + "\nafter\n";
   EXPECT_EQ(table_in_document(document, "doc.md"), table);
   EXPECT_THROW(table_in_document("no markers\n", "doc.md"), InputError);

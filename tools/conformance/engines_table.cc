@@ -2,6 +2,8 @@
 
 #include "core/input_error.h"
 
+#include <algorithm>
+
 namespace skinref::conformance {
 namespace {
 
@@ -11,6 +13,31 @@ std::string cell(const Expectations& engine, const std::string& id) {
   const ExpectedCase& expected = found->second;
   if (expected.outcome != "fail") return expected.outcome;
   return "fail: " + (expected.departure.empty() ? std::string("no known departure") : expected.departure);
+}
+
+// "- **ENGINE**: N causes behind M cases that do not pass:" and a line per cause, the most cases first.
+std::string engine_causes(const Expectations& engine) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> causes;
+  for (const ConformanceCase& c : conformance_cases()) {
+    const std::string outcome = cell(engine, c.id);
+    if (outcome == "pass" || outcome == "–") continue;
+    auto found = std::find_if(causes.begin(), causes.end(), [&](const auto& cause) { return cause.first == outcome; });
+    if (found == causes.end()) found = causes.insert(causes.end(), {outcome, {}});
+    found->second.push_back(c.id);
+  }
+  std::stable_sort(causes.begin(), causes.end(),
+                   [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+  size_t cases = 0;
+  for (const auto& cause : causes) cases += cause.second.size();
+  std::string text = "- **" + engine.engine + "**: " + std::to_string(causes.size()) +
+                     (causes.size() == 1 ? " cause" : " causes") + " behind " + std::to_string(cases) +
+                     (cases == 1 ? " case" : " cases") + " that do not pass" + (causes.empty() ? "\n" : ":\n");
+  for (const auto& [name, ids] : causes) {
+    text += "  - `" + name + "` (" + std::to_string(ids.size()) + "):";
+    for (size_t i = 0; i < ids.size(); ++i) text += (i ? ", `" : " `") + ids[i] + "`";
+    text += "\n";
+  }
+  return text;
 }
 
 }  // namespace
@@ -27,6 +54,8 @@ std::string engines_table(const std::vector<Expectations>& engines) {
     for (const Expectations& engine : engines) table += " " + cell(engine, c.id) + " |";
     table += "\n";
   }
+  table += "\n";
+  for (const Expectations& engine : engines) table += engine_causes(engine);
   return table;
 }
 

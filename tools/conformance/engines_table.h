@@ -1,10 +1,12 @@
 // The engines' conformance table of docs/engines.md, made from their committed expectations
 // (conformance/expectations.h): one row per case of the suite, in the suite's order, with its section and one
-// column per engine ("pass", "fail: CLASS: CONVENTIONS", "crash", "bad output").
+// column per engine ("pass", "fail: CLASS: CONVENTIONS", "crash", "refused", "bad output"), then each engine's
+// causes: the departures and outcomes behind its cases that do not pass, each once with its cases.
 //
 // Contract:
 // - engines_table() gives the Markdown table, header included, ending with a newline; an engine without an
-//   expectation for a case shows "–" there.
+//   expectation for a case shows "–" there. After a blank line, a bullet per engine: "**ENGINE**: N causes behind
+//   M cases that do not pass:" and a sub-bullet per cause, the most cases first ("`fail: CAUSE` (K): `id`, ...").
 // - table_in_document() finds the table between the lines kTableBegin and kTableEnd of a document (the markers
 //   themselves excluded), or throws InputError naming the document when either is missing.
 #pragma once
