@@ -53,6 +53,11 @@ VkBufferMemoryBarrier buffer_barrier(VkBuffer buffer, VkAccessFlags src, VkAcces
 void record_buffer_barrier(VkCommandBuffer commands, VkBuffer buffer, VkPipelineStageFlags src_stage,
                            VkAccessFlags src_access, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
 
+// Records a layout transition of a single-level, single-layer colour image, with its access barrier.
+void record_image_barrier(VkCommandBuffer commands, VkImage image, VkImageLayout old_layout, VkImageLayout new_layout,
+                          VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
+                          VkAccessFlags dst_access);
+
 // Records a global memory barrier: `src` accesses of `src_stage` made available and visible to `dst` accesses
 // of `dst_stage`.
 void memory_barrier(VkCommandBuffer commands, VkPipelineStageFlags src_stage, VkAccessFlags src,
