@@ -162,9 +162,9 @@ struct MorphConventions {
 // the last slot 1 - the sum of the others (LastFromOthers).
 enum class WeightNormalization { AsStored, Sum, L2, Equal, Ones, LastFromOthers };
 enum class ZeroWeights { BindPose, FirstJoint };  // a vertex whose weights sum to 0
-// Normals: the blended matrix's inverse transpose (glTF), per-joint normal matrices (cofactors) blended, the
-// blended matrix's upper 3x3, the blended matrix applied to (n, 1) as to a point (its translation added), or the
-// joints' inverse transposes blended (ozz-animation's SkinningJob given joint_inverse_transpose_matrices); or
+// Normals: the blended matrix's inverse transpose (geometrically correct; glTF 2.0 does not say how normals
+// transform), per-joint normal matrices (cofactors) blended, the blended matrix's upper 3x3, the blended matrix
+// applied to (n, 1) as to a point (its translation added), or the joints' inverse transposes blended (ozz-animation's SkinningJob given joint_inverse_transpose_matrices); or
 // (a mistake) not skinned at all: the bind-space normals and tangents.
 enum class NormalTransform {
   InverseTranspose,

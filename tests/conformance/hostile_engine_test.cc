@@ -246,7 +246,7 @@ TEST(RunnerGuarantees, ResumeIsKeyedByTheEngine) {
                                             "--out", out, "--filter", "influences-eight", "--resume",
                                             "--force-new-engine"});
   EXPECT_EQ(forced.exit_code, test::exit_codes::kExitComparisonFailed) << forced.err;
-  EXPECT_NE(forced.out.find("impostor: conformant on 0 of 1 cases"), std::string::npos) << forced.out;
+  EXPECT_NE(forced.out.find("impostor: conformant to glTF 2.0 on 0 of 1 cases"), std::string::npos) << forced.out;
   EXPECT_EQ(read_json(fs::path(out) / "run.json")["engine"]["name"], "impostor");
   // The same engine resumes what it finished: a counter shows that no query runs again.
   const std::string counter = dir.file("answered");

@@ -278,6 +278,7 @@ void add_accessor_cases(std::vector<ConformanceCase>& cases) {
   cases.push_back(accessor_case("normals-with-byte-stride", "NORMAL in a bufferView of byteStride 20",
                                 "3.6.2.1 Accessors: Overview", kStrideRule, {"L2", {"accessor-addressing=packed"}},
                                 stored_rig(strided_normals())));
+  cases.back().rule_covers_normals = true;  // the rule is how the NORMAL accessor's bytes are read
   // No convention plants it: an engine that sizes a strided view as count * byteStride reads past this one's
   // end (three.js 0.187: "RangeError: Invalid typed array length"), a crash rather than a departure.
   cases.push_back(accessor_case("byte-stride-view-ends-at-last-element",

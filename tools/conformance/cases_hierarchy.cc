@@ -99,15 +99,16 @@ ConformanceCase shear() {
 }
 
 // Joint 1 mirrored along x and stretched, (-2, 1, 0.5), from 0.5 s on (STEP: the scale never passes through 0),
-// with joint 2 turned 45 degrees about x under it, so that its normals lean into the stretch: the normals of a mirrored, non-uniformly scaled skin are the inverse
+// with joint 2 turned 45 degrees about x under it, so that its normals lean into the stretch. The positions follow
+// the hierarchy's product of matrices (a shear under the mirror); the normals, the geometry tier, are the inverse
 // transpose's, which keeps them on the surface's outer side as the winding flips.
 ConformanceCase negative_scale() {
   ConformanceCase c;
   c.id = "negative-scale-mirrors-a-joint";
   c.title = "A joint scaled by (-2, 1, 0.5): a mirror that stretches, its child turned 45 degrees about x";
-  c.section = "3.7.2.1 Meshes: Overview";
-  c.rule = "When a mesh primitive uses any triangle-based topology (i.e., triangles, triangle strip, or triangle "
-           "fan), the determinant of the node's global transform defines the winding order of that primitive.";
+  c.section = "3.5.3 Transformations";
+  c.rule = "The global transformation matrix of a node is the product of the global transformation matrix of its "
+           "parent node and its own local transformation matrix.";
   c.targets = {{"N1", {"normals=blend-upper3x3"}}, {"N1", {"normals=as-point"}}, {"M3", {"shear=dropped"}}};
   c.times = {0.0, 0.25, 0.5, 0.75, 1.0};
   c.build = [](GltfBuilder& b) {

@@ -265,8 +265,12 @@ ConformanceCase normals_under_non_uniform_scale() {
   ConformanceCase c;
   c.id = "normals-under-non-uniform-scale";
   c.title = "Normals of a ribbon scaled by (2, 3, 0.5) along axes turned 45 degrees about x";
-  c.section = "3.7.2.1 Meshes: Overview";
-  c.rule = "NORMAL: VEC3, float: Unit XYZ vertex normals";
+  // glTF says how the positions move (the joint's TRS, here scaled non-uniformly); the normals are the case's
+  // point and its geometry tier: glTF is silent on how they transform (kGeometryRule).
+  c.section = "3.5.3 Transformations";
+  c.rule = "To compose the local transformation matrix, TRS properties MUST be converted to matrices and "
+           "postmultiplied in the T * R * S order; first the scale is applied to the vertices, then the rotation, "
+           "and then the translation.";
   c.targets = {{"N1", {"normals=blend-upper3x3"}},
                {"N1", {"normals=blend-normal-matrices"}},
                {"N1", {"normals=as-point"}},

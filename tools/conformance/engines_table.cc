@@ -7,36 +7,79 @@
 namespace skinref::conformance {
 namespace {
 
-std::string cell(const Expectations& engine, const std::string& id) {
-  const auto found = engine.cases.find(id);
-  if (found == engine.cases.end()) return "–";
-  const ExpectedCase& expected = found->second;
+std::string spec_cell(const ExpectedCase& expected) {
   if (expected.outcome != "fail") return expected.outcome;
   return "fail: " + (expected.departure.empty() ? std::string("no known departure") : expected.departure);
 }
 
-// "- **ENGINE**: N causes behind M cases that do not pass:" and a line per cause, the most cases first.
-std::string engine_causes(const Expectations& engine) {
-  std::vector<std::pair<std::string, std::vector<std::string>>> causes;
-  for (const ConformanceCase& c : conformance_cases()) {
-    const std::string outcome = cell(engine, c.id);
-    if (outcome == "pass" || outcome == "–") continue;
-    auto found = std::find_if(causes.begin(), causes.end(), [&](const auto& cause) { return cause.first == outcome; });
-    if (found == causes.end()) found = causes.insert(causes.end(), {outcome, {}});
-    found->second.push_back(c.id);
-  }
+// The geometry tier's cause of a case whose normals are wrong and whose positions pass ("" otherwise: a failed
+// case's wrong normals come from its own cause).
+std::string normals_cause(const ExpectedCase& expected) {
+  if (expected.geometry != "wrong" || expected.outcome != "pass") return "";
+  return expected.geometry_departure.empty() ? std::string("no known departure") : expected.geometry_departure;
+}
+
+std::string cell(const Expectations& engine, const std::string& id) {
+  const auto found = engine.cases.find(id);
+  if (found == engine.cases.end()) return "–";
+  const std::string normals = normals_cause(found->second);
+  return spec_cell(found->second) + (normals.empty() ? "" : "; normals wrong: " + normals);
+}
+
+using CauseList = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+void add_to_cause(CauseList& causes, const std::string& name, const std::string& id) {
+  auto found = std::find_if(causes.begin(), causes.end(), [&](const auto& cause) { return cause.first == name; });
+  if (found == causes.end()) found = causes.insert(causes.end(), {name, {}});
+  found->second.push_back(id);
+}
+
+// "INDENT- `CAUSE` (K): `id`, ..." per cause, the most cases first.
+std::string cause_lines(CauseList causes, const std::string& indent) {
   std::stable_sort(causes.begin(), causes.end(),
                    [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
-  size_t cases = 0;
-  for (const auto& cause : causes) cases += cause.second.size();
-  std::string text = "- **" + engine.engine + "**: " + std::to_string(causes.size()) +
-                     (causes.size() == 1 ? " cause" : " causes") + " behind " + std::to_string(cases) +
-                     (cases == 1 ? " case" : " cases") + " that do not pass" + (causes.empty() ? "\n" : ":\n");
+  std::string text;
   for (const auto& [name, ids] : causes) {
-    text += "  - `" + name + "` (" + std::to_string(ids.size()) + "):";
+    text += indent + "- `" + name + "` (" + std::to_string(ids.size()) + "):";
     for (size_t i = 0; i < ids.size(); ++i) text += (i ? ", `" : " `") + ids[i] + "`";
     text += "\n";
   }
+  return text;
+}
+
+size_t case_count(const CauseList& causes) {
+  size_t cases = 0;
+  for (const auto& cause : causes) cases += cause.second.size();
+  return cases;
+}
+
+std::string counted(size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+
+// "- **ENGINE**: conformant to glTF 2.0 on N of M cases; normals correct on K of L." then the causes of the cases
+// that do not pass, and those of the passing cases whose normals are wrong, each once with its cases.
+std::string engine_causes(const Expectations& engine) {
+  CauseList failing, normals;
+  size_t cases = 0, passed = 0, normals_judged = 0, normals_correct = 0;
+  for (const ConformanceCase& c : conformance_cases()) {
+    const auto found = engine.cases.find(c.id);
+    if (found == engine.cases.end()) continue;
+    const ExpectedCase& e = found->second;
+    ++cases;
+    passed += e.outcome == "pass";
+    normals_judged += e.geometry == "correct" || e.geometry == "wrong";
+    normals_correct += e.geometry == "correct";
+    if (e.outcome != "pass") add_to_cause(failing, spec_cell(e), c.id);
+    if (!normals_cause(e).empty()) add_to_cause(normals, normals_cause(e), c.id);
+  }
+  std::string text = "- **" + engine.engine + "**: conformant to glTF 2.0 on " + std::to_string(passed) + " of " +
+                     counted(cases, "case", "cases") + "; normals correct on " + std::to_string(normals_correct) +
+                     " of " + std::to_string(normals_judged) + ".";
+  text += failing.empty() ? "\n" : " " + counted(failing.size(), "cause", "causes") + " behind the " +
+                                       counted(case_count(failing), "case", "cases") + " that do not pass:\n";
+  text += cause_lines(failing, "  ");
+  if (!normals.empty())
+    text += "  - Normals wrong where the positions pass (the geometry tier; glTF does not say how normals transform), " +
+            counted(normals.size(), "cause", "causes") + ":\n" + cause_lines(normals, "    ");
   return text;
 }
 

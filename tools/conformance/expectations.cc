@@ -12,6 +12,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 const char* const kFormat = "skinref-conformance-expectations";
+constexpr int kExpectationsVersion = 2;  // 1: without the geometry tier
 
 std::string engine_label(const RunRecord& run) {
   return run.engine.version.empty() ? run.engine.name : run.engine.name + " " + run.engine.version;
@@ -24,6 +25,30 @@ const Json& require(const Json& object, const char* key, bool (Json::*is)() cons
   return object.at(key);
 }
 
+const std::set<std::string> kGeometryOutcomes = {"correct", "wrong", "not judged"};
+
+void read_geometry(const Json& entry, const std::string& path, const std::string& pointer, ExpectedCase& expected) {
+  expected.geometry = require(entry, "geometry", &Json::is_string, "correct, wrong or not judged", path, pointer);
+  if (!kGeometryOutcomes.count(expected.geometry))
+    throw InputError(path, pointer + "/geometry", "correct, wrong or not judged");
+  if (entry.contains("geometry_departure"))
+    expected.geometry_departure =
+        require(entry, "geometry_departure", &Json::is_string, "a departure's name", path, pointer);
+}
+
+// Where the case's geometry tier departs from the expectation, or "".
+std::string geometry_difference(const ExpectedCase& e, const CaseVerdict& v) {
+  if (e.geometry.empty()) return "";
+  const std::string geometry = geometry_outcome_name(v.geometry.outcome);
+  const std::string& id = v.definition->id;
+  if (e.geometry != geometry)
+    return id + ": normals " + geometry + (v.geometry.departure.empty() ? "" : " (" + v.geometry.departure + ")") +
+           ", expected " + e.geometry + (e.geometry_departure.empty() ? "" : " (" + e.geometry_departure + ")");
+  if (v.geometry.outcome == GeometryOutcome::Wrong && e.geometry_departure != v.geometry.departure)
+    return id + ": normals wrong with '" + v.geometry.departure + "', expected '" + e.geometry_departure + "'";
+  return "";
+}
+
 }  // namespace
 
 Json expectations_json(const RunRecord& run, const std::vector<CaseVerdict>& verdicts) {
@@ -31,9 +56,11 @@ Json expectations_json(const RunRecord& run, const std::vector<CaseVerdict>& ver
   for (const CaseVerdict& v : verdicts) {
     Json entry = {{"outcome", case_outcome_name(v.outcome)}};
     if (v.outcome == CaseOutcome::Failed) entry["departure"] = v.departure;
+    entry["geometry"] = geometry_outcome_name(v.geometry.outcome);
+    if (v.geometry.outcome == GeometryOutcome::Wrong) entry["geometry_departure"] = v.geometry.departure;
     cases[v.definition->id] = std::move(entry);
   }
-  return {{"format", kFormat}, {"version", 1}, {"engine", engine_label(run)}, {"cases", std::move(cases)}};
+  return {{"format", kFormat}, {"version", kExpectationsVersion}, {"engine", engine_label(run)}, {"cases", std::move(cases)}};
 }
 
 Expectations read_expectations(const std::string& path) {
@@ -43,9 +70,10 @@ Expectations read_expectations(const std::string& path) {
   text << in.rdbuf();
   const Json document = Json::parse(text.str(), nullptr, false);
   if (document.is_discarded()) throw InputError(path, "", "JSON text");
-  if (require(document, "format", &Json::is_string, "\"skinref-conformance-expectations\"", path, "") != kFormat ||
-      require(document, "version", &Json::is_number_integer, "version 1", path, "") != 1)
-    throw InputError(path, "/format", std::string(kFormat) + ", version 1");
+  if (require(document, "format", &Json::is_string, "\"skinref-conformance-expectations\"", path, "") != kFormat)
+    throw InputError(path, "/format", std::string(kFormat));
+  const Json& version = require(document, "version", &Json::is_number_integer, "version 1 or 2", path, "");
+  if (version != 1 && version != kExpectationsVersion) throw InputError(path, "/version", "version 1 or 2");
   Expectations expectations;
   expectations.engine = require(document, "engine", &Json::is_string, "the engine's name", path, "");
   std::set<std::string> ids;
@@ -59,6 +87,7 @@ Expectations read_expectations(const std::string& path) {
     if (!kOutcomes.count(expected.outcome)) throw InputError(path, pointer + "/outcome", "pass, fail, crash, refused, bad output, input changed or not run");
     if (entry.contains("departure"))
       expected.departure = require(entry, "departure", &Json::is_string, "a departure's name", path, pointer);
+    if (version == kExpectationsVersion) read_geometry(entry, path, pointer, expected);
     expectations.cases[id] = expected;
   }
   return expectations;
@@ -80,6 +109,8 @@ std::vector<std::string> expectation_differences(const Expectations& expected, c
                             ", expected " + e.outcome + (e.departure.empty() ? "" : " (" + e.departure + ")"));
     else if (v.outcome == CaseOutcome::Failed && e.departure != v.departure)
       differences.push_back(id + ": fails with '" + v.departure + "', expected '" + e.departure + "'");
+    const std::string geometry = geometry_difference(e, v);
+    if (!geometry.empty()) differences.push_back(geometry);
   }
   return differences;
 }

@@ -3,14 +3,18 @@
 // one that went away) rather than on the departures its team already knows (docs/engines.md).
 //
 // Contract:
-// - The file: {"format": "skinref-conformance-expectations", "version": 1, "engine": "NAME VERSION",
-//   "cases": {"ID": {"outcome": "pass"|"fail"|"crash"|"bad output", "departure": "L3: ..."}, ...}}, every case
-//   of the suite once; "departure" only with "fail", as the verdict names it ("" when nothing explains it).
+// - The file: {"format": "skinref-conformance-expectations", "version": 2, "engine": "NAME VERSION",
+//   "cases": {"ID": {"outcome": "pass"|"fail"|"crash"|"refused"|"bad output"|..., "departure": "L3: ...",
+//   "geometry": "correct"|"wrong"|"not judged", "geometry_departure": "N1: ..."}, ...}}, every case of the suite
+//   once; "departure" only with "fail", as the verdict names it ("" when nothing explains it); "geometry" is the
+//   second tier (verdict.h), "geometry_departure" only with "wrong". Version 1 files (no geometry tier) still
+//   read, and their geometry is not compared.
 // - expectations_json() writes what `verdicts` are; read_expectations() reads a file back, refusing (InputError:
 //   the file and the JSON pointer) a wrong format, an unknown case, an unknown outcome or a field of the wrong
 //   type.
 // - expectation_differences() lists, one line per case judged, where its verdict departs from the expectations:
-//   another outcome, another departure, or a case the expectations do not list (a case new to the suite). A
+//   another outcome, another departure, another geometry tier or its departure, or a case the expectations do
+//   not list (a case new to the suite). A
 //   crash or bad output is compared by its outcome alone (its message names a log). Cases that did not run
 //   (--filter) are not compared.
 #pragma once
@@ -29,6 +33,8 @@ namespace skinref::conformance {
 struct ExpectedCase {
   std::string outcome;    // case_outcome_name()
   std::string departure;  // with "fail": the verdict's departure
+  std::string geometry;   // geometry_outcome_name(); empty in a version 1 file (not compared)
+  std::string geometry_departure;  // with "wrong"
 };
 
 struct Expectations {

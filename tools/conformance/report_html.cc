@@ -1,4 +1,5 @@
-// The report card as HTML (report_card.h): the summary, the sections, then every case, failures first, each
+// The report card as HTML (report_card.h): the summary, the sections, the causes of both tiers, then every case,
+// failures first (then passes with wrong normals), each
 // failing case with the reference and the engine at its worst time side by side and their difference as a
 // heat map (with its legend; a failure of normals alone drawn as normals), each departure's class linked to its
 // short name below, the log linked relative to the report, and every case linked to its rule, which links to
@@ -89,23 +90,36 @@ RenderCamera framing_camera(const std::vector<WorldPrimitive>& reference, const 
 
 // images/ID.png: the reference, the engine and their difference at the worst time; "" when it cannot be drawn
 // (then the page says why).
+// A case that fails the specification is drawn at its worst time; one whose normals alone are wrong, at theirs.
+struct FigureAt {
+  double time = 0.0;
+  std::string dump;
+  std::string attribute;
+};
+
+FigureAt figure_at(const CaseVerdict& v) {
+  if (only_normals_wrong(v)) return {v.geometry.worst_time, v.geometry.worst_dump, v.geometry.worst_attribute};
+  return {v.worst_time, v.worst_dump, v.worst_attribute};
+}
+
 std::string write_figure(const CaseVerdict& v, const std::string& dir, std::string& why_not, std::string& note) {
+  const FigureAt at = figure_at(v);
   try {
     const Scene scene = load_gltf_file(v.model);
-    const EvaluatedPose pose = evaluate_pose(scene, scene.animations.empty() ? -1 : 0, v.worst_time);
+    const EvaluatedPose pose = evaluate_pose(scene, scene.animations.empty() ? -1 : 0, at.time);
     SkinningOptions options;
     options.method = v.definition->method;
     const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, options);
-    const VertexDump engine = read_vertices_skv(v.worst_dump);
+    const VertexDump engine = read_vertices_skv(at.dump);
     const RenderCamera camera = framing_camera(reference, engine.primitives, note);
     RenderOptions render;
     render.width = render.height = kFigurePixels;
     // A failure of normals or tangents alone leaves the silhouette and, under soft light, the shading nearly as
     // the reference's: the pictures show the normals as colours instead, where it is plain.
-    if (v.worst_attribute != "position") {
+    if (at.attribute != "position") {
       render.view = RenderView::Normals;
       note += std::string(note.empty() ? "" : "; ") + "normals drawn as colours (the failure is in the " +
-              v.worst_attribute + "s)";
+              at.attribute + "s)";
     }
     const RgbaImage ref_image = render_scene(scene, pose, reference, camera, render).image;
     const RgbaImage engine_image = render_scene(scene, pose, engine.primitives, camera, render).image;
@@ -130,6 +144,7 @@ tr.pass td.outcome { background: #d8f0d8; }
 tr.fail td.outcome, tr.crash td.outcome, tr.refused td.outcome, tr.bad-output td.outcome,
 tr.input-changed td.outcome { background: #f6d0d0; font-weight: bold; }
 tr.not-run td.outcome { background: #eeeeee; }
+td.normals-wrong { background: #f8e4c0; }
 .figure img { display: block; margin: 4px 0; }
 .small { color: #555; font-size: 12px; }
 blockquote { margin: 2px 0 8px 1em; color: #333; }
@@ -187,12 +202,12 @@ std::string departure_html(const std::string& departure) {
   return html + html_escaped(departure.substr(departure.find(':')));
 }
 
-// Each cause of the cases that did not pass, once, its cases linked to their rows.
-void write_causes(const std::vector<CaseVerdict>& verdicts, std::ostream& out) {
-  const std::vector<Cause> causes = causes_of(verdicts);
+// Each cause, once, its cases linked to their rows.
+void write_cause_list(const std::vector<Cause>& causes, const std::string& heading, const std::string& lead,
+                      std::ostream& out) {
   if (causes.empty()) return;
-  out << "<h2>Causes</h2>\n<p class=\"small\">" << causes.size() << (causes.size() == 1 ? " cause" : " causes")
-      << " behind the cases that did not pass, each once.</p>\n<ul>\n";
+  out << "<h2>" << heading << "</h2>\n<p class=\"small\">" << causes.size() << (causes.size() == 1 ? " cause " : " causes ")
+      << lead << ", each once.</p>\n<ul>\n";
   for (const Cause& c : causes) {
     out << "<li><b>" << departure_html(c.name) << "</b> (" << c.cases.size() << "):";
     for (size_t i = 0; i < c.cases.size(); ++i)
@@ -202,12 +217,21 @@ void write_causes(const std::vector<CaseVerdict>& verdicts, std::ostream& out) {
   out << "</ul>\n";
 }
 
+void write_causes(const std::vector<CaseVerdict>& verdicts, std::ostream& out) {
+  write_cause_list(causes_of(verdicts), "Causes", "behind the cases that did not pass", out);
+  write_cause_list(normals_causes_of(verdicts), "Normals wrong where the positions pass",
+                   "behind wrong normals in cases that pass the specification (the geometry tier: glTF 2.0 does not "
+                   "say how normals transform)",
+                   out);
+}
+
 // The classes the report's departures name, each with its anchor and short name.
 void write_classes(const std::vector<CaseVerdict>& verdicts, std::ostream& out) {
   std::vector<std::string> used;
   for (const CaseVerdict& v : verdicts)
-    for (const std::string& code : class_codes_in(v.departure))
-      if (std::find(used.begin(), used.end(), code) == used.end()) used.push_back(code);
+    for (const std::string* departure : {&v.departure, &v.geometry.departure})
+      for (const std::string& code : class_codes_in(*departure))
+        if (std::find(used.begin(), used.end(), code) == used.end()) used.push_back(code);
   if (used.empty()) return;
   std::sort(used.begin(), used.end());
   out << "<h2>Departure classes</h2>\n<p class=\"small\">The kinds of departure from glTF 2.0 that engines shipped, "
@@ -242,10 +266,17 @@ void write_case_row(const CaseVerdict& v, const std::string& figure, const std::
       << case_outcome_name(v.outcome) << "</td><td>";
   if (v.outcome == CaseOutcome::Passed || v.outcome == CaseOutcome::Failed)
     out << std::setprecision(3) << v.margin;
+  out << "</td><td" << (v.geometry.outcome == GeometryOutcome::Wrong ? " class=\"normals-wrong\"" : "") << ">";
+  if (v.geometry.outcome == GeometryOutcome::Wrong)
+    out << "wrong" << (v.geometry.departure.empty() ? "" : ": " + departure_html(v.geometry.departure))
+        << "<div class=\"small\">" << html_escaped(v.geometry.detail) << "</div>";
+  else
+    out << html_escaped(normals_text(v, false));
   out << "</td><td>" << departure_html(v.departure) << "<div class=\"small\">" << detail_html(v.detail, dir) << "</div>";
+  const double time = only_normals_wrong(v) ? v.geometry.worst_time : v.worst_time;
   if (!figure.empty())
     out << "<div class=\"figure\"><img src=\"" << figure << "\" alt=\"reference | engine | difference at t = "
-        << v.worst_time << "\"><span class=\"small\">reference | engine | difference, t = " << v.worst_time
+        << time << "\"><span class=\"small\">reference | engine | difference, t = " << time
         << " s" << (note.empty() ? "" : "; " + html_escaped(note)) << "</span></div>";
   else if (!why_not.empty())
     out << "<div class=\"small\">no picture: " << html_escaped(why_not) << "</div>";
@@ -258,9 +289,8 @@ void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& ver
                        const EngineProfile& profile) {
   std::vector<const CaseVerdict*> order;
   for (const CaseVerdict& v : verdicts) order.push_back(&v);
-  std::stable_sort(order.begin(), order.end(), [](const CaseVerdict* a, const CaseVerdict* b) {
-    return (a->outcome != CaseOutcome::Passed) > (b->outcome != CaseOutcome::Passed);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [](const CaseVerdict* a, const CaseVerdict* b) { return failures_rank(*a) < failures_rank(*b); });
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>skinref conformance: "
       << html_escaped(engine_process::safe_text(run.engine.name)) << "</title>\n<style>" << kStyle << "</style>\n<script>" << kScript
@@ -274,19 +304,24 @@ void write_report_html(const RunRecord& run, const std::vector<CaseVerdict>& ver
   write_sections(verdicts, out);
   write_causes(verdicts, out);
   out << "<h2>Cases, failures first</h2>\n" << kFigureLegend
-      << "<table><tr><th>case</th><th>outcome</th><th>error/bound</th><th>departure</th></tr>\n";
+      << "<table><tr><th>case</th><th>outcome</th><th>error/bound</th><th>normals</th><th>departure</th></tr>\n";
   for (const CaseVerdict* v : order) {
     std::string why_not, note;
-    const std::string figure = v->outcome == CaseOutcome::Failed ? write_figure(*v, dir, why_not, note) : "";
+    const bool drawn = v->outcome == CaseOutcome::Failed || only_normals_wrong(*v);
+    const std::string figure = drawn ? write_figure(*v, dir, why_not, note) : "";
     write_case_row(*v, figure, why_not, note, dir, out);
   }
   out << "</table>\n";
   write_classes(verdicts, out);
   out << "<h2>Rules</h2>\n";
-  for (const CaseVerdict& v : verdicts)
-    out << "<p id=\"rule-" << v.definition->id << "\"><b>" << v.definition->id << "</b>: <a href=\""
-        << specification_link(v.definition->section) << "\">" << html_escaped(v.definition->section)
+  for (const CaseVerdict& v : verdicts) {
+    out << "<p id=\"rule-" << v.definition->id << "\"><b>" << v.definition->id << "</b>: ";
+    if (only_normals_wrong(v))
+      out << "normals, the geometry tier (glTF 2.0 is silent)<blockquote>" << html_escaped(kGeometryRule)
+          << "</blockquote>positions: ";
+    out << "<a href=\"" << specification_link(v.definition->section) << "\">" << html_escaped(v.definition->section)
         << "</a><blockquote>" << html_escaped(v.definition->rule) << "</blockquote></p>\n";
+  }
   out << "</body></html>\n";
   const std::string page = out.str();
   write_file_atomically((fs::path(dir) / "report.html").string(), [&page](std::ostream& o) { o << page; });

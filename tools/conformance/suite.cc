@@ -165,6 +165,7 @@ Json case_manifest_entry(const GeneratedCase& generated) {
   Json targets = Json::array();
   for (const Sensitivity& s : generated.sensitivities)
     targets.push_back({{"departure", s.departure},
+                       {"tier", s.attribute == "position" || definition.rule_covers_normals ? "specification" : "geometry"},
                        {"planted_as", s.conventions},
                        {"error_over_bound", s.ratio},
                        {"at_time", s.time},
@@ -177,6 +178,7 @@ Json case_manifest_entry(const GeneratedCase& generated) {
           {"title", definition.title},
           {"section", definition.section},
           {"rule", definition.rule},
+          {"normals", definition.rule_covers_normals ? "specification" : "geometry"},
           {"model", "cases/" + definition.id + "/" + definition.id + ".gltf"},
           {"expected", "cases/" + definition.id + "/expected.json"},
           {"inputs", {{definition.id + ".gltf", content_hash_of_bytes(generated.gltf)},

@@ -9,6 +9,8 @@
 //   (the reference's own guarantee, and JSON written in insertion order with shortest round-trip numbers).
 // - Layout: suite.json; cases/ID/ID.gltf, cases/ID/ID.bin, cases/ID/expected.json. suite.json gives each case's
 //   "inputs", the files an engine reads, with their content hashes (query_inputs.h checks them).
+//   Each case's "normals" says the tier its normals and tangents are judged in ("specification" where its rule
+//   covers them, else "geometry": conformance_case.h), and each target's "tier" the tier its departure shows in.
 // - Expected outputs (expected.json), per time: every node's world matrix (column-major) with its any-order
 //   bound, and every drawn primitive's skinned positions and normals with their any-order bounds
 //   (verify/bounds_model.h): what a correct float32 engine must be within.

@@ -181,37 +181,97 @@ struct FailedCase {
   std::vector<DiagnoseObservation> observed;
 };
 
-// The case's dumps against the reference: pass, bad output, or failed (then `failed` holds its model and dumps).
+// The dump with one tier's values taken from the reference, so that a comparison sees the other tier alone:
+// `keep_positions` false puts the reference's positions in (the geometry tier: normals and tangents); true puts
+// the reference's normals and tangents in where the dump has them (the specification's tier: positions). A dump
+// of another shape is returned as it is, for compare_vertices() to refuse.
+std::vector<WorldPrimitive> one_tier_of(const std::vector<WorldPrimitive>& test, const std::vector<WorldPrimitive>& reference,
+                                        bool keep_positions) {
+  std::vector<WorldPrimitive> tier = test;
+  if (tier.size() != reference.size()) return tier;
+  for (size_t p = 0; p < tier.size(); ++p) {
+    SkinnedVertices& v = tier[p].vertices;
+    const SkinnedVertices& r = reference[p].vertices;
+    if (v.positions.size() != r.positions.size()) return test;
+    if (!keep_positions) {
+      v.positions = r.positions;
+      continue;
+    }
+    if (v.normals.size() == r.normals.size()) v.normals = r.normals;
+    if (v.tangents.size() == r.tangents.size()) v.tangents = r.tangents;
+  }
+  return tier;
+}
+
+// One tier's worst over a case's dumps.
+struct TierTally {
+  size_t over = 0;  // over their bounds, unbounded or not of unit length, over every time
+  double margin = 0.0;
+  double worst_time = 0.0;
+  std::string worst_dump, worst_attribute, detail;
+  bool judged = false;
+};
+
+// `values`: how many of the comparison's values are the tier's (the others were made the reference's).
+void add_to_tally(const VertexComparison& c, size_t values, const QueryResult& r, TierTally& tally) {
+  tally.judged = true;
+  tally.over += c.over + c.unbounded + c.unnormalized;
+  if (c.max_ratio <= tally.margin && !tally.worst_dump.empty()) return;
+  tally.margin = c.max_ratio;
+  tally.worst_time = r.query.time;
+  tally.worst_dump = r.query.out;
+  tally.worst_attribute = c.worst.attribute;
+  std::ostringstream detail;
+  detail << "t=" << time_text(r.query.time) << ": " << c.over << " of " << values << " values over their bounds";
+  if (c.unnormalized != 0) detail << ", " << c.unnormalized << " not of unit length";
+  if (!c.worst.attribute.empty())
+    detail << ", worst " << c.worst.attribute << " of vertex " << c.worst.vertex << ", error " << c.worst.error
+           << " against a bound of " << c.worst.bound;
+  tally.detail = detail.str();
+}
+
+size_t position_count(const std::vector<WorldPrimitive>& primitives) {
+  size_t count = 0;
+  for (const WorldPrimitive& p : primitives) count += p.vertices.positions.size();
+  return count;
+}
+
+// One dump against the reference, tier by tier; throws InputError for a dump that cannot be judged.
+void judge_dump(const Scene& scene, const ConformanceCase& definition, const QueryResult& r, VertexDump& dump,
+                TierTally& specification, TierTally& geometry) {
+  const TimeReference reference = evaluate_reference(scene, definition, r.query.time);
+  require_plausible_size(r.query.out, reference.vertices);
+  dump = read_vertices_skv(r.query.out);
+  if (!all_finite(dump.primitives)) throw InputError(r.query.out, "", "finite values (the dump holds NaN or inf)");
+  const std::string hash = model_content_hash(r.query.model);
+  if (!dump.record.model_hash.empty() && dump.record.model_hash != hash)
+    throw InputError(r.query.out, "/record/model_hash",
+                     "a dump of the case's model (" + hash + "), but it records " + dump.record.model_hash);
+  const VertexComparison whole = compare_vertices(scene, reference.vertices, dump.primitives, reference.bounds);
+  if (definition.rule_covers_normals) {
+    add_to_tally(whole, whole.values, r, specification);
+    return;
+  }
+  const size_t positions = position_count(dump.primitives);
+  add_to_tally(compare_vertices(scene, reference.vertices, one_tier_of(dump.primitives, reference.vertices, true),
+                                reference.bounds),
+               positions, r, specification);
+  const VertexComparison normals = compare_vertices(
+      scene, reference.vertices, one_tier_of(dump.primitives, reference.vertices, false), reference.bounds);
+  if (normals.values > positions) add_to_tally(normals, normals.values - positions, r, geometry);
+}
+
+// The case's dumps against the reference: pass, bad output, or failed, and its geometry tier (`failed` then holds
+// its model and dumps when either tier is over its bounds).
 void judge_dumps(const ConformanceCase& definition, const std::vector<const QueryResult*>& results,
                  CaseVerdict& verdict, FailedCase& failed) {
   auto loaded = std::make_unique<Scene>(load_gltf_file(results.front()->query.model));
-  const Scene& scene = *loaded;
   std::vector<DiagnoseObservation> observed;
-  size_t over = 0;
+  TierTally specification, geometry;
   for (const QueryResult* r : results) {
     VertexDump dump;
     try {
-      const TimeReference reference = evaluate_reference(scene, definition, r->query.time);
-      require_plausible_size(r->query.out, reference.vertices);
-      dump = read_vertices_skv(r->query.out);
-      if (!all_finite(dump.primitives)) throw InputError(r->query.out, "", "finite values (the dump holds NaN or inf)");
-      const std::string hash = model_content_hash(r->query.model);
-      if (!dump.record.model_hash.empty() && dump.record.model_hash != hash)
-        throw InputError(r->query.out, "/record/model_hash",
-                         "a dump of the case's model (" + hash + "), but it records " + dump.record.model_hash);
-      const VertexComparison c = compare_vertices(scene, reference.vertices, dump.primitives, reference.bounds);
-      over += c.over + c.unbounded + c.unnormalized;
-      if (c.max_ratio > verdict.margin || verdict.worst_dump.empty()) {
-        verdict.margin = c.max_ratio;
-        verdict.worst_time = r->query.time;
-        verdict.worst_dump = r->query.out;
-        verdict.worst_attribute = c.worst.attribute;
-        std::ostringstream detail;
-        detail << "t=" << time_text(r->query.time) << ": " << c.over << " of " << c.values
-               << " values over their bounds, worst " << c.worst.attribute << " of vertex " << c.worst.vertex
-               << ", error " << c.worst.error << " against a bound of " << c.worst.bound;
-        verdict.detail = detail.str();
-      }
+      judge_dump(*loaded, definition, *r, dump, specification, geometry);
     } catch (const std::exception& e) {
       verdict.outcome = CaseOutcome::BadOutput;
       verdict.detail = "t=" + time_text(r->query.time) + ": " + engine_process::safe_text(e.what(), kDetailBytes);
@@ -219,14 +279,43 @@ void judge_dumps(const ConformanceCase& definition, const std::vector<const Quer
     }
     observed.emplace_back(r->query.out, r->query.time, dump.primitives);
   }
-  if (over == 0) {
-    verdict.outcome = CaseOutcome::Passed;
-    verdict.detail.clear();
-    return;
+  verdict.margin = specification.margin;
+  verdict.worst_time = specification.worst_time;
+  verdict.worst_dump = specification.worst_dump;
+  verdict.outcome = specification.over == 0 ? CaseOutcome::Passed : CaseOutcome::Failed;
+  if (specification.over != 0) {
+    verdict.worst_attribute = specification.worst_attribute;
+    verdict.detail = specification.detail;
   }
-  verdict.outcome = CaseOutcome::Failed;
+  if (geometry.judged) {
+    GeometryVerdict& g = verdict.geometry;
+    g.outcome = geometry.over == 0 ? GeometryOutcome::Correct : GeometryOutcome::Wrong;
+    g.margin = geometry.margin;
+    g.worst_time = geometry.worst_time;
+    g.worst_dump = geometry.worst_dump;
+    if (geometry.over != 0) {
+      g.worst_attribute = geometry.worst_attribute;
+      g.detail = geometry.detail;
+    }
+  }
+  if (specification.over == 0 && geometry.over == 0) return;
   failed.scene = std::move(loaded);
   failed.observed = std::move(observed);
+}
+
+// The departure behind a case over its bounds, named in the tier that failed: the specification's when its values
+// are over (the same departure then explains the wrong normals, if they are), else the geometry tier's alone.
+void name_failed_tier(FailedCase& f, const EngineProfile& profile, CaseVerdict& verdict) {
+  if (verdict.outcome == CaseOutcome::Failed) {
+    name_departure(*f.scene, *verdict.definition, std::move(f.observed), profile, verdict);
+    if (verdict.geometry.outcome == GeometryOutcome::Wrong) verdict.geometry.departure = verdict.departure;
+    return;
+  }
+  CaseVerdict normals;
+  normals.definition = verdict.definition;
+  name_departure(*f.scene, *verdict.definition, std::move(f.observed), profile, normals);
+  verdict.geometry.departure = normals.departure;
+  verdict.geometry.detail += normals.detail;
 }
 
 // The profile over the run's failed cases (none when `given`).
@@ -247,6 +336,15 @@ EngineProfile run_profile(const std::vector<FailedCase>& failed, const std::vect
 }
 
 }  // namespace
+
+const char* geometry_outcome_name(GeometryOutcome outcome) {
+  switch (outcome) {
+    case GeometryOutcome::NotJudged: return "not judged";
+    case GeometryOutcome::Correct: return "correct";
+    case GeometryOutcome::Wrong: return "wrong";
+  }
+  return "?";
+}
 
 const char* case_outcome_name(CaseOutcome outcome) {
   switch (outcome) {
@@ -331,9 +429,7 @@ JudgedRun judge_run_with_profile(const RunRecord& run, const EngineProfile* give
     verdicts.push_back(std::move(verdict));
   }
   judged.profile = given ? *given : run_profile(failed_cases, verdicts);
-  for (FailedCase& f : failed_cases)
-    name_departure(*f.scene, *verdicts[f.verdict].definition, std::move(f.observed), judged.profile,
-                   verdicts[f.verdict]);
+  for (FailedCase& f : failed_cases) name_failed_tier(f, judged.profile, verdicts[f.verdict]);
   return judged;
 }
 

@@ -6,8 +6,13 @@
 //   the hash the run began with (query_inputs.h); the case is never judged then, whatever the dumps hold:
 //   "the engine wrote to its input: t=0.5: its copy of X.gltf was changed (...)".
 // - Not run: a query of the case did not run (the run was stopped: its status says by which signal).
-// - A case passes when every query of it ran ("ok"), every dump reads (io/vertex_dump.h) and matches the
-//   case's primitives, and every value is within its any-order bound at every time.
+// - Two tiers (conformance_case.h). The outcome is the specification's: a case passes when every query of it
+//   ran ("ok"), every dump reads (io/vertex_dump.h) and matches the case's primitives, and every value its rule
+//   covers (positions; normals and tangents too where `rule_covers_normals`) is within its any-order bound at
+//   every time. `geometry` is the second tier, judged where the rule does not cover normals and the dumps hold
+//   normals or tangents: correct when every one is within its bound (and of unit length) at every time, else
+//   wrong, with its own margin, worst time and attribute, and the departure that explains it. A case whose
+//   normals alone are wrong passes; its departure is named in `geometry.departure`, never in `departure`.
 // - Crashed: a query ended by a signal (killed by one, or a shell's 128 + N), ran past its time limit, or could
 //   not be started (its status, e.g. "t=0.5: killed by signal 11 (Segmentation fault)"). Refused: the engine
 //   ended cleanly without a dump, an exit status from 1 to 128 or 0 with nothing written, as a loader that
@@ -23,7 +28,8 @@
 //   explanation: "partly explained by P1: skeleton-ancestors=dropped (worst error/bound 1.9e5 -> 18); left: 40
 //   values over, first at sampling"), or that nothing known explains them. A dump whose record holds the content
 //   hash of another model is bad output.
-// - `margin` is the largest error/bound over the case's times (below 1 for a pass).
+// - `margin` is the largest error/bound over the case's times of the values the specification's tier covers
+//   (below 1 for a pass).
 // - The engine's profile (profile/engine_profile.h): judge_run_with_profile() finds it over the failed cases
 //   (or takes the one given), then names each failed case's departure given it: the profile's conventions as
 //   what is known of the engine, its allowances widening the bounds. With a profile that is not empty,
@@ -46,6 +52,22 @@ enum class CaseOutcome { Passed, Failed, Crashed, Refused, BadOutput, InputChang
 // "pass", "fail", "crash", "refused", "bad output", "input changed", "not run"
 const char* case_outcome_name(CaseOutcome outcome);
 
+// The geometry tier of a case: its normals and tangents against the geometrically correct transform.
+enum class GeometryOutcome { NotJudged, Correct, Wrong };
+
+// "not judged", "correct", "wrong"
+const char* geometry_outcome_name(GeometryOutcome outcome);
+
+struct GeometryVerdict {
+  GeometryOutcome outcome = GeometryOutcome::NotJudged;
+  double margin = 0.0;     // the largest error/bound of a normal or tangent over the case's times
+  double worst_time = 0.0;
+  std::string worst_dump;
+  std::string worst_attribute;  // "normal" or "tangent" (wrong)
+  std::string departure;        // what explains the wrong normals ("N1: normals=blend-upper3x3"), or ""
+  std::string detail;
+};
+
 struct CaseVerdict {
   const ConformanceCase* definition = nullptr;
   CaseOutcome outcome = CaseOutcome::Passed;
@@ -56,8 +78,9 @@ struct CaseVerdict {
   double seconds = 0.0;  // the engine's time over the case's queries
   std::string model;       // the case's .gltf
   std::string worst_dump;  // the engine's dump at worst_time
-  std::string worst_attribute;  // of the worst value there: "position", "normal", "tangent" (a failed case)
+  std::string worst_attribute;  // of the worst value there among those the rule covers (a failed case)
   std::string given_profile;  // with a profile: whether the case passes its rule given it
+  GeometryVerdict geometry;
 };
 
 struct JudgedRun {
