@@ -123,6 +123,9 @@ EvaluatedPose evaluate_pose(const Scene& scene, int animation, double time, cons
   else if (played)
     sample_animation(scene, animation, pose.clip_time, pose.local, conventions.sampling);
   apply_morph_weight_mistake(mistakes.morph_weights, pose.local);
+  if (conventions.morph.negative_weights == NegativeMorphWeights::Clamped)
+    for (std::vector<double>& weights : pose.local.morph_weights)
+      for (double& w : weights) w = std::max(w, 0.0);
   if (conventions.morph.max_targets != kEveryMorphTarget) keep_largest_morph_weights(pose.local, conventions.morph.max_targets);
   if (hierarchy_mistaken(mistakes)) local_to_model_with_mistakes(scene, pose.local, mistakes, pose.model);
   else pose.model = local_to_model(scene, pose.local);

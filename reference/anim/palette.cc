@@ -85,6 +85,13 @@ JointPalette compute_palette(const Scene& scene, const ModelPose& model_pose, in
     }
     palette.normal[j] = normal_matrix(palette.skinning[j].topLeftCorner<3, 3>());
   }
+  // unnamed-joints=bind-pose: a joint whose node has no name is found by no name lookup and keeps the identity.
+  if (conventions.unnamed_joints == UnnamedJoints::BindPose)
+    for (size_t j = 0; j < skin.joints.size(); ++j)
+      if (scene.nodes[size_t(skin.joints[j])].name.empty()) {
+        palette.skinning[j] = Mat4::Identity();
+        palette.normal[j] = Mat3::Identity();
+      }
   // joint-cap=N: the entries an engine with an N-matrix palette never uploads keep their initial identity.
   if (conventions.joint_cap > 0)
     for (size_t j = size_t(conventions.joint_cap); j < skin.joints.size(); ++j) {

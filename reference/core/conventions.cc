@@ -310,6 +310,12 @@ void add_palette_fields(std::vector<ConventionField>& fields) {
       [](auto& c) -> auto& { return c.palette.shear; },
       {{GlobalShear::Kept, "kept"}, {GlobalShear::Dropped, "dropped"}}));
   fields.push_back(joint_cap_field());
+  fields.push_back(enum_field<UnnamedJoints>(
+      "unnamed-joints", "palette", "posed|bind-pose",
+      "a joint whose node has no name: posed as its node (glTF), or left at its bind pose (bones bound to nodes "
+      "by name, as Assimp's clients do: Assimp names such a bone bone_i and its node nodes[i])",
+      [](auto& c) -> auto& { return c.palette.unnamed_joints; },
+      {{UnnamedJoints::Posed, "posed"}, {UnnamedJoints::BindPose, "bind-pose"}}));
 }
 
 // The morph-targets field: a count or "all", not an enum.
@@ -348,6 +354,11 @@ void add_morph_fields(std::vector<ConventionField>& fields) {
       "morph deltas added to the bind-space vertex (glTF) or to the skinned one",
       [](auto& c) -> auto& { return c.morph.order; },
       {{MorphOrder::BeforeSkinning, "before-skinning"}, {MorphOrder::AfterSkinning, "after-skinning"}}));
+  fields.push_back(enum_field<NegativeMorphWeights>(
+      "negative-morph-weights", "morph", "kept|clamped",
+      "morph weights below 0: kept (glTF allows them) or clamped to 0 (Assimp clamps its animated weights)",
+      [](auto& c) -> auto& { return c.morph.negative_weights; },
+      {{NegativeMorphWeights::Kept, "kept"}, {NegativeMorphWeights::Clamped, "clamped"}}));
 }
 
 // Skinning step: the fields that blend the palette and transform normals.

@@ -135,12 +135,17 @@ enum class MeshNodeTransform { Ignored, Applied, Inverse, NormalMatrixTimesInver
 enum class RestValues { Node, Identity };
 // Global transforms: kept as matrices (glTF), or stored as TRS at every node, the shear dropped.
 enum class GlobalShear { Kept, Dropped };
+// A joint whose node has no name: posed as its node (glTF), or left at its bind pose, the identity palette entry
+// (an engine that binds bones to nodes by name, as Assimp's clients must: it names the bone bone_i and the node
+// nodes[i], so the lookup finds nothing).
+enum class UnnamedJoints { Posed, BindPose };
 struct PaletteConventions {
   SkeletonAncestors skeleton_ancestors = SkeletonAncestors::Kept;
   MeshNodeTransform mesh_node = MeshNodeTransform::Ignored;
   RestValues rest_values = RestValues::Node;
   GlobalShear shear = GlobalShear::Kept;
   int joint_cap = 0;  // 0: every joint; N > 0: palette entries from N on stay the identity (never uploaded)
+  UnnamedJoints unnamed_joints = UnnamedJoints::Posed;
 };
 
 // ---- morph ----
@@ -148,6 +153,8 @@ struct PaletteConventions {
 // node.weights is given.
 enum class MorphDefaults { Used, Ignored, MeshOnly };
 enum class MorphOrder { BeforeSkinning, AfterSkinning };
+// Negative morph weights: kept (glTF allows them), or clamped to 0 (Assimp clamps its animated weights).
+enum class NegativeMorphWeights { Kept, Clamped };
 inline constexpr int kEveryMorphTarget = -1;
 struct MorphConventions {
   MorphDefaults defaults = MorphDefaults::Used;
@@ -155,6 +162,7 @@ struct MorphConventions {
   // node, the others 0.
   int max_targets = kEveryMorphTarget;
   MorphOrder order = MorphOrder::BeforeSkinning;
+  NegativeMorphWeights negative_weights = NegativeMorphWeights::Kept;
 };
 
 // ---- skinning and normals ----

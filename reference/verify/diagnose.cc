@@ -982,6 +982,7 @@ bool recipe_applicable(const Conventions& conventions) {
   taken.sampling.step = sampling.step;
   taken.morph.defaults = MorphDefaults::Used;
   taken.morph.max_targets = kEveryMorphTarget;
+  taken.morph.negative_weights = NegativeMorphWeights::Kept;
   // The mistakes of reading the file and of skinning; a recipe's pose takes none of the pose stages'.
   const Mistakes& mistakes = conventions.mistakes;
   taken.mistakes = Mistakes{};

@@ -111,7 +111,10 @@ void expect_float32_engine_passes_every_case(const test::Float32EngineChoices& c
   EXPECT_EQ(verdicts.size(), conformance_cases().size());
   for (const CaseVerdict& v : verdicts) {
     EXPECT_EQ(v.outcome, CaseOutcome::Passed) << v.definition->id << ": " << v.departure << " " << v.detail;
-    std::printf("[ measured ] %-40s %s: error/bound %.3g\n", v.definition->id.c_str(), name.c_str(), v.margin);
+    // Both tiers: a correct engine's normals are correct too.
+    EXPECT_NE(v.geometry.outcome, GeometryOutcome::Wrong) << v.definition->id << ": " << v.geometry.detail;
+    std::printf("[ measured ] %-40s %s: error/bound %.3g, normals %.3g\n", v.definition->id.c_str(), name.c_str(),
+                v.margin, v.geometry.margin);
   }
 }
 

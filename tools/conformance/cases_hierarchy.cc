@@ -146,6 +146,29 @@ ConformanceCase same_names() {
   return c;
 }
 
+// The chain's three joints have no names; the clip turns the first two. glTF finds joints by index, so names do
+// not matter; an engine that binds bones to nodes by name (as every client of Assimp must: Assimp names such a
+// bone bone_i and its node nodes[i]) finds none of them and leaves the ribbon at its bind pose.
+ConformanceCase unnamed_joints() {
+  ConformanceCase c;
+  c.id = "joints-without-names";
+  c.title = "A skin whose three joints have no names, the first two turned by the clip";
+  c.section = "3.7.3.1 Skins: Overview";
+  c.rule = "Each skin is defined by a REQUIRED joints property that lists the indices of nodes used as joints to "
+           "pose the skin and an OPTIONAL inverseBindMatrices property";
+  c.targets = {{"L7", {"unnamed-joints=bind-pose"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const Chain chain = add_chain(b, "joint", 3, kHierarchyCaseSegment);
+    for (int joint : chain.joints) b.json()["nodes"][size_t(joint)].erase("name");
+    const int ribbon = add_ribbon_skin(b, chain.joints, kHierarchyCaseSegment,
+                                       chain_rest_globals(3, kHierarchyCaseSegment, Mat4::Identity()));
+    b.set_scene_roots({chain.joints[0], ribbon});
+    add_animation(b, "swing", {swing(chain.joints[0], 0, 40), swing(chain.joints[1], 0, -60)});
+  };
+  return c;
+}
+
 // Joints 0 .. count-1 all children of the root joint, joint k at (k * 0.1, 0, 0); the ribbon's station k is
 // bound to joint k alone, and the root turns: a vertex follows only where its joint's palette entry is right.
 ConformanceCase many_joints() {
@@ -213,7 +236,7 @@ ConformanceCase rest_scale() {
 
 void add_hierarchy_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() : {node_matrices, rest_values, shear, negative_scale, same_names, many_joints,
-                                    rest_scale})
+                                    rest_scale, unnamed_joints})
     cases.push_back(make());
 }
 

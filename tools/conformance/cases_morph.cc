@@ -475,12 +475,30 @@ ConformanceCase strided_deltas() {
 
 }  // namespace
 
+// Two targets whose animated weights go below 0: target 0 from 0 to -0.75, target 1 from 0.5 to -0.5, LINEAR.
+// glTF puts no range on weights; an engine that clamps them at 0 (Assimp) holds the ribbon on the wrong side.
+ConformanceCase negative_weights() {
+  ConformanceCase c;
+  c.id = "morph-weights-negative";
+  c.title = "Animated morph weights of two targets that go below 0";
+  c.section = "3.7.2.2 Morph Targets";
+  c.rule = "renderedPrimitive[i].POSITION = primitives[i].attributes.POSITION + weights[0] * "
+           "primitives[i].targets[0].POSITION + weights[1] * primitives[i].targets[1].POSITION + ...";
+  c.targets = {{"G1", {"negative-morph-weights=clamped"}}};
+  c.times = {0.0, 0.5, 1.0};
+  c.build = [](GltfBuilder& b) {
+    const MorphRig m = build_morphed_ribbon(b, 2, {});
+    add_animation(b, "morph", {root_swing(m), {m.rig.mesh_node, "weights", "LINEAR", {0.0, 1.0}, {0.0, 0.5, -0.75, -0.5}}});
+  };
+  return c;
+}
+
 void add_morph_cases(std::vector<ConformanceCase>& cases) {
   for (ConformanceCase (*make)() :
        {mesh_default_weights, node_weights_override, nine_targets, morph_then_skin, cubic_weights,
         normal_deltas, sparse_deltas, step_weights, weights_start_late, deltas_at_byte_offset, sparse_weight_keys,
         sparse_normal_deltas, normalized_weight_keys, cubic_weights_nine_targets, step_weights_nine_targets,
-        unsigned_byte_weight_keys, normal_deltas_nine_targets, strided_deltas})
+        unsigned_byte_weight_keys, normal_deltas_nine_targets, strided_deltas, negative_weights})
     cases.push_back(make());
 }
 

@@ -125,6 +125,12 @@ Json time_json(const Scene& scene, double time, const TimeReference& reference) 
       entry["normals"] = vec3_rows(primitive.vertices.normals);
       entry["normal_bounds"] = reference.bounds[p].normal;
     }
+    if (!primitive.vertices.tangents.empty()) {
+      Json rows = Json::array();
+      for (const Vec4& t : primitive.vertices.tangents) rows.push_back({t.x(), t.y(), t.z(), t.w()});
+      entry["tangents"] = std::move(rows);
+      entry["tangent_bounds"] = reference.bounds[p].tangent;
+    }
     primitives.push_back(std::move(entry));
   }
   return {{"time", time}, {"nodes", nodes}, {"primitives", primitives}};

@@ -12,7 +12,8 @@
 //   Each case's "normals" says the tier its normals and tangents are judged in ("specification" where its rule
 //   covers them, else "geometry": conformance_case.h), and each target's "tier" the tier its departure shows in.
 // - Expected outputs (expected.json), per time: every node's world matrix (column-major) with its any-order
-//   bound, and every drawn primitive's skinned positions and normals with their any-order bounds
+//   bound, and every drawn primitive's skinned positions and normals (and tangents, where it has them) with
+//   their any-order bounds
 //   (verify/bounds_model.h): what a correct float32 engine must be within.
 // - Sensitivity: for each target of a case, the reference is run under the target's conventions
 //   (verify/convention_pipeline.h) at each time, and compared with the specification's outputs against those
