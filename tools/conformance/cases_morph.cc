@@ -484,7 +484,7 @@ ConformanceCase negative_weights() {
   c.section = "3.7.2.2 Morph Targets";
   c.rule = "renderedPrimitive[i].POSITION = primitives[i].attributes.POSITION + weights[0] * "
            "primitives[i].targets[0].POSITION + weights[1] * primitives[i].targets[1].POSITION + ...";
-  c.targets = {{"G1", {"negative-morph-weights=clamped"}}};
+  c.targets = {{"G5", {"negative-morph-weights=clamped"}}};
   c.times = {0.0, 0.5, 1.0};
   c.build = [](GltfBuilder& b) {
     const MorphRig m = build_morphed_ribbon(b, 2, {});

@@ -34,6 +34,7 @@ const std::vector<std::pair<std::string, std::string>>& departure_classes() {
       {"G2", "only k targets active at once"},
       {"G3", "morph normal and tangent deltas ignored"},
       {"G4", "morph applied after skinning"},
+      {"G5", "negative morph weights clamped"},
       {"K1", "weight policy"},
       {"N1", "normals skinned without the inverse transpose"},
       {"R1", "culling with bind-pose bounds"}};
