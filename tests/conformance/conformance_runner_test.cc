@@ -4,6 +4,7 @@
 // on; the batch protocol; resuming a run; the report card's formats.
 #include "anim/evaluate_pose.h"
 #include "conformance/departure_classes.h"
+#include "conformance/engines_history.h"
 #include "conformance/engines_table.h"
 #include "conformance/expectations.h"
 #include "conformance/report_card.h"
@@ -516,6 +517,38 @@ TEST(ConformanceRunner, EnginesTableFromExpectations) {
   const std::string document = std::string("intro\n") + kTableBegin + "\n" + table + kTableEnd + "\nafter\n";
   EXPECT_EQ(table_in_document(document, "doc.md"), table);
   EXPECT_THROW(table_in_document("no markers\n", "doc.md"), InputError);
+}
+
+// docs/engines.md's history (conformance/engines_history.h): per engine, a row per release with its two tiers and
+// the cases whose cell changed from the release before, each with its cause.
+TEST(ConformanceRunner, EnginesHistoryFromReleases) {
+  const std::vector<ConformanceCase>& cases = conformance_cases();
+  Expectations older, newer, other;
+  older.engine = "engine 1.0";
+  newer.engine = "engine 1.1";
+  other.engine = "other engine 3.2.1";
+  for (const ConformanceCase& c : cases) {
+    older.cases[c.id] = newer.cases[c.id] = other.cases[c.id] = {"pass", "", "correct", ""};
+  }
+  older.cases[cases[0].id] = {"fail", "S3: step=linear", "wrong", "S3: step=linear"};
+  newer.cases[cases[1].id] = {"pass", "", "wrong", "N1: normals=blend-upper3x3"};
+  const std::string history = engines_history({older, other, newer});
+  std::istringstream lines(history);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(lines, line);) rows.push_back(line);
+  const std::string total = std::to_string(cases.size());
+  ASSERT_EQ(rows.size(), 12u);  // per engine a heading, a blank, a header, a rule and its rows; a blank between
+  EXPECT_EQ(rows[0], "### engine");
+  EXPECT_EQ(rows[4], "| 1.0 | " + std::to_string(cases.size() - 1) + " of " + total + " | " +
+                         std::to_string(cases.size() - 1) + " of " + total + " | (the first release run) |");
+  EXPECT_EQ(rows[5], "| 1.1 | " + total + " of " + total + " | " + std::to_string(cases.size() - 1) + " of " + total +
+                         " | `" + cases[0].id + "`: fail: S3: step=linear → pass; `" + cases[1].id +
+                         "`: pass → pass; normals wrong: N1: normals=blend-upper3x3 |");
+  EXPECT_EQ(rows[7], "### other engine");
+  EXPECT_EQ(rows[11], "| 3.2.1 | " + total + " of " + total + " | " + total + " of " + total + " | (the first release run) |");
+  const std::string document = std::string("a\n") + kHistoryBegin + "\n" + history + kHistoryEnd + "\n";
+  EXPECT_EQ(section_in_document(document, "doc.md", kHistoryBegin, kHistoryEnd), history);
+  EXPECT_THROW(section_in_document("none\n", "doc.md", kHistoryBegin, kHistoryEnd), InputError);
 }
 
 // The HTML report card in headless Chromium: the failing case first with its picture (reference, engine,

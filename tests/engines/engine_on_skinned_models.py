@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """engine_on_skinned_models.py SKINREF ENGINE_DIR CORPUS_DIR OUT: a real engine on skinned models, held to skinref's
-any-order bounds (issue 42: the bounds are tight, and a correct engine still passes them).
+any-order bounds (the bounds are tight, and a correct engine still passes them).
 
 The engine's batch adapter (ENGINE_DIR/adapter.mjs, the conformance protocol: docs/conformance.md) plays the five
 skinned built-in scenes (exported to .gltf) and, where the corpus is present, CesiumMan, RiggedFigure and
 RiggedSimple, at 20 float32 times each, evenly spread over the clip. Each dump is compared (`skinref compare`, its
 default any-order bounds) with skinref's reference under the engine's documented conventions (docs/engines.md):
-normals=blend-upper3x3 for both engines; three.js's four influences on eight-influences, and its normals by the
-mesh node's normal matrix times its inverse on node-transforms (mesh-node=normals-by-normal-matrix-times-inverse),
-whose mesh node is not a rotation times a uniform scale. Prints each model's values over their bounds and largest error/bound. Exit 0 when every value held is
+normals=blend-upper3x3 for every engine, and rotation=nlerp for PlayCanvas; three.js's and PlayCanvas's four
+influences on eight-influences, and three.js's normals by the mesh node's normal matrix times its inverse on
+node-transforms (mesh-node=normals-by-normal-matrix-times-inverse), whose mesh node is not a rotation times a
+uniform scale. Prints each model's values over their bounds and largest error/bound. Exit 0 when every value held is
 within its bound, 1 when one is not, 2 for a failed adapter or skinref run, 77 (skipped) without Node.js or the
 npm packages; without the corpus its models are skipped, saying so.
 """
@@ -27,10 +28,12 @@ CORPUS_MODELS = {
 }
 TIMES_PER_MODEL = 20
 # The engines' documented departures (docs/engines.md): without them every normal they write is compared with
-# the inverse transpose's, and three.js's first four influences with all eight.
-ENGINE_CONVENTIONS = ["normals=blend-upper3x3"]
+# the inverse transpose's, PlayCanvas's nlerp with slerp, and a first set of four influences with all eight.
+ENGINE_CONVENTIONS = {"three": ["normals=blend-upper3x3"], "babylon": ["normals=blend-upper3x3"],
+                      "playcanvas": ["normals=blend-upper3x3", "rotation=nlerp"]}
 MODEL_CONVENTIONS = {("three", "eight-influences"): ["influences=first-set-renormalized"],
-                     ("three", "node-transforms"): ["mesh-node=normals-by-normal-matrix-times-inverse"]}
+                     ("three", "node-transforms"): ["mesh-node=normals-by-normal-matrix-times-inverse"],
+                     ("playcanvas", "eight-influences"): ["influences=first-set-renormalized"]}
 
 
 def float32(x):
@@ -90,7 +93,7 @@ def main():
     engine_queries, reference_batches = [], {}  # the reference's queries by their conventions
     for name, model in models(skinref, corpus, out):
         start, end = clip_range(skinref, model)
-        conventions = tuple(ENGINE_CONVENTIONS + MODEL_CONVENTIONS.get((engine, name), []))
+        conventions = tuple(ENGINE_CONVENTIONS[engine] + MODEL_CONVENTIONS.get((engine, name), []))
         for i in range(TIMES_PER_MODEL):
             time = float32(start + (i + 0.5) / TIMES_PER_MODEL * (end - start))
             query = {"case": name, "model": model, "animation": 0, "time": float(f"{time:.9g}")}

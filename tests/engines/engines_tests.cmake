@@ -1,6 +1,7 @@
-# Real engines over the conformance suite (label engines, the release tree's; docs/engines.md): each adapter
+# Real engines over the conformance suite (label engines, the release tree's; docs/engines.md): three.js,
+# Babylon.js, PlayCanvas and Assimp, each adapter
 # in examples/engines/ over every case, held to that engine's committed expectations, the Node.js .skv
-# writer's own tests, three.js and Babylon.js on skinned models within the any-order bounds, and the committed table in
+# writer's own tests, the Node.js engines on skinned models within the any-order bounds, and the committed table in
 # docs/engines.md kept current. The npm packages are ./run's
 # to install (examples/engines/package-lock.json); without them, or without Node.js, the tests say so and
 # skip. The Assimp adapter is a C++ client of Debian's libassimp, built in the release tree only
@@ -9,6 +10,7 @@ set(skinref_engines_dir ${CMAKE_SOURCE_DIR}/examples/engines)
 file(READ ${skinref_engines_dir}/package.json skinref_engines_package)
 string(JSON skinref_three_version GET "${skinref_engines_package}" dependencies three)
 string(JSON skinref_babylon_version GET "${skinref_engines_package}" dependencies @babylonjs/core)
+string(JSON skinref_playcanvas_version GET "${skinref_engines_package}" dependencies playcanvas)
 add_test(NAME engines.skv_writer COMMAND sh -c "command -v node >/dev/null || { echo 'skipped: no node on PATH'; exit 77; }; exec node --test \"$0\"" ${skinref_engines_dir}/skv.test.mjs)
 add_test(NAME engines.three
          COMMAND ${CMAKE_SOURCE_DIR}/tests/engines/run_engine.sh $<TARGET_FILE:skinref> ${skinref_engines_dir}/three
@@ -16,16 +18,20 @@ add_test(NAME engines.three
 add_test(NAME engines.babylon
          COMMAND ${CMAKE_SOURCE_DIR}/tests/engines/run_engine.sh $<TARGET_FILE:skinref> ${skinref_engines_dir}/babylon
                  Babylon.js ${skinref_babylon_version} ${CMAKE_BINARY_DIR}/engines/babylon)
+add_test(NAME engines.playcanvas
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/engines/run_engine.sh $<TARGET_FILE:skinref> ${skinref_engines_dir}/playcanvas
+                 PlayCanvas ${skinref_playcanvas_version} ${CMAKE_BINARY_DIR}/engines/playcanvas)
 # The same adapters on the skinned built-in scenes and the corpus's characters at 20 times each, held to the
 # any-order bounds (tight bounds that a correct engine still passes).
-foreach(engine three babylon)
+foreach(engine three babylon playcanvas)
   add_test(NAME engines.${engine}_on_skinned_models
            COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/engines/engine_on_skinned_models.py $<TARGET_FILE:skinref>
                    ${skinref_engines_dir}/${engine} ${SKINREF_CORPUS_DIR} ${CMAKE_BINARY_DIR}/engines/${engine}_on_skinned_models)
 endforeach()
-set(skinref_engine_expectations ${skinref_engines_dir}/three/expected.json ${skinref_engines_dir}/babylon/expected.json)
-set(skinref_engine_tests engines.skv_writer engines.three engines.babylon engines.three_on_skinned_models
-    engines.babylon_on_skinned_models)
+set(skinref_engine_expectations ${skinref_engines_dir}/three/expected.json ${skinref_engines_dir}/babylon/expected.json
+    ${skinref_engines_dir}/playcanvas/expected.json)
+set(skinref_engine_tests engines.skv_writer engines.three engines.babylon engines.playcanvas
+    engines.three_on_skinned_models engines.babylon_on_skinned_models engines.playcanvas_on_skinned_models)
 if(assimp_FOUND)
   add_executable(skinref_assimp_adapter EXCLUDE_FROM_ALL ${skinref_engines_dir}/assimp/adapter.cc)
   target_compile_options(skinref_assimp_adapter PRIVATE ${SKINREF_WARNINGS})

@@ -4,6 +4,7 @@
 // found a difference or a case did not pass, 2 usage or bad input.
 #include "cli/cli_args.h"
 #include "cli/commands.h"
+#include "conformance/engines_history.h"
 #include "conformance/engines_table.h"
 #include "conformance/expectations.h"
 #include "conformance/report_card.h"
@@ -36,6 +37,7 @@ std::string conformance_usage() {
          "                               [--expect FILE] [--write-expectations FILE] [--profile FILE]\n"
          "       skinref conformance report --out DIR [--expect FILE] [--write-expectations FILE] [--profile FILE]\n"
          "       skinref conformance table EXPECTED.json... [--check DOC.md | --update DOC.md]\n"
+         "       skinref conformance history EXPECTED.json... [--check DOC.md | --update DOC.md]\n"
          "  The conformance suite: one small glTF file per rule of glTF 2.0 on skins, animation and morph targets,\n"
          "  each with the reference's outputs at its times and the bounds a correct float32 engine stays within\n"
          "  (docs/conformance.md). Layout: DIR/suite.json, DIR/cases/ID/ID.gltf, ID.bin and expected.json.\n"
@@ -60,6 +62,8 @@ std::string conformance_usage() {
          "  report    judges the run under DIR again and rewrites its report card\n"
          "  table     the engines' table of docs/engines.md from their expectations files: printed, checked\n"
          "            against the one between DOC.md's markers (--check), or written there (--update)\n"
+         "  history   an engine's releases from one expectations file per release, oldest first: each release's\n"
+         "            two tiers and which cases changed from the release before (./run engines --history)\n"
          "  --expect FILE  what the engine is known to do per case (pass, fail with a named departure, crash:\n"
          "            docs/engines.md); the exit status then says whether it did exactly that\n"
          "  --write-expectations FILE  writes the run's verdicts as such a file, to review and commit\n"
@@ -267,8 +271,41 @@ std::string read_text_file(const std::string& path) {
   return text.str();
 }
 
+// A generated section of a document between its markers: printed without --check or --update; --check compares
+// it with the document's, --update rewrites the document's (atomically). `what` names it in messages.
+int document_section(const ParsedArgs& parsed, const std::string& section, const std::string& begin,
+                     const std::string& end, const std::string& what, const std::string& command) {
+  if (parsed.value("--check") && parsed.value("--update"))
+    throw UsageError(command + ": --check and --update cannot be used together");
+  const std::optional<std::string> document = parsed.value("--check") ? parsed.value("--check") : parsed.value("--update");
+  if (!document) {
+    std::cout << section;
+    return kExitOk;
+  }
+  const std::string text = read_text_file(*document);
+  const std::string current = conformance::section_in_document(text, *document, begin, end);
+  if (parsed.value("--check")) {
+    std::cout << "conformance: the " << what << " in " << *document << (current == section ? " is" : " is not")
+              << " current with the expectations" << (current == section ? "" : "; run skinref " + command + " --update")
+              << "\n";
+    return current == section ? kExitOk : kExitComparisonFailed;
+  }
+  const size_t at = text.find('\n', text.find(begin)) + 1;  // the section starts on the line after its marker
+  const std::string updated = text.substr(0, at) + section + text.substr(at + current.size());
+  write_file_atomically(*document, [&](std::ostream& out) { out << updated; });
+  std::cout << "conformance: wrote the " << what << " into " << *document << "\n";
+  return kExitOk;
+}
+
+std::vector<conformance::Expectations> read_expectation_files(const ParsedArgs& parsed, const std::string& command) {
+  if (parsed.positionals.empty()) throw UsageError(command + ": give the engines' expectations files");
+  std::vector<conformance::Expectations> files;
+  for (const std::string& path : parsed.positionals) files.push_back(conformance::read_expectations(path));
+  return files;
+}
+
 // `conformance table EXPECTED.json... [--check DOC | --update DOC]`: docs/engines.md's table from the engines'
-// expectations; --check compares it with the one between DOC's markers, --update rewrites that one.
+// expectations.
 int run_conformance_table(std::span<const std::string> args) {
   static const std::vector<OptionSpec> kOptions{{"--check", true}, {"--update", true}};
   const ParsedArgs parsed = parse_args(args, kOptions, "conformance table");
@@ -276,30 +313,25 @@ int run_conformance_table(std::span<const std::string> args) {
     std::cout << conformance_usage();
     return kExitOk;
   }
-  if (parsed.positionals.empty()) throw UsageError("conformance table: give the engines' expectations files");
-  if (parsed.value("--check") && parsed.value("--update"))
-    throw UsageError("conformance table: --check and --update cannot be used together");
-  std::vector<conformance::Expectations> engines;
-  for (const std::string& path : parsed.positionals) engines.push_back(conformance::read_expectations(path));
-  const std::string table = conformance::engines_table(engines);
-  const std::optional<std::string> document = parsed.value("--check") ? parsed.value("--check") : parsed.value("--update");
-  if (!document) {
-    std::cout << table;
+  const std::vector<conformance::Expectations> engines = read_expectation_files(parsed, "conformance table");
+  return document_section(parsed, conformance::engines_table(engines), conformance::kTableBegin,
+                          conformance::kTableEnd, "table of " + std::to_string(engines.size()) + " engines",
+                          "conformance table");
+}
+
+// `conformance history EXPECTED.json... [--check DOC | --update DOC]`: docs/engines.md's history from one
+// expectations file per release, oldest first (./run engines --history writes them).
+int run_conformance_history(std::span<const std::string> args) {
+  static const std::vector<OptionSpec> kOptions{{"--check", true}, {"--update", true}};
+  const ParsedArgs parsed = parse_args(args, kOptions, "conformance history");
+  if (parsed.help) {
+    std::cout << conformance_usage();
     return kExitOk;
   }
-  const std::string text = read_text_file(*document);
-  const std::string current = conformance::table_in_document(text, *document);
-  if (parsed.value("--check")) {
-    std::cout << "conformance: the table in " << *document << (current == table ? " is" : " is not")
-              << " current with the expectations" << (current == table ? "" : "; run skinref conformance table --update")
-              << "\n";
-    return current == table ? kExitOk : kExitComparisonFailed;
-  }
-  const size_t at = text.find(current, text.find(conformance::kTableBegin));
-  const std::string updated = text.substr(0, at) + table + text.substr(at + current.size());
-  write_file_atomically(*document, [&](std::ostream& out) { out << updated; });
-  std::cout << "conformance: wrote the table of " << engines.size() << " engines into " << *document << "\n";
-  return kExitOk;
+  const std::vector<conformance::Expectations> releases = read_expectation_files(parsed, "conformance history");
+  return document_section(parsed, conformance::engines_history(releases), conformance::kHistoryBegin,
+                          conformance::kHistoryEnd, "history of " + std::to_string(releases.size()) + " releases",
+                          "conformance history");
 }
 
 }  // namespace
@@ -316,7 +348,9 @@ int run_conformance(std::span<const std::string> args) {
   if (args[0] == "run") return run_conformance_run(rest);
   if (args[0] == "report") return run_conformance_report(rest);
   if (args[0] == "table") return run_conformance_table(rest);
-  throw UsageError("conformance: unknown subcommand '" + args[0] + "'; expected generate, check, run, report or table");
+  if (args[0] == "history") return run_conformance_history(rest);
+  throw UsageError("conformance: unknown subcommand '" + args[0] +
+                   "'; expected generate, check, run, report, table or history");
 }
 
 }  // namespace skinref::cli

@@ -21,9 +21,7 @@ std::string normals_cause(const ExpectedCase& expected) {
 
 std::string cell(const Expectations& engine, const std::string& id) {
   const auto found = engine.cases.find(id);
-  if (found == engine.cases.end()) return "–";
-  const std::string normals = normals_cause(found->second);
-  return spec_cell(found->second) + (normals.empty() ? "" : "; normals wrong: " + normals);
+  return found == engine.cases.end() ? "–" : expectation_cell(found->second);
 }
 
 using CauseList = std::vector<std::pair<std::string, std::vector<std::string>>>;
@@ -59,21 +57,17 @@ std::string counted(size_t n, const char* one, const char* many) { return std::t
 // that do not pass, and those of the passing cases whose normals are wrong, each once with its cases.
 std::string engine_causes(const Expectations& engine) {
   CauseList failing, normals;
-  size_t cases = 0, passed = 0, normals_judged = 0, normals_correct = 0;
   for (const ConformanceCase& c : conformance_cases()) {
     const auto found = engine.cases.find(c.id);
     if (found == engine.cases.end()) continue;
     const ExpectedCase& e = found->second;
-    ++cases;
-    passed += e.outcome == "pass";
-    normals_judged += e.geometry == "correct" || e.geometry == "wrong";
-    normals_correct += e.geometry == "correct";
     if (e.outcome != "pass") add_to_cause(failing, spec_cell(e), c.id);
     if (!normals_cause(e).empty()) add_to_cause(normals, normals_cause(e), c.id);
   }
-  std::string text = "- **" + engine.engine + "**: conformant to glTF 2.0 on " + std::to_string(passed) + " of " +
-                     counted(cases, "case", "cases") + "; normals correct on " + std::to_string(normals_correct) +
-                     " of " + std::to_string(normals_judged) + ".";
+  const TierCounts n = tier_counts(engine);
+  std::string text = "- **" + engine.engine + "**: conformant to glTF 2.0 on " + std::to_string(n.passed) + " of " +
+                     counted(n.cases, "case", "cases") + "; normals correct on " + std::to_string(n.normals_correct) +
+                     " of " + std::to_string(n.normals_judged) + ".";
   text += failing.empty() ? "\n" : " " + counted(failing.size(), "cause", "causes") + " behind the " +
                                        counted(case_count(failing), "case", "cases") + " that do not pass:\n";
   text += cause_lines(failing, "  ");
@@ -84,6 +78,25 @@ std::string engine_causes(const Expectations& engine) {
 }
 
 }  // namespace
+
+std::string expectation_cell(const ExpectedCase& expected) {
+  const std::string normals = normals_cause(expected);
+  return spec_cell(expected) + (normals.empty() ? "" : "; normals wrong: " + normals);
+}
+
+TierCounts tier_counts(const Expectations& engine) {
+  TierCounts n;
+  for (const ConformanceCase& c : conformance_cases()) {
+    const auto found = engine.cases.find(c.id);
+    if (found == engine.cases.end()) continue;
+    const ExpectedCase& e = found->second;
+    ++n.cases;
+    n.passed += e.outcome == "pass";
+    n.normals_judged += e.geometry == "correct" || e.geometry == "wrong";
+    n.normals_correct += e.geometry == "correct";
+  }
+  return n;
+}
 
 std::string engines_table(const std::vector<Expectations>& engines) {
   std::string table = "| case | section |", rule = "|---|---|";

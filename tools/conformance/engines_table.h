@@ -27,6 +27,17 @@ inline constexpr const char* kTableBegin = "<!-- engines-table: skinref conforma
 inline constexpr const char* kTableEnd = "<!-- /engines-table -->";
 
 std::string engines_table(const std::vector<Expectations>& engines);
+
+// A case's cell in the table: "pass", "fail: CLASS: CONVENTIONS" (or "fail: no known departure"), "crash", ...,
+// with "; normals wrong: CAUSE" where only the geometry tier fails.
+std::string expectation_cell(const ExpectedCase& expected);
+
+// An engine's two tiers over the cases its expectations list.
+struct TierCounts {
+  size_t cases = 0, passed = 0;                // the specification's tier
+  size_t normals_judged = 0, normals_correct = 0;  // the geometry tier
+};
+TierCounts tier_counts(const Expectations& engine);
 std::string table_in_document(const std::string& document_text, const std::string& document_path);
 
 }  // namespace skinref::conformance

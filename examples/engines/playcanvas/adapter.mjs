@@ -43,10 +43,12 @@ import { embeddedGltf, runBatch } from '../batch.mjs';
 
 function createApp() {
   const options = new pc.AppOptions();
-  options.graphicsDevice = new pc.NullGraphicsDevice();
+  // A stand-in canvas: 1.x's device and app ask it for its size (getBoundingClientRect); 2.x needs no more.
+  const canvas = { width: 1, height: 1, getBoundingClientRect: () => ({ left: 0, top: 0, width: 1, height: 1 }) };
+  options.graphicsDevice = new pc.NullGraphicsDevice(canvas);
   options.componentSystems = [pc.RenderComponentSystem, pc.AnimComponentSystem, pc.CameraComponentSystem];
   options.resourceHandlers = [pc.ContainerHandler];
-  const app = new pc.AppBase({ width: 1, height: 1 });
+  const app = new pc.AppBase(canvas);
   app.init(options);
   const camera = new pc.Entity('camera');  // app.render() draws through a camera
   camera.addComponent('camera');
