@@ -145,7 +145,7 @@ tr.fail td.outcome, tr.crash td.outcome, tr.refused td.outcome, tr.bad-output td
 tr.input-changed td.outcome { background: #f6d0d0; font-weight: bold; }
 tr.not-run td.outcome { background: #eeeeee; }
 td.normals-wrong { background: #f8e4c0; }
-.figure img { display: block; margin: 4px 0; }
+.figure img { display: block; margin: 4px 0; max-width: 100%; height: auto; }
 .small { color: #555; font-size: 12px; }
 blockquote { margin: 2px 0 8px 1em; color: #333; }
 .ramp { display: inline-block; width: 120px; height: 10px; vertical-align: middle;
