@@ -551,6 +551,38 @@ TEST(ConformanceRunner, EnginesHistoryFromReleases) {
   EXPECT_THROW(section_in_document("none\n", "doc.md", kHistoryBegin, kHistoryEnd), InputError);
 }
 
+// `skinref conformance history --update DOC` fills an empty section between its markers, leaves the rest of the
+// document as it was, and --check then finds it current; a stale section fails --check with exit 1.
+TEST(ConformanceRunner, HistoryCommandUpdatesAndChecksItsSection) {
+  test::TempDir dir;
+  Expectations release;
+  release.engine = "engine 2.0";
+  for (const ConformanceCase& c : conformance_cases()) release.cases[c.id] = {"pass", "", "correct", ""};
+  RunRecord run;
+  run.engine.name = "engine";
+  run.engine.version = "2.0";
+  std::vector<CaseVerdict> verdicts;
+  for (const ConformanceCase& c : conformance_cases()) {
+    CaseVerdict v;
+    v.definition = &c;
+    v.geometry.outcome = GeometryOutcome::Correct;
+    verdicts.push_back(v);
+  }
+  const std::string expectations = dir.file("expected.json");
+  std::ofstream(expectations) << expectations_json(run, verdicts).dump(2);
+  const std::string doc = dir.file("doc.md");
+  std::ofstream(doc) << "before\n" << kHistoryBegin << "\n" << kHistoryEnd << "\nafter\n";
+  const test::CliRun update = test::run_cli(dir, {"conformance", "history", expectations, "--update", doc});
+  EXPECT_EQ(update.exit_code, test::exit_codes::kExitOk) << update.err;
+  EXPECT_EQ(read_text(doc), "before\n" + std::string(kHistoryBegin) + "\n" + engines_history({release}) + kHistoryEnd +
+                                "\nafter\n");
+  EXPECT_EQ(test::run_cli(dir, {"conformance", "history", expectations, "--check", doc}).exit_code,
+            test::exit_codes::kExitOk);
+  std::ofstream(doc) << kHistoryBegin << "\nstale\n" << kHistoryEnd << "\n";
+  EXPECT_EQ(test::run_cli(dir, {"conformance", "history", expectations, "--check", doc}).exit_code,
+            test::exit_codes::kExitComparisonFailed);
+}
+
 // The HTML report card in headless Chromium: the failing case first with its picture (reference, engine,
 // difference) loaded, its departure named, its rule linked; the screenshot is a page, not a blank.
 TEST(ConformanceRunner, HtmlReportCardInHeadlessChromium) {
@@ -596,8 +628,8 @@ TEST(ConformanceRunner, HtmlReportCardInHeadlessChromium) {
   EXPECT_GT(colours.size(), 50u) << "the screenshot is nearly blank";
 }
 
-// Inputs that lie (issue 39): a dump holding NaN is refused naming it; a dump that records another model is
-// refused; a dump of another time is told apart from a skinning error, by diagnose and by the runner.
+// Inputs that lie: a dump holding NaN is refused naming it; a dump that records another model is refused; a
+// dump of another time is told apart from a skinning error, by diagnose and by the runner.
 TEST(ConformanceRunner, InputsThatLieAreToldApart) {
   test::TempDir dir;
   const auto model = [](const std::string& id) {
