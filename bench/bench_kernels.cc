@@ -1,5 +1,5 @@
-// The CPU backend's kernel study (issue 18): what limits LBS and DQS on one core, measured side by side in one
-// process on the skinning scene of bench_scenes.h at 1M vertices and 4 influences, one thread.
+// The CPU backend's kernel study: what limits LBS and DQS on one core, measured side by side in one process on
+// the skinning scene of bench_scenes.h at 1M vertices and 4 influences, one thread.
 //
 //   BM_SkinKernel/<scalar|avx2|avx512>/<per_vertex|gathers>/<lbs|dqs>/<normals|positions>[/pipelined|/in_order]
 //   BM_SkinKernel/<avx2|avx512>/per_vertex/<lbs|dqs>/<normals|positions>/in_cache

@@ -552,7 +552,7 @@ void write_animation(std::ostream& out, const BenchFile& file, const Names& name
   out << "\n";
 }
 
-// ---- aims (issue 18) ----------------------------------------------------------------------------------------
+// ---- aims ---------------------------------------------------------------------------------------------------
 // Each aim: the benchmark and the figure it reads, the target, and how the figure compares. The targets are
 // for one machine kind (an AMD EPYC with AVX-512, 2 vCPUs; docs/benchmarks.md says where each was reached): on
 // another machine the table still shows the figures beside them, which the machine section names.

@@ -56,8 +56,8 @@ inline constexpr double kAnyOrderNormalizeUlps = 12.0;
 // The sampling stage's functions under the two any-order bounds models (verify/bounds_model.h):
 // - "any-order" (stated): slerp's weights within 4 ulp and a quaternion normalization within 4 ulp, what the
 //   formulas an engine is expected to use meet with room (glm's acos/sin slerp 1.44 ulp, atan2 of chords 2.89;
-//   sqrt then divide, or inversesqrt then multiply, 1.59: tests/verify/any_order_bounds_test.cc). Issue 42:
-//   the wide allowances below are most of a skinned character's bound.
+//   sqrt then divide, or inversesqrt then multiply, 1.59: tests/verify/any_order_bounds_test.cc). The wide
+//   allowances below would make up most of a skinned character's bound.
 // - "any-order-wide": kAnyOrderSlerpUlps and kAnyOrderNormalizeUlps, which every formula we know of meets,
 //   Eigen's slerp (a switch to lerp for keys under 4.5e-3 rad apart: 10.7 ulp) and Vulkan's normalize() in a
 //   shader included. A comparison that fails the first and passes this one names the allowance it needed.

@@ -189,7 +189,7 @@ TEST(TimeMapping, RefusesBrokenArguments) {
 }
 
 
-// Issue 17's limits: a clip whose key times reach 1e300 s. Time mapping, sampling and the whole pose stay
+// Extreme inputs: a clip whose key times reach 1e300 s. Time mapping, sampling and the whole pose stay
 // finite at times before, inside and far beyond the clip, under clamping and looping conventions (no
 // float-to-int conversion of a time anywhere, no loop over periods).
 TEST(HugeClip, KeyTimesReaching1e300EvaluateToFinitePoses) {

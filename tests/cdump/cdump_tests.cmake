@@ -1,4 +1,4 @@
-# The C writer header (include/skinref/dump.h, issue 15): its test program as C99 and as C++, the example engine
+# The C writer header (include/skinref/dump.h): its test program as C99 and as C++, the example engine
 # (examples/engine_dump), and both against the skinref program. Included from CMakeLists.txt inside
 # if(SKINREF_BUILD_TESTS); the global compile options (determinism, SKINREF_SANITIZE) apply to the C targets too.
 enable_language(C)

@@ -105,10 +105,10 @@ TEST_P(DiagnoseCorpusAccuracy, NamesOnlyThePlantedConvention) {
 INSTANTIATE_TEST_SUITE_P(Corpus, DiagnoseCorpusAccuracy, ::testing::ValuesIn(test::kCorpusModels),
                          test::model_test_name);
 
-// Issue 42's two departures on CesiumMan, planted with skinref's conventions and rounded to float32 as an engine
-// dumps them: each fails the stated any-order bounds and the wide ones (both passed every bound before issue 42;
-// the wide ones catch them since the positions are bounded through the joints' lever arms and the rotations by
-// their turn and length: docs/error_bounds.md), and diagnose names it. Here (label accuracy, the release tree
+// Two small departures on CesiumMan, nlerp and quantized keys, planted with skinref's conventions and rounded to
+// float32 as an engine dumps them: each fails the stated any-order bounds and the wide ones (the wide ones catch
+// them since the positions are bounded through the joints' lever arms and the rotations by their turn and
+// length: docs/error_bounds.md), and diagnose names it. Here (label accuracy, the release tree
 // only) because it runs CesiumMan's diagnose twice, 22 s under the sanitizers.
 TEST(DetectionOnACharacter, NlerpAndQuantizedKeysFailAndAreNamedOnCesiumMan) {
   if (!test::corpus_present()) GTEST_SKIP() << test::corpus_skip_reason();

@@ -5,9 +5,9 @@
 // single- and double-sided quads seen from the front and the back, mirrored nodes and face normals; the
 // sRGB encoding of the colour attachment against encode_srgb8 at exactly known linear values; size limits;
 // and `skinref render --backend vulkan` on the command line. Images must agree on at least
-// tol::kGpuImagePixelFraction of the pixels within tol::kGpuImageChannelBytes per channel (issue 5); each
-// comparison prints its agreement, largest difference and where the differing pixels lie. Validation is
-// on in every test, and any validation warning or error fails it.
+// tol::kGpuImagePixelFraction of the pixels within tol::kGpuImageChannelBytes per channel; each comparison
+// prints its agreement, largest difference and where the differing pixels lie. Validation is on in every
+// test, and any validation warning or error fails it.
 #include "anim/evaluate_pose.h"
 #include "core/input_error.h"
 #include "gpu/context.h"

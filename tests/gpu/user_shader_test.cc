@@ -258,8 +258,8 @@ TEST_F(UserShaderCliTest, GoldenCheckRunsOnTheShader) {
   EXPECT_NE(checked.out.find(" 0 failed"), std::string::npos) << checked.out;
 }
 
-// A failing golden output is named as diagnose names it (issue 39): the shader that applies the mesh node's
-// matrix fails node-transforms-lbs with the departure, not only "skinning ... error over bound".
+// A failing golden output is named as diagnose names it: the shader that applies the mesh node's matrix fails
+// node-transforms-lbs with the departure, not only "skinning ... error over bound".
 TEST_F(UserShaderCliTest, GoldenCheckNamesTheDeparture) {
   const test::CliRun checked = run({"golden", "check", "--backend", "vulkan", "--validate", "--filter",
                                     "node-transforms-lbs", "--shader", example(kMeshNodeBug.shader), "--interface",

@@ -1,6 +1,6 @@
 // An independent float32 engine for the bounds tests: the glTF 2.0 pipeline evaluated in float32 in an order
-// different from skinref's at every stage, as another correct engine would (issue 14's "correct engines
-// pass"). It reads skinref's Scene (the loader is not under test here) and shares no evaluation code with
+// different from skinref's at every stage, as another correct engine would (and a correct engine must pass the
+// bounds). It reads skinref's Scene (the loader is not under test here) and shares no evaluation code with
 // reference/.
 //
 // Contract (every value float32; differences from skinref's order in brackets):

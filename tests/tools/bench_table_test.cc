@@ -156,7 +156,7 @@ TEST(BenchTable, ShowsTheUserShaderBesideSkinComp) {
   expect_line(run.out, "| LBS | 100k | 4 | - | - | - | 100 (0.60) | - | 25.0 (0.20) | - |");
 }
 
-// The aims of issue 18 beside their targets: each row reads its benchmark, compares with the target, and says
+// The aims, each beside its target: each row reads its benchmark, compares with the target, and says
 // "not measured" with the reason where the run has no figure.
 TEST(BenchTable, ShowsEachAimBesideItsTarget) {
   TempDir dir;

@@ -1242,7 +1242,7 @@ TEST_F(CliTest, DiagnoseRefusesBadInput) {
 }
 
 
-// ---- stated resource limits (issue 17, core/limits.h) ------------------------------------------------------
+// ---- stated resource limits (core/limits.h) ----------------------------------------------------------------
 
 // A chain of `depth` nodes, each the only child of the one before.
 std::string node_chain_gltf(size_t depth) {

@@ -322,7 +322,7 @@ TEST_F(GoldenCommandTest, CorpusCasesAreSkippedVisiblyWithoutTheCorpus) {
 }
 
 
-// ---- interrupted updates (issue 17) ------------------------------------------------------------------------
+// ---- interrupted updates ----------------------------------------------------------------------------------
 
 // Every file below `root` with its bytes.
 std::map<std::string, std::string> snapshot(const fs::path& root) {

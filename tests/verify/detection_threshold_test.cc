@@ -210,7 +210,7 @@ void check_model_under(const std::string& label, const Scene& scene, BoundsModel
 
 void check_detection_threshold(const std::string& label, const Scene& scene) {
   if (scene.animations.empty() || scene.skins.empty()) GTEST_SKIP() << label << " has no clip or no skin";
-  // any-order-wide: the threshold before the stated sampling allowances (issue 42), for the table.
+  // any-order-wide: the threshold under the wide sampling allowances (tol::kWideSamplingAllowances), for the table.
   for (BoundsModel model : {BoundsModel::AnyOrder, BoundsModel::AnyOrderWide, BoundsModel::SkinrefOrder}) {
     SCOPED_TRACE(bounds_model_name(model));
     check_model_under(label, scene, model);

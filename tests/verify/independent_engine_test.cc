@@ -34,7 +34,7 @@ inline namespace SKINREF_UNITY_ID {  // unnamed, or the file's own in a unity bu
 constexpr double kFloat32EngineAccuracy = 1e-5;  // of the extent: float32 resolves about 6e-8
 
 // How loose the any-order bound may be for an engine at the contract's limits (test::kEngineAtTheContractLimits):
-// its median over every vertex at most this many times that engine's largest error (issue 42's 30).
+// its median over every vertex at most this many times that engine's largest error (the aim of 30).
 constexpr double kLooseAtTheContractLimits = 30.0;
 
 struct ModelTally {

@@ -314,7 +314,7 @@ ConformanceCase rotation_keys_precision() {
   c.section = "C.1 Overview";
   c.rule = kKeysAsIs;
   // A 15-bit key is off by at most 4.4e-5 rad, a rotation matrix entry's any-order bound about 30 float32 ulps
-  // since issue 42's tightening (docs/error_bounds.md): the key compression reaches about 11 times the bound.
+  // (docs/error_bounds.md): the key compression reaches about 11 times the bound.
   c.targets = {{"S8", {"key-rotation=q15"}}, {"S8", {"key-rotation=q15-offset"}}};
   c.times = {0.0, 0.25, 0.5, 0.75};
   // One joint at the origin carries the whole ribbon: its palette matrix has no translation to cancel. The

@@ -40,7 +40,7 @@ struct GoldenTolerances {
   std::optional<int> vulkan_image_threshold;
   std::optional<double> vulkan_image_max_fraction;
   // Values whose derived bound is infinite (the analysis makes no claim there) are compared with the interim
-  // tolerances of issue 5 (tol::kGpuVertexRelative of the extent, tol::kGpuUnitVector) instead of failing.
+  // GPU tolerances (tol::kGpuVertexRelative of the extent, tol::kGpuUnitVector) instead of failing.
   std::string vulkan_reason;
 };
 
