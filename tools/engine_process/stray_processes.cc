@@ -1,17 +1,18 @@
 #include "engine_process/stray_processes.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -31,9 +32,25 @@ struct ProcessEntry {
   char state = '?';
 };
 
+// A /proc file's bytes, "" when it cannot be read. Plain read(2): a process that exits between the open and the
+// read makes it fail with ESRCH, which an ifstream turns into an exception (libstdc++'s filebuf::underflow).
+std::string read_proc_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    text.append(buffer, size_t(got));
+  }
+  ::close(fd);
+  return text;
+}
+
 bool read_entry(pid_t pid, ProcessEntry& entry) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::string text = read_proc_file("/proc/" + std::to_string(pid) + "/stat");
   const size_t close = text.rfind(')');  // the command name may hold spaces and parentheses
   if (close == std::string::npos || close + 4 >= text.size()) return false;
   entry.pid = pid;
@@ -46,10 +63,12 @@ bool read_entry(pid_t pid, ProcessEntry& entry) {
 
 // The SKINREF_QUERY=... entry of the process's environment, "" when it has none.
 std::string tag_of(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
-  std::string entry;
-  while (std::getline(in, entry, '\0'))
-    if (entry.rfind("SKINREF_QUERY=", 0) == 0) return entry;
+  const std::string environment = read_proc_file("/proc/" + std::to_string(pid) + "/environ");
+  for (size_t at = 0; at < environment.size();) {
+    const size_t end = std::min(environment.find('\0', at), environment.size());
+    if (environment.compare(at, 14, "SKINREF_QUERY=") == 0) return environment.substr(at, end - at);
+    at = end + 1;
+  }
   return "";
 }
 

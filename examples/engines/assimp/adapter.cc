@@ -36,6 +36,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -238,6 +239,61 @@ void skin(const aiScene& scene, const aiMesh& mesh, const Pose& pose, const std:
   }
 }
 
+// Assimp 5.3 and later (PR 5003) keep only the vertices a primitive's indices use, renumbered in the order of
+// their first use (glTF2Importer.cpp, ImportMeshes). The dump is in glTF's order: each Assimp vertex's glTF
+// index is read off its faces beside the primitive's index accessor (the identity for Assimp 5.2.5).
+std::vector<unsigned> read_indices(const nlohmann::json& gltf, const std::string& model, int accessor_index) {
+  const nlohmann::json& accessor = gltf.at("accessors").at(accessor_index);
+  if (accessor.contains("sparse") || !accessor.contains("bufferView")) throw std::runtime_error("indices not in a plain view");
+  const nlohmann::json& view = gltf.at("bufferViews").at(accessor.at("bufferView").get<int>());
+  const std::string uri = gltf.at("buffers").at(view.at("buffer").get<int>()).at("uri").get<std::string>();
+  std::ifstream file(model.substr(0, model.find_last_of('/') + 1) + uri, std::ios::binary);
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const int type = accessor.at("componentType").get<int>();
+  const size_t size = type == 5121 ? 1 : type == 5123 ? 2 : 4;
+  const size_t offset = view.value("byteOffset", size_t(0)) + accessor.value("byteOffset", size_t(0));
+  const size_t count = accessor.at("count").get<size_t>();
+  if (offset + count * size > bytes.size()) throw std::runtime_error("indices outside their buffer");
+  std::vector<unsigned> indices(count);
+  for (size_t i = 0; i < count; ++i) {
+    unsigned value = 0;
+    for (size_t b = 0; b < size; ++b) value |= unsigned(static_cast<unsigned char>(bytes[offset + i * size + b])) << (8 * b);
+    indices[i] = value;
+  }
+  return indices;
+}
+
+void to_gltf_order(const nlohmann::json& gltf, const std::string& model, const aiMesh& mesh,
+                   const nlohmann::json& primitive, DrawnPrimitive& drawn) {
+  const size_t count = gltf.at("accessors").at(primitive.at("attributes").at("POSITION").get<int>()).at("count").get<size_t>();
+  if (!primitive.contains("indices") || primitive.value("mode", 4) != 4) return;
+  const std::vector<unsigned> indices = read_indices(gltf, model, primitive.at("indices").get<int>());
+  std::vector<long> original(mesh.mNumVertices, -1);
+  for (unsigned f = 0; f < mesh.mNumFaces; ++f)
+    for (unsigned c = 0; c < mesh.mFaces[f].mNumIndices; ++c) {
+      const unsigned vertex = mesh.mFaces[f].mIndices[c];
+      if (3 * f + c >= indices.size() || (original[vertex] >= 0 && original[vertex] != long(indices[3 * f + c])))
+        throw std::runtime_error("Assimp's faces do not follow the glTF indices");
+      original[vertex] = indices[3 * f + c];
+    }
+  for (unsigned v = 0; v < mesh.mNumVertices; ++v)
+    if (original[v] < 0) original[v] = v;  // a vertex no face uses: kept in place (Assimp 5.2.5)
+  std::vector<float> positions(3 * count), normals(drawn.normals.empty() ? 0 : 3 * count);
+  std::vector<bool> written(count, false);
+  for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
+    const size_t g = size_t(original[v]);
+    if (g >= count) throw std::runtime_error("an Assimp vertex beyond the glTF primitive's");
+    written[g] = true;
+    for (int k = 0; k < 3; ++k) {
+      positions[3 * g + k] = drawn.positions[3 * v + k];
+      if (!normals.empty()) normals[3 * g + k] = drawn.normals[3 * v + k];
+    }
+  }
+  for (size_t g = 0; g < count; ++g)
+    if (!written[g]) throw std::runtime_error("Assimp dropped glTF vertex " + std::to_string(g) + ", which no index uses");
+  drawn.positions.swap(positions), drawn.normals.swap(normals);
+}
+
 DrawnPrimitive draw(const aiScene& scene, const aiNode& node, int node_index, int mesh_index, unsigned primitive,
                     const Pose& pose) {
   const aiMesh& mesh = *scene.mMeshes[node.mMeshes[primitive]];
@@ -294,8 +350,11 @@ void play(const Query& query) {
   std::vector<DrawnPrimitive> drawn;
   for (const aiNode* node : nodes.depth_first) {
     const int index = nodes.of.at(node);
-    for (unsigned p = 0; p < node->mNumMeshes; ++p)
-      drawn.push_back(draw(*scene, *node, index, gltf["nodes"][index].at("mesh").get<int>(), p, pose));
+    for (unsigned p = 0; p < node->mNumMeshes; ++p) {
+      const int mesh = gltf["nodes"][index].at("mesh").get<int>();
+      drawn.push_back(draw(*scene, *node, index, mesh, p, pose));
+      to_gltf_order(gltf, query.model, *scene->mMeshes[node->mMeshes[p]], gltf["meshes"][mesh]["primitives"][p], drawn.back());
+    }
   }
   write_dump(query, drawn);
 }
