@@ -3,8 +3,8 @@
 //   0 sampling: one invocation per channel, writing the node's local TRS or morph weights;
 //   1 local to model: one invocation per node of one depth level, G = G(parent) * compose_trs(local);
 //   2 palettes: one invocation per (skin, joint) entry, JM = G(joint) * IBM and its normal matrix.
-// The formulas and their order of operations follow the reference (reference/sampling.cc,
-// reference/math_types.cc, reference/palette.cc), in float32.
+// The formulas and their order of operations follow the reference (reference/anim/sampling.cc,
+// reference/core/math_types.cc, reference/anim/palette.cc), in float32.
 
 layout(local_size_x = 64) in;
 
@@ -136,7 +136,7 @@ void sample_channel(uint index) {
     if (s.interpolation == kLinear) {
       float u = (t - t0) / (t1 - t0);
       if (rotation) {
-        // Slerp from the derived table, as reference/sampling.cc's slerp_interval; already unit length.
+        // Slerp from the derived table, as reference/anim/sampling.cc's slerp_interval; already unit length.
         vec4 a = unit_keys[s.unit_key_offset + k];
         vec4 b = unit_keys[s.unit_key_offset + k + 1u];
         vec4 table = slerp_table[s.table_offset + k];  // sign, angle, sin angle, cos angle
@@ -200,7 +200,7 @@ mat4 compose_trs(vec3 t, vec4 q, vec3 s) {
   return m;
 }
 
-// a * b for affine matrices (last rows (0, 0, 0, 1)), reference/math_types.cc's multiply_affine.
+// a * b for affine matrices (last rows (0, 0, 0, 1)), reference/core/math_types.cc's multiply_affine.
 mat4 multiply_affine(mat4 a, mat4 b) {
   mat4 m;
   for (int c = 0; c < 4; ++c) {

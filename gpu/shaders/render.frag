@@ -1,4 +1,4 @@
-// Fragment stage of the offscreen renderer: the formulas of reference/shading.h and docs/shading.md, per view,
+// Fragment stage of the offscreen renderer: the formulas of reference/raster/shading.h and docs/shading.md, per view,
 // giving the LINEAR colour; the R8G8B8A8_SRGB attachment encodes it to sRGB on write (and clamps to [0, 1]),
 // as encode_srgb8 does for the reference.
 #version 450

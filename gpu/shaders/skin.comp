@@ -1,8 +1,8 @@
 #version 450
 // Compute skinning (gpu/skinning_gpu.h), one vertex per invocation: morph targets first, then linear blend
 // skinning or dual quaternion skinning (specialization constant 0), over any number of influences (push
-// constant). The formulas and their order of operations follow the reference kernels (reference/
-// skinning_lbs.cc, reference/skinning_dqs.cc), in float32. Every primitive of a scene lives in the same
+// constant). The formulas and their order of operations follow the reference kernels
+// (reference/skin/lbs.cc, reference/skin/dqs.cc), in float32. Every primitive of a scene lives in the same
 // arrays; the push constants say where this dispatch's primitive starts in each.
 
 layout(local_size_x = 64) in;
@@ -69,7 +69,7 @@ void main() {
   bool has_normals = (pc.flags & kHasNormals) != 0u;
   bool has_tangents = (pc.flags & kHasTangents) != 0u;
 
-  // Morph targets, in target order: p = p0 + sum_k dP_k * w_k (reference/morph.cc).
+  // Morph targets, in target order: p = p0 + sum_k dP_k * w_k (reference/skin/morph.cc).
   vec3 p = positions[v].xyz;
   vec3 n = has_normals ? normals[v].xyz : vec3(0.0);
   vec4 t = has_tangents ? tangents[v] : vec4(0.0);

@@ -1,6 +1,6 @@
 // Corpus tests on the public glTF sample models under SKINREF_CORPUS_DIR (Khronos glTF-Sample-Assets and
 // glTF-Asset-Generator): every file loads, and the reference's world-space vertices match those of
-// tests/independent_gltf (a separate implementation sharing no code with reference/) for every animation
+// tests/support/independent_gltf (a separate implementation sharing no code with reference/) for every animation
 // at several times. Each test skips, visibly, when the corpus folder is absent.
 #include "anim/evaluate_pose.h"
 #include "core/input_error.h"
