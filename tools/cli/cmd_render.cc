@@ -118,8 +118,7 @@ const char* view_name(RenderView view) {
 bool ends_with_lowercase(const std::string& path, const std::string& extension) {
   std::string lower = path;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  return lower.size() > extension.size() &&
-         lower.compare(lower.size() - extension.size(), extension.size(), extension) == 0;
+  return lower.size() > extension.size() && lower.ends_with(extension);
 }
 
 // One line describing what a pixel shows, from the rasterizer's per-pixel triangle and barycentrics.

@@ -17,6 +17,8 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 namespace skinref::golden {
 namespace {
@@ -76,10 +78,6 @@ bool valid_case_name(const std::string& name) {
   });
 }
 
-bool ends_with(const std::string& text, const std::string& suffix) {
-  return text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // A relative path that stays below its base folder: not absolute, no "..", no empty or "." component.
 bool relative_below(const std::string& path) {
   if (path.empty() || path[0] == '/') return false;
@@ -105,8 +103,11 @@ void parse_model(const Checker& check, const std::string& path, const std::strin
   }
   if (model.rfind(corpus, 0) == 0) {
     const std::string relative = model.substr(corpus.size());
-    const bool known_format = ends_with(relative, ".gltf") || ends_with(relative, ".glb") ||
-                              ends_with(relative, ".fbx") || ends_with(relative, ".dae");
+    // A name before the extension: ".gltf" alone is no file.
+    const auto named = [&relative](std::string_view extension) {
+      return relative.size() > extension.size() && relative.ends_with(extension);
+    };
+    const bool known_format = named(".gltf") || named(".glb") || named(".fbx") || named(".dae");
     if (!relative_below(relative) || !known_format) {
       check.fail(path, "corpus:RELATIVE/PATH.gltf|.glb|.fbx|.dae below the corpus folder, got \"" + model + "\"");
     }
