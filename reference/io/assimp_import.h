@@ -89,6 +89,9 @@ AssimpImportLimits assimp_import_limits(unsigned long long input_bytes, const Im
 
 // Whether `path` is loaded through Assimp (its extension is not .gltf or .glb, and this build has Assimp).
 bool is_assimp_path(const std::string& path);
+
+// The path's extension in lower case, with its dot (".fbx"), or "" without one.
+std::string lowercase_extension(const std::string& path);
 // Whether this build has the Assimp loader.
 bool assimp_available();
 

@@ -13,7 +13,7 @@
 // in a forked child under limits because Debian's Assimp crashes and hangs on malformed files; a crash there
 // is contained and reported as InputError (exit 2), which is the product's behaviour, and an in-process
 // target would report Assimp's own crashes (not skinref's to fix) as findings and stop on the first. The
-// price: the translation (Translator in assimp_import.cc) runs in the child, whose coverage libFuzzer does
+// price: the translation (Translator in assimp_translate.cc) runs in the child, whose coverage libFuzzer does
 // not see, and a sanitizer report there ends the child (reported as a failed import), not the run; what
 // libFuzzer does see and check is the parent: the pipe protocol, the limits, the glTF load of the result and
 // the evaluation. Measured on this project's 2-core machines, on inputs of at most 64 bytes: 33 executions/s
