@@ -2,11 +2,13 @@
 // call returns only after all have; indices past 0 run off the calling thread; the pool grows and shrinks in
 // use between calls; a call from inside a task and calls from two threads at once finish (each with all its
 // indices) instead of waiting on each other.
+#include "core/fan_out.h"
 #include "core/parallel_ranges.h"
 #include "core/worker_pool.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <set>
@@ -89,3 +91,27 @@ TEST(WorkerPool, ForEachRangeCoversEveryElementOnce) {
 
 }  // namespace
 }  // namespace skinref::detail
+
+// core/fan_out.h: the work runs on as many threads at once as asked (the caller's among them), every call has
+// returned when run_concurrently does, and 0 workers is taken as 1. The threads meet at a count they can only
+// reach together, so the test would hang, not pass, if they ran one after another.
+TEST(FanOut, RunsTheWorkOnThatManyThreadsAtOnce) {
+  for (size_t workers : {size_t(0), size_t(1), size_t(3), size_t(6)}) {
+    const size_t expected = std::max<size_t>(workers, 1);
+    std::atomic<size_t> arrived{0}, returned{0};
+    std::mutex mutex;
+    std::set<std::thread::id> ids;
+    skinref::run_concurrently(workers, [&]() {
+      {
+        const std::lock_guard<std::mutex> lock(mutex);
+        ids.insert(std::this_thread::get_id());
+      }
+      ++arrived;
+      while (arrived.load() < expected) std::this_thread::yield();
+      ++returned;
+    });
+    EXPECT_EQ(returned.load(), expected) << workers;
+    EXPECT_EQ(ids.size(), expected) << workers;
+    EXPECT_EQ(ids.count(std::this_thread::get_id()), 1u) << workers;
+  }
+}

@@ -2,6 +2,7 @@
 
 #include "conformance/query_inputs.h"
 #include "core/atomic_file.h"
+#include "core/fan_out.h"
 #include "core/input_error.h"
 #include "engine_process/command_template.h"
 #include "engine_process/engine_process.h"
@@ -16,7 +17,6 @@
 #include <exception>
 #include <filesystem>
 #include <mutex>
-#include <thread>
 
 namespace skinref::conformance {
 namespace {
@@ -150,9 +150,7 @@ void run_queries_one_by_one(RunState& state, const std::vector<bool>& done) {
       run_one_query(state, i);
     }
   };
-  std::vector<std::thread> threads;
-  for (int t = 0; t < std::max(1, state.engine.jobs); ++t) threads.emplace_back(worker);
-  for (std::thread& thread : threads) thread.join();
+  run_concurrently(size_t(std::max(1, state.engine.jobs)), worker);
 }
 
 // The batch's status for query `i`: its dump if the batch wrote it before it ended, else the batch's ending.

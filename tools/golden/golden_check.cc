@@ -13,6 +13,7 @@
 
 #include "backend/backend.h"
 #include "ci_report/ci_reports.h"
+#include "core/fan_out.h"
 #include "golden/golden_case.h"
 #include "golden/golden_departure.h"
 #include "golden/golden_manifest.h"
@@ -54,7 +55,6 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 
 namespace skinref::golden {
@@ -566,11 +566,7 @@ GoldenCheckOutcome check_goldens(const GoldenCheckSettings& settings) {
       progress.step(cases[i]->name);
     }
   };
-  std::vector<std::thread> pool;
-  const size_t workers = std::min<size_t>(size_t(threads), cases.size());
-  for (size_t t = 1; t < workers; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& thread : pool) thread.join();
+  run_concurrently(std::min<size_t>(size_t(threads), cases.size()), worker);
   progress.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -12,6 +12,7 @@
 #include "golden/golden_case.h"
 
 #include "core/atomic_file.h"
+#include "core/fan_out.h"
 #include "io/image_io.h"
 #include "backend/backend.h"
 
@@ -32,7 +33,6 @@
 #include <set>
 #include <memory>
 #include <stdexcept>
-#include <thread>
 
 
 namespace skinref::golden {
@@ -190,11 +190,7 @@ void update_goldens(const GoldenUpdateSettings& settings) {
       }
     }
   };
-  std::vector<std::thread> pool;
-  const size_t workers = std::min<size_t>(size_t(threads), cases.size());
-  for (size_t t = 1; t < workers; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& thread : pool) thread.join();
+  run_concurrently(std::min<size_t>(size_t(threads), cases.size()), worker);
   if (terminal) std::cout << "\r\033[K";
   // Failed cases kept their old files in the staged set, as before: the others' new files go in all at once.
   swap_in_staged_set(golden_dir);
