@@ -851,11 +851,10 @@ static int skinref_dump__json_array(skinref_dump__text *text, skinref_dump_reals
   return SKINREF_DUMP_OK;
 }
 
-static int skinref_dump__pose_json(skinref_dump__text *text, const skinref_pose *pose, const char *path,
-                                   skinref_dump_error *error) {
-  size_t n, s, j;
-  int first = 0, status = SKINREF_DUMP_OK, named = 0;
-  char number[32];
+/* The pose's own fields checked before anything is written. */
+static int skinref_dump__check_pose(const skinref_pose *pose, const char *path, skinref_dump_error *error) {
+  size_t n;
+  int named = 0;
   if (!pose->source)
     return skinref_dump__fail(error, SKINREF_DUMP_ERROR_ARGUMENT, "cannot write %s: source: the model, got NULL", path);
   if (!skinref_dump__finite(pose->time))
@@ -879,7 +878,14 @@ static int skinref_dump__pose_json(skinref_dump__text *text, const skinref_pose 
                               "cannot write %s: a name for every node or for none (entries are matched by name only "
                               "when all have one), got %d names for %lu nodes",
                               path, named, (unsigned long)pose->node_count);
+  return SKINREF_DUMP_OK;
+}
 
+/* The pose's header members: format, writer, source, animation, recipe, times, conventions, matrix order. */
+static int skinref_dump__pose_header_json(skinref_dump__text *text, const skinref_pose *pose, const char *path,
+                                          skinref_dump_error *error) {
+  int first = 0, status = SKINREF_DUMP_OK;
+  char number[32];
   skinref_dump__puts(text, "{\"format\":\"skinref-pose\",\"version\":1");
   if (pose->writer) status = skinref_dump__member_string(text, &first, "writer", pose->writer, path, error);
   if (!status) status = skinref_dump__member_string(text, &first, "source", pose->source, path, error);
@@ -908,92 +914,112 @@ static int skinref_dump__pose_json(skinref_dump__text *text, const skinref_pose 
   }
   skinref_dump__puts(text, pose->matrix_order == SKINREF_POSE_ROW_MAJOR ? ",\"matrix_order\":\"row-major\""
                                                                         : ",\"matrix_order\":\"column-major\"");
+  return SKINREF_DUMP_OK;
+}
 
-  skinref_dump__puts(text, ",\n\"nodes\":[");
-  for (n = 0; n < pose->node_count; ++n) {
-    const skinref_pose_node *node = &pose->nodes[n];
-    first = 1;
-    if (!skinref_dump__one_array(node->translation) || !skinref_dump__one_array(node->rotation) ||
-        !skinref_dump__one_array(node->scale) || !skinref_dump__one_array(node->global))
-      return skinref_dump__fail(error, SKINREF_DUMP_ERROR_ARGUMENT,
-                                "cannot write %s: node %lu: translation, rotation, scale and global, each exactly one "
-                                "of .f32 and .f64",
-                                path, (unsigned long)n);
-    if (node->morph_weight_count != 0 && !skinref_dump__one_array(node->morph_weights))
-      return skinref_dump__fail(error, SKINREF_DUMP_ERROR_ARGUMENT,
-                                "cannot write %s: node %lu: %lu morph weights, exactly one of .f32 and .f64", path,
-                                (unsigned long)n, (unsigned long)node->morph_weight_count);
-    skinref_dump__puts(text, n == 0 ? "\n{" : ",\n{");
-    if (node->name) {
-      status = skinref_dump__member_string(text, &first, "name", node->name, path, error);
-      if (status) return status;
-      skinref_dump__puts(text, ",");
-    }
-    skinref_dump__puts(text, "\"translation\":");
-    status = skinref_dump__json_array(text, node->translation, 0, 3, path, "node", n, error);
-    if (!status) {
-      skinref_dump__puts(text, ",\"rotation\":");
-      status = skinref_dump__json_array(text, node->rotation, 0, 4, path, "node", n, error);
-    }
-    if (!status) {
-      skinref_dump__puts(text, ",\"scale\":");
-      status = skinref_dump__json_array(text, node->scale, 0, 3, path, "node", n, error);
-    }
-    if (!status) {
-      skinref_dump__puts(text, ",\"global\":");
-      status = skinref_dump__json_array(text, node->global, 0, 16, path, "node", n, error);
-    }
-    if (!status) {
-      skinref_dump__puts(text, ",\"morph_weights\":");
-      if (node->morph_weight_count == 0)
-        skinref_dump__puts(text, "[]");
-      else
-        status =
-            skinref_dump__json_array(text, node->morph_weights, 0, node->morph_weight_count, path, "node", n, error);
-    }
+/* Node n of the pose as one JSON object. */
+static int skinref_dump__pose_node_json(skinref_dump__text *text, const skinref_pose_node *node, size_t n,
+                                        const char *path, skinref_dump_error *error) {
+  int first = 1, status = SKINREF_DUMP_OK;
+  if (!skinref_dump__one_array(node->translation) || !skinref_dump__one_array(node->rotation) ||
+      !skinref_dump__one_array(node->scale) || !skinref_dump__one_array(node->global))
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_ARGUMENT,
+                              "cannot write %s: node %lu: translation, rotation, scale and global, each exactly one "
+                              "of .f32 and .f64",
+                              path, (unsigned long)n);
+  if (node->morph_weight_count != 0 && !skinref_dump__one_array(node->morph_weights))
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_ARGUMENT,
+                              "cannot write %s: node %lu: %lu morph weights, exactly one of .f32 and .f64", path,
+                              (unsigned long)n, (unsigned long)node->morph_weight_count);
+  skinref_dump__puts(text, n == 0 ? "\n{" : ",\n{");
+  if (node->name) {
+    status = skinref_dump__member_string(text, &first, "name", node->name, path, error);
     if (status) return status;
-    skinref_dump__puts(text, "}");
+    skinref_dump__puts(text, ",");
   }
-  skinref_dump__puts(text, "\n],\n\"skins\":[");
-  for (s = 0; s < pose->skin_count; ++s) {
-    const skinref_pose_skin *skin = &pose->skins[s];
-    const int has_normals = !skinref_dump__no_array(skin->normal_matrices);
-    first = 1;
-    if ((skin->joint_count != 0 && !skinref_dump__one_array(skin->palette)) ||
-        (has_normals && !skinref_dump__one_array(skin->normal_matrices)))
-      return skinref_dump__fail(error, SKINREF_DUMP_ERROR_ARGUMENT,
-                                "cannot write %s: skin %lu: palette exactly one of .f32 and .f64, normal_matrices "
-                                "one or neither",
-                                path, (unsigned long)s);
-    skinref_dump__puts(text, s == 0 ? "\n{" : ",\n{");
-    if (skin->name) {
-      status = skinref_dump__member_string(text, &first, "name", skin->name, path, error);
-      if (status) return status;
-      skinref_dump__puts(text, ",");
-    }
-    if (skin->joint_names) {
-      skinref_dump__puts(text, "\"joint_names\":");
-      status = skinref_dump__string_array(text, skin->joint_names, skin->joint_count, "skin joint_names", path, error);
-      if (status) return status;
-      skinref_dump__puts(text, ",");
-    }
-    skinref_dump__puts(text, "\"palette\":[");
+  skinref_dump__puts(text, "\"translation\":");
+  status = skinref_dump__json_array(text, node->translation, 0, 3, path, "node", n, error);
+  if (!status) {
+    skinref_dump__puts(text, ",\"rotation\":");
+    status = skinref_dump__json_array(text, node->rotation, 0, 4, path, "node", n, error);
+  }
+  if (!status) {
+    skinref_dump__puts(text, ",\"scale\":");
+    status = skinref_dump__json_array(text, node->scale, 0, 3, path, "node", n, error);
+  }
+  if (!status) {
+    skinref_dump__puts(text, ",\"global\":");
+    status = skinref_dump__json_array(text, node->global, 0, 16, path, "node", n, error);
+  }
+  if (!status) {
+    skinref_dump__puts(text, ",\"morph_weights\":");
+    if (node->morph_weight_count == 0)
+      skinref_dump__puts(text, "[]");
+    else
+      status = skinref_dump__json_array(text, node->morph_weights, 0, node->morph_weight_count, path, "node", n, error);
+  }
+  if (status) return status;
+  skinref_dump__puts(text, "}");
+  return SKINREF_DUMP_OK;
+}
+
+/* Skin s of the pose as one JSON object: its palette, and its normal matrices where it has them. */
+static int skinref_dump__pose_skin_json(skinref_dump__text *text, const skinref_pose_skin *skin, size_t s,
+                                        const char *path, skinref_dump_error *error) {
+  const int has_normals = !skinref_dump__no_array(skin->normal_matrices);
+  int first = 1, status = SKINREF_DUMP_OK;
+  size_t j;
+  if ((skin->joint_count != 0 && !skinref_dump__one_array(skin->palette)) ||
+      (has_normals && !skinref_dump__one_array(skin->normal_matrices)))
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_ARGUMENT,
+                              "cannot write %s: skin %lu: palette exactly one of .f32 and .f64, normal_matrices "
+                              "one or neither",
+                              path, (unsigned long)s);
+  skinref_dump__puts(text, s == 0 ? "\n{" : ",\n{");
+  if (skin->name) {
+    status = skinref_dump__member_string(text, &first, "name", skin->name, path, error);
+    if (status) return status;
+    skinref_dump__puts(text, ",");
+  }
+  if (skin->joint_names) {
+    skinref_dump__puts(text, "\"joint_names\":");
+    status = skinref_dump__string_array(text, skin->joint_names, skin->joint_count, "skin joint_names", path, error);
+    if (status) return status;
+    skinref_dump__puts(text, ",");
+  }
+  skinref_dump__puts(text, "\"palette\":[");
+  for (j = 0; j < skin->joint_count && !status; ++j) {
+    if (j != 0) skinref_dump__puts(text, ",");
+    status = skinref_dump__json_array(text, skin->palette, 16 * j, 16, path, "skin", s, error);
+  }
+  skinref_dump__puts(text, "]");
+  if (has_normals) {
+    skinref_dump__puts(text, ",\"normal_matrices\":[");
     for (j = 0; j < skin->joint_count && !status; ++j) {
       if (j != 0) skinref_dump__puts(text, ",");
-      status = skinref_dump__json_array(text, skin->palette, 16 * j, 16, path, "skin", s, error);
+      status = skinref_dump__json_array(text, skin->normal_matrices, 9 * j, 9, path, "skin", s, error);
     }
     skinref_dump__puts(text, "]");
-    if (has_normals) {
-      skinref_dump__puts(text, ",\"normal_matrices\":[");
-      for (j = 0; j < skin->joint_count && !status; ++j) {
-        if (j != 0) skinref_dump__puts(text, ",");
-        status = skinref_dump__json_array(text, skin->normal_matrices, 9 * j, 9, path, "skin", s, error);
-      }
-      skinref_dump__puts(text, "]");
-    }
-    if (status) return status;
-    skinref_dump__puts(text, "}");
   }
+  if (status) return status;
+  skinref_dump__puts(text, "}");
+  return SKINREF_DUMP_OK;
+}
+
+static int skinref_dump__pose_json(skinref_dump__text *text, const skinref_pose *pose, const char *path,
+                                   skinref_dump_error *error) {
+  size_t n, s;
+  int status = skinref_dump__check_pose(pose, path, error);
+  if (!status) status = skinref_dump__pose_header_json(text, pose, path, error);
+  if (status) return status;
+  skinref_dump__puts(text, ",\n\"nodes\":[");
+  for (n = 0; n < pose->node_count && !status; ++n)
+    status = skinref_dump__pose_node_json(text, &pose->nodes[n], n, path, error);
+  if (status) return status;
+  skinref_dump__puts(text, "\n],\n\"skins\":[");
+  for (s = 0; s < pose->skin_count && !status; ++s)
+    status = skinref_dump__pose_skin_json(text, &pose->skins[s], s, path, error);
+  if (status) return status;
   skinref_dump__puts(text, "\n]}\n");
   return SKINREF_DUMP_OK;
 }
@@ -1458,12 +1484,136 @@ syntax:
                             parser.problem ? parser.problem : "valid JSON");
 }
 
+/* skinref_skv_open's steps; each returns a status, and the caller closes the skv on a failure. */
+
+/* The file opened and its size found. */
+static int skinref_dump__open_file(skinref_dump__reader *reader, const char *path, skinref_dump_error *error) {
+  long end = -1;
+  errno = 0;
+  reader->stream = fopen(path, "rb");
+  if (!reader->stream) {
+    const int error_number = errno;
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_IO, "%s: a readable .skv file (%s)", path,
+                              error_number ? strerror(error_number) : "cannot open");
+  }
+  if (fseek(reader->stream, 0, SEEK_END) != 0 || (end = ftell(reader->stream)) < 0)
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_IO,
+                              "%s: a readable .skv file (a regular file whose size can be found)", path);
+  reader->size = (uint64_t)end;
+  if (reader->size < SKINREF_DUMP__HEADER_BYTES)
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT,
+                              "%s: at byte 0: a 32-byte .skv header, but the file has only %llu bytes", path,
+                              (unsigned long long)reader->size);
+  return SKINREF_DUMP_OK;
+}
+
+/* The 32-byte header: magic, version, precision, primitive count, flags and the record's size, each checked. */
+static int skinref_dump__read_header(skinref_skv *skv, skinref_dump__reader *reader, const char *path,
+                                     uint32_t *primitive_count, uint64_t *record_bytes, skinref_dump_error *error) {
+  unsigned char header[SKINREF_DUMP__HEADER_BYTES];
+  int status;
+  status = skinref_dump__read_at(reader, 0, header, sizeof header, error);
+  if (status != SKINREF_DUMP_OK) return status;
+  if (memcmp(header, "SKINREFV", 8) != 0)
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT, "%s: at byte 0: the magic \"SKINREFV\"", path);
+  skv->version = skinref_dump__get_u32(header + 8);
+  if (skv->version != 1 && skv->version != 2)
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT, "%s: at byte 8: version 1 or 2, found %lu", path,
+                              (unsigned long)skv->version);
+  skv->precision = skinref_dump__get_u32(header + 12);
+  if (skv->precision != 4 && skv->precision != 8)
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT,
+                              "%s: at byte 12: precision 4 (f32) or 8 (f64), found %lu", path,
+                              (unsigned long)skv->precision);
+  *primitive_count = skinref_dump__get_u32(header + 16);
+  skv->flags = skinref_dump__get_u32(header + 20);
+  if ((skv->flags & ~(skv->version == 2 ? 1u : 0u)) != 0)
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT, "%s: at byte 20: flags %s for version %lu, found %lu",
+                              path, skv->version == 2 ? "0 or 1" : "0", (unsigned long)skv->version,
+                              (unsigned long)skv->flags);
+  *record_bytes = skinref_dump__get_u64(header + 24);
+  if ((skv->flags & 1u) == 0 && *record_bytes != 0)
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT, "%s: at byte 24: 0 (reserved: no record), found %llu",
+                              path, (unsigned long long)*record_bytes);
+  if (*record_bytes > SKINREF_DUMP__MAX_RECORD_BYTES || *record_bytes > reader->size - SKINREF_DUMP__HEADER_BYTES)
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT,
+                              "%s: at byte 24: a record of at most %lu bytes within the file, found %llu", path,
+                              (unsigned long)SKINREF_DUMP__MAX_RECORD_BYTES, (unsigned long long)*record_bytes);
+  return SKINREF_DUMP_OK;
+}
+
+/* The JSON record after the header (version 2 with flags bit 0), read and parsed. */
+static int skinref_dump__read_record(skinref_skv *skv, skinref_dump__reader *reader, uint64_t record_bytes,
+                                     const char *path, skinref_dump_error *error) {
+  int status;
+  reader->record_text = (char *)malloc((size_t)record_bytes + 1);
+  reader->arena = (char *)malloc((size_t)record_bytes + 1);
+  if (!reader->record_text || !reader->arena)
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_MEMORY, "%s: out of memory for the record", path);
+  status = skinref_dump__read_at(reader, SKINREF_DUMP__HEADER_BYTES, reader->record_text, (size_t)record_bytes, error);
+  if (status != SKINREF_DUMP_OK) return status;
+  reader->record_text[record_bytes] = '\0';
+  if (memchr(reader->record_text, '\0', (size_t)record_bytes))
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_RECORD, "%s: at byte 32: a JSON record: no NUL byte inside it",
+                              path);
+  status = skinref_dump__parse_record(skv, reader, (size_t)record_bytes, error);
+  if (status != SKINREF_DUMP_OK) return status;
+  skv->has_record = 1;
+  skv->record_json = reader->record_text;
+  return SKINREF_DUMP_OK;
+}
+
+/* Primitive i's 32-byte record at *offset, checked against the bytes left; *offset moves past its data. */
+static int skinref_dump__read_primitive(skinref_skv *skv, skinref_dump__reader *reader, size_t i, uint64_t *offset,
+                                        const char *path, skinref_dump_error *error) {
+  int status;
+  unsigned char block[SKINREF_DUMP__PRIMITIVE_BYTES];
+  skinref_skv_primitive *p = &skv->primitives[i];
+  uint64_t reserved, bytes_per_vertex;
+  if (reader->size - (*offset) < SKINREF_DUMP__PRIMITIVE_BYTES)
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT,
+                              "%s: at byte %llu: the 32-byte record of primitive %lu, but the file ends "
+                              "at byte %llu",
+                              path, (unsigned long long)(*offset), (unsigned long)i, (unsigned long long)reader->size);
+  status = skinref_dump__read_at(reader, (*offset), block, sizeof block, error);
+  if (status != SKINREF_DUMP_OK) return status;
+  p->node = (int32_t)skinref_dump__get_u32(block);
+  p->mesh = (int32_t)skinref_dump__get_u32(block + 4);
+  p->primitive = (int32_t)skinref_dump__get_u32(block + 8);
+  p->attributes = skinref_dump__get_u32(block + 12);
+  if ((p->attributes & ~7u) != 0)
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT,
+                              "%s: at byte %llu: attribute bits within 0x7 for primitive %lu, found %lu", path,
+                              (unsigned long long)((*offset) + 12), (unsigned long)i, (unsigned long)p->attributes);
+  p->skinned = (p->attributes & SKINREF_SKV_BIT_SKINNED) != 0;
+  p->vertex_count = skinref_dump__get_u64(block + 16);
+  reserved = skinref_dump__get_u64(block + 24);
+  if (reserved != 0)
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT,
+                              "%s: at byte %llu: reserved 0 for primitive %lu, found %llu", path,
+                              (unsigned long long)((*offset) + 24), (unsigned long)i, (unsigned long long)reserved);
+  *offset += SKINREF_DUMP__PRIMITIVE_BYTES;
+  bytes_per_vertex = (3u + ((p->attributes & SKINREF_SKV_BIT_NORMALS) ? 3u : 0u) +
+                      ((p->attributes & SKINREF_SKV_BIT_TANGENTS) ? 4u : 0u)) *
+                     (uint64_t)skv->precision;
+  /* Compared by division so that a huge count cannot overflow the product. */
+  if (p->vertex_count > (reader->size - (*offset)) / bytes_per_vertex)
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT,
+                              "%s: at byte %llu: %llu vertices of %llu bytes for primitive %lu, but only "
+                              "%llu bytes remain",
+                              path, (unsigned long long)((*offset) - 16), (unsigned long long)p->vertex_count,
+                              (unsigned long long)bytes_per_vertex, (unsigned long)i,
+                              (unsigned long long)(reader->size - (*offset)));
+  reader->data_offsets[i] = (*offset);
+  *offset += p->vertex_count * bytes_per_vertex;
+
+  return SKINREF_DUMP_OK;
+}
+
 SKINREF_DUMP_DEF int skinref_skv_open(const char *path, skinref_skv *skv, skinref_dump_error *error) {
   skinref_dump__reader *reader;
-  unsigned char header[SKINREF_DUMP__HEADER_BYTES];
-  uint32_t primitive_count;
-  uint64_t record_bytes, offset;
-  long end = -1;
+  uint32_t primitive_count = 0;
+  uint64_t record_bytes = 0, offset;
   size_t i;
   int status;
   skinref_dump__ok(error);
@@ -1484,70 +1634,10 @@ SKINREF_DUMP_DEF int skinref_skv_open(const char *path, skinref_skv *skv, skinre
     skinref_skv_close(skv);         \
     return status;                  \
   } while (0)
-
-  errno = 0;
-  reader->stream = fopen(path, "rb");
-  if (!reader->stream) {
-    const int error_number = errno;
-    SKINREF_DUMP__GIVE_UP(skinref_dump__fail(error, SKINREF_DUMP_ERROR_IO, "%s: a readable .skv file (%s)", path,
-                                             error_number ? strerror(error_number) : "cannot open"));
-  }
-  if (fseek(reader->stream, 0, SEEK_END) != 0 || (end = ftell(reader->stream)) < 0)
-    SKINREF_DUMP__GIVE_UP(skinref_dump__fail(
-        error, SKINREF_DUMP_ERROR_IO, "%s: a readable .skv file (a regular file whose size can be found)", path));
-  reader->size = (uint64_t)end;
-  if (reader->size < SKINREF_DUMP__HEADER_BYTES)
-    SKINREF_DUMP__GIVE_UP(skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT,
-                                             "%s: at byte 0: a 32-byte .skv header, but the file has only %llu bytes",
-                                             path, (unsigned long long)reader->size));
-  status = skinref_dump__read_at(reader, 0, header, sizeof header, error);
-  if (status != SKINREF_DUMP_OK) SKINREF_DUMP__GIVE_UP(status);
-  if (memcmp(header, "SKINREFV", 8) != 0)
-    SKINREF_DUMP__GIVE_UP(
-        skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT, "%s: at byte 0: the magic \"SKINREFV\"", path));
-  skv->version = skinref_dump__get_u32(header + 8);
-  if (skv->version != 1 && skv->version != 2)
-    SKINREF_DUMP__GIVE_UP(skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT,
-                                             "%s: at byte 8: version 1 or 2, found %lu", path,
-                                             (unsigned long)skv->version));
-  skv->precision = skinref_dump__get_u32(header + 12);
-  if (skv->precision != 4 && skv->precision != 8)
-    SKINREF_DUMP__GIVE_UP(skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT,
-                                             "%s: at byte 12: precision 4 (f32) or 8 (f64), found %lu", path,
-                                             (unsigned long)skv->precision));
-  primitive_count = skinref_dump__get_u32(header + 16);
-  skv->flags = skinref_dump__get_u32(header + 20);
-  if ((skv->flags & ~(skv->version == 2 ? 1u : 0u)) != 0)
-    SKINREF_DUMP__GIVE_UP(skinref_dump__fail(
-        error, SKINREF_DUMP_ERROR_FORMAT, "%s: at byte 20: flags %s for version %lu, found %lu", path,
-        skv->version == 2 ? "0 or 1" : "0", (unsigned long)skv->version, (unsigned long)skv->flags));
-  record_bytes = skinref_dump__get_u64(header + 24);
-  if ((skv->flags & 1u) == 0 && record_bytes != 0)
-    SKINREF_DUMP__GIVE_UP(skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT,
-                                             "%s: at byte 24: 0 (reserved: no record), found %llu", path,
-                                             (unsigned long long)record_bytes));
-  if (record_bytes > SKINREF_DUMP__MAX_RECORD_BYTES || record_bytes > reader->size - SKINREF_DUMP__HEADER_BYTES)
-    SKINREF_DUMP__GIVE_UP(skinref_dump__fail(
-        error, SKINREF_DUMP_ERROR_FORMAT, "%s: at byte 24: a record of at most %lu bytes within the file, found %llu",
-        path, (unsigned long)SKINREF_DUMP__MAX_RECORD_BYTES, (unsigned long long)record_bytes));
-  if (skv->flags & 1u) {
-    reader->record_text = (char *)malloc((size_t)record_bytes + 1);
-    reader->arena = (char *)malloc((size_t)record_bytes + 1);
-    if (!reader->record_text || !reader->arena)
-      SKINREF_DUMP__GIVE_UP(
-          skinref_dump__fail(error, SKINREF_DUMP_ERROR_MEMORY, "%s: out of memory for the record", path));
-    status =
-        skinref_dump__read_at(reader, SKINREF_DUMP__HEADER_BYTES, reader->record_text, (size_t)record_bytes, error);
-    if (status != SKINREF_DUMP_OK) SKINREF_DUMP__GIVE_UP(status);
-    reader->record_text[record_bytes] = '\0';
-    if (memchr(reader->record_text, '\0', (size_t)record_bytes))
-      SKINREF_DUMP__GIVE_UP(skinref_dump__fail(error, SKINREF_DUMP_ERROR_RECORD,
-                                               "%s: at byte 32: a JSON record: no NUL byte inside it", path));
-    status = skinref_dump__parse_record(skv, reader, (size_t)record_bytes, error);
-    if (status != SKINREF_DUMP_OK) SKINREF_DUMP__GIVE_UP(status);
-    skv->has_record = 1;
-    skv->record_json = reader->record_text;
-  }
+  status = skinref_dump__open_file(reader, path, error);
+  if (!status) status = skinref_dump__read_header(skv, reader, path, &primitive_count, &record_bytes, error);
+  if (!status && (skv->flags & 1u)) status = skinref_dump__read_record(skv, reader, record_bytes, path, error);
+  if (status) SKINREF_DUMP__GIVE_UP(status);
 
   offset = SKINREF_DUMP__HEADER_BYTES + record_bytes;
   /* Each primitive needs at least its 32-byte record: bounds the count before anything is allocated. */
@@ -1567,46 +1657,8 @@ SKINREF_DUMP_DEF int skinref_skv_open(const char *path, skinref_skv *skv, skinre
   }
   skv->primitive_count = primitive_count;
   for (i = 0; i < primitive_count; ++i) {
-    unsigned char block[SKINREF_DUMP__PRIMITIVE_BYTES];
-    skinref_skv_primitive *p = &skv->primitives[i];
-    uint64_t reserved, bytes_per_vertex;
-    if (reader->size - offset < SKINREF_DUMP__PRIMITIVE_BYTES)
-      SKINREF_DUMP__GIVE_UP(
-          skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT,
-                             "%s: at byte %llu: the 32-byte record of primitive %lu, but the file ends "
-                             "at byte %llu",
-                             path, (unsigned long long)offset, (unsigned long)i, (unsigned long long)reader->size));
-    status = skinref_dump__read_at(reader, offset, block, sizeof block, error);
-    if (status != SKINREF_DUMP_OK) SKINREF_DUMP__GIVE_UP(status);
-    p->node = (int32_t)skinref_dump__get_u32(block);
-    p->mesh = (int32_t)skinref_dump__get_u32(block + 4);
-    p->primitive = (int32_t)skinref_dump__get_u32(block + 8);
-    p->attributes = skinref_dump__get_u32(block + 12);
-    if ((p->attributes & ~7u) != 0)
-      SKINREF_DUMP__GIVE_UP(skinref_dump__fail(
-          error, SKINREF_DUMP_ERROR_FORMAT, "%s: at byte %llu: attribute bits within 0x7 for primitive %lu, found %lu",
-          path, (unsigned long long)(offset + 12), (unsigned long)i, (unsigned long)p->attributes));
-    p->skinned = (p->attributes & SKINREF_SKV_BIT_SKINNED) != 0;
-    p->vertex_count = skinref_dump__get_u64(block + 16);
-    reserved = skinref_dump__get_u64(block + 24);
-    if (reserved != 0)
-      SKINREF_DUMP__GIVE_UP(skinref_dump__fail(
-          error, SKINREF_DUMP_ERROR_FORMAT, "%s: at byte %llu: reserved 0 for primitive %lu, found %llu", path,
-          (unsigned long long)(offset + 24), (unsigned long)i, (unsigned long long)reserved));
-    offset += SKINREF_DUMP__PRIMITIVE_BYTES;
-    bytes_per_vertex = (3u + ((p->attributes & SKINREF_SKV_BIT_NORMALS) ? 3u : 0u) +
-                        ((p->attributes & SKINREF_SKV_BIT_TANGENTS) ? 4u : 0u)) *
-                       (uint64_t)skv->precision;
-    /* Compared by division so that a huge count cannot overflow the product. */
-    if (p->vertex_count > (reader->size - offset) / bytes_per_vertex)
-      SKINREF_DUMP__GIVE_UP(skinref_dump__fail(
-          error, SKINREF_DUMP_ERROR_FORMAT,
-          "%s: at byte %llu: %llu vertices of %llu bytes for primitive %lu, but only "
-          "%llu bytes remain",
-          path, (unsigned long long)(offset - 16), (unsigned long long)p->vertex_count,
-          (unsigned long long)bytes_per_vertex, (unsigned long)i, (unsigned long long)(reader->size - offset)));
-    reader->data_offsets[i] = offset;
-    offset += p->vertex_count * bytes_per_vertex;
+    status = skinref_dump__read_primitive(skv, reader, i, &offset, path, error);
+    if (status) SKINREF_DUMP__GIVE_UP(status);
   }
   if (offset != reader->size)
     SKINREF_DUMP__GIVE_UP(skinref_dump__fail(error, SKINREF_DUMP_ERROR_FORMAT,
