@@ -1316,147 +1316,129 @@ static int skinref_dump__read_at(skinref_dump__reader *reader, uint64_t offset, 
 }
 
 /* Parses the record into skv->record; returns the error code. */
-static int skinref_dump__parse_record(skinref_skv *skv, skinref_dump__reader *reader, size_t record_size,
-                                      skinref_dump_error *error) {
-  skinref_dump__parser parser;
-  skinref_dump_record *record = &skv->record;
-  size_t convention_capacity = 0, name_capacity = 0;
-  const char *precision_name = skv->precision == 4 ? "f32" : "f64";
-  int out_of_memory = 0;
-  memset(&parser, 0, sizeof parser);
-  parser.text = reader->record_text;
-  parser.size = record_size;
-  parser.arena = reader->arena;
-  if (skinref_dump__expect(&parser, '{', "a JSON object") != 0) goto syntax;
-  if (skinref_dump__peek(&parser) == '}') {
-    ++parser.at;
-  } else {
-    for (;;) {
-      const char *key;
-      const char **text_field = NULL;
-      int c;
-      if (skinref_dump__parse_string(&parser, &key) != 0) goto syntax;
-      if (skinref_dump__expect(&parser, ':', "':' after an object key") != 0) goto syntax;
-      c = skinref_dump__peek(&parser);
-      if (strcmp(key, "writer") == 0)
-        text_field = &record->writer;
-      else if (strcmp(key, "model") == 0)
-        text_field = &record->model;
-      else if (strcmp(key, "model_hash") == 0)
-        text_field = &record->model_hash;
-      else if (strcmp(key, "animation") == 0)
-        text_field = &record->animation;
-      else if (strcmp(key, "method") == 0)
-        text_field = &record->method;
-      else if (strcmp(key, "palette") == 0)
-        text_field = &record->palette;
-      else if (strcmp(key, "precision") == 0)
-        text_field = &record->precision;
-      else if (strcmp(key, "layout") == 0)
-        text_field = &record->layout;
-      if (text_field) {
-        if (c != '"')
-          return skinref_dump__fail(error, SKINREF_DUMP_ERROR_RECORD,
-                                    "%s: at byte %llu: a JSON record: \"%s\" is not a string", reader->path,
-                                    (unsigned long long)(SKINREF_DUMP__HEADER_BYTES + parser.at), key);
-        if (skinref_dump__parse_string(&parser, text_field) != 0) goto syntax;
-      } else if (strcmp(key, "time") == 0) {
-        if (c != '-' && !(c >= '0' && c <= '9'))
-          return skinref_dump__fail(error, SKINREF_DUMP_ERROR_RECORD,
-                                    "%s: at byte %llu: a JSON record: \"time\" is not a number", reader->path,
-                                    (unsigned long long)(SKINREF_DUMP__HEADER_BYTES + parser.at));
-        if (skinref_dump__parse_number(&parser, &record->time) != 0) goto syntax;
-        if (!skinref_dump__finite(record->time))
-          return skinref_dump__fail(error, SKINREF_DUMP_ERROR_RECORD,
-                                    "%s: at byte %llu: a JSON record: \"time\" is not finite", reader->path,
-                                    (unsigned long long)(SKINREF_DUMP__HEADER_BYTES + parser.at));
-        record->has_time = 1;
-      } else if (strcmp(key, "conventions") == 0 || strcmp(key, "joint_names") == 0) {
-        const int conventions = key[0] == 'c';
-        if (c != (conventions ? '{' : '['))
-          return skinref_dump__fail(error, SKINREF_DUMP_ERROR_RECORD,
-                                    "%s: at byte %llu: a JSON record: \"%s\" is not %s", reader->path,
-                                    (unsigned long long)(SKINREF_DUMP__HEADER_BYTES + parser.at), key,
-                                    conventions ? "an object {\"NAME\": \"VALUE\"}" : "an array of names");
-        ++parser.at;
-        if (conventions) {
-          record->has_conventions = 1;
-          record->convention_count = 0;
-        } else {
-          record->joint_name_count = 0;
-        }
-        if (skinref_dump__peek(&parser) == (conventions ? '}' : ']')) {
-          ++parser.at;
-        } else {
-          for (;;) {
-            const char *name = NULL, *value = NULL;
-            if (conventions) {
-              if (skinref_dump__parse_string(&parser, &name) != 0) goto syntax;
-              if (skinref_dump__expect(&parser, ':', "':' after an object key") != 0) goto syntax;
-            }
-            if (skinref_dump__peek(&parser) != '"')
-              return skinref_dump__fail(error, SKINREF_DUMP_ERROR_RECORD,
-                                        "%s: at byte %llu: a JSON record: \"%s\": every %s a string", reader->path,
-                                        (unsigned long long)(SKINREF_DUMP__HEADER_BYTES + parser.at), key,
-                                        conventions ? "value" : "name");
-            if (skinref_dump__parse_string(&parser, &value) != 0) goto syntax;
-            if (conventions) {
-              if (record->convention_count == convention_capacity) {
-                skinref_dump_convention *grown;
-                convention_capacity = convention_capacity ? 2 * convention_capacity : 16;
-                grown = (skinref_dump_convention *)realloc(reader->conventions, convention_capacity * sizeof *grown);
-                if (!grown) {
-                  out_of_memory = 1;
-                  break;
-                }
-                reader->conventions = grown;
-              }
-              reader->conventions[record->convention_count].name = name;
-              reader->conventions[record->convention_count].value = value;
-              ++record->convention_count;
-            } else {
-              if (record->joint_name_count == name_capacity) {
-                const char **grown;
-                name_capacity = name_capacity ? 2 * name_capacity : 64;
-                grown = (const char **)realloc((void *)reader->joint_names, name_capacity * sizeof *grown);
-                if (!grown) {
-                  out_of_memory = 1;
-                  break;
-                }
-                reader->joint_names = grown;
-              }
-              reader->joint_names[record->joint_name_count++] = value;
-            }
-            if (skinref_dump__peek(&parser) == ',') {
-              ++parser.at;
-              continue;
-            }
-            if (skinref_dump__expect(&parser, conventions ? '}' : ']',
-                                     conventions ? "',' or '}' in an object" : "',' or ']' in an array") != 0)
-              goto syntax;
-            break;
-          }
-        }
-        if (out_of_memory)
-          return skinref_dump__fail(error, SKINREF_DUMP_ERROR_MEMORY, "%s: out of memory reading the record",
-                                    reader->path);
-      } else {
-        if (skinref_dump__skip_value(&parser) != 0) goto syntax; /* "ranges" and keys of later versions */
-      }
-      if (skinref_dump__peek(&parser) == ',') {
-        ++parser.at;
-        continue;
-      }
-      if (skinref_dump__expect(&parser, '}', "',' or '}' in an object") != 0) goto syntax;
-      break;
+/* parse_record's steps return SKINREF_DUMP__SYNTAX where the JSON itself is malformed (parser.problem says how);
+ * parse_record then names the byte. */
+#define SKINREF_DUMP__SYNTAX (-1)
+
+/* Where the record keeps a string member's value, or NULL for a key that is not one. */
+static const char **skinref_dump__record_text_field(skinref_dump_record *record, const char *key) {
+  if (strcmp(key, "writer") == 0) return &record->writer;
+  if (strcmp(key, "model") == 0) return &record->model;
+  if (strcmp(key, "model_hash") == 0) return &record->model_hash;
+  if (strcmp(key, "animation") == 0) return &record->animation;
+  if (strcmp(key, "method") == 0) return &record->method;
+  if (strcmp(key, "palette") == 0) return &record->palette;
+  if (strcmp(key, "precision") == 0) return &record->precision;
+  if (strcmp(key, "layout") == 0) return &record->layout;
+  return NULL;
+}
+
+/* One more name (joint_names) or NAME: VALUE pair (conventions), the reader's array grown as needed. */
+static int skinref_dump__add_name(skinref_dump__reader *reader, skinref_dump_record *record, int conventions,
+                                  const char *name, const char *value, size_t *capacity) {
+  if (conventions) {
+    if (record->convention_count == *capacity) {
+      skinref_dump_convention *grown;
+      *capacity = *capacity ? 2 * *capacity : 16;
+      grown = (skinref_dump_convention *)realloc(reader->conventions, *capacity * sizeof *grown);
+      if (!grown) return SKINREF_DUMP_ERROR_MEMORY;
+      reader->conventions = grown;
     }
+    reader->conventions[record->convention_count].name = name;
+    reader->conventions[record->convention_count].value = value;
+    ++record->convention_count;
+    return SKINREF_DUMP_OK;
   }
-  if (skinref_dump__peek(&parser) != -1) {
-    parser.problem = "the end of the record after its object";
-    goto syntax;
+  if (record->joint_name_count == *capacity) {
+    const char **grown;
+    *capacity = *capacity ? 2 * *capacity : 64;
+    grown = (const char **)realloc((void *)reader->joint_names, *capacity * sizeof *grown);
+    if (!grown) return SKINREF_DUMP_ERROR_MEMORY;
+    reader->joint_names = grown;
   }
-  record->conventions = reader->conventions;
-  record->joint_names = reader->joint_names;
+  reader->joint_names[record->joint_name_count++] = value;
+  return SKINREF_DUMP_OK;
+}
+
+/* "conventions" ({"NAME": "VALUE", ...}) or "joint_names" (["NAME", ...]), the parser at its value. */
+static int skinref_dump__parse_names(skinref_dump__parser *parser, skinref_dump__reader *reader,
+                                     skinref_dump_record *record, const char *key, size_t *capacity,
+                                     skinref_dump_error *error) {
+  const int conventions = key[0] == 'c';
+  if (skinref_dump__peek(parser) != (conventions ? '{' : '['))
+    return skinref_dump__fail(error, SKINREF_DUMP_ERROR_RECORD, "%s: at byte %llu: a JSON record: \"%s\" is not %s",
+                              reader->path, (unsigned long long)(SKINREF_DUMP__HEADER_BYTES + parser->at), key,
+                              conventions ? "an object {\"NAME\": \"VALUE\"}" : "an array of names");
+  ++parser->at;
+  if (conventions) {
+    record->has_conventions = 1;
+    record->convention_count = 0;
+  } else {
+    record->joint_name_count = 0;
+  }
+  if (skinref_dump__peek(parser) == (conventions ? '}' : ']')) {
+    ++parser->at;
+    return SKINREF_DUMP_OK;
+  }
+  for (;;) {
+    const char *name = NULL, *value = NULL;
+    if (conventions) {
+      if (skinref_dump__parse_string(parser, &name) != 0) return SKINREF_DUMP__SYNTAX;
+      if (skinref_dump__expect(parser, ':', "':' after an object key") != 0) return SKINREF_DUMP__SYNTAX;
+    }
+    if (skinref_dump__peek(parser) != '"')
+      return skinref_dump__fail(
+          error, SKINREF_DUMP_ERROR_RECORD, "%s: at byte %llu: a JSON record: \"%s\": every %s a string", reader->path,
+          (unsigned long long)(SKINREF_DUMP__HEADER_BYTES + parser->at), key, conventions ? "value" : "name");
+    if (skinref_dump__parse_string(parser, &value) != 0) return SKINREF_DUMP__SYNTAX;
+    if (skinref_dump__add_name(reader, record, conventions, name, value, capacity) != SKINREF_DUMP_OK)
+      return skinref_dump__fail(error, SKINREF_DUMP_ERROR_MEMORY, "%s: out of memory reading the record", reader->path);
+    if (skinref_dump__peek(parser) == ',') {
+      ++parser->at;
+      continue;
+    }
+    if (skinref_dump__expect(parser, conventions ? '}' : ']',
+                             conventions ? "',' or '}' in an object" : "',' or ']' in an array") != 0)
+      return SKINREF_DUMP__SYNTAX;
+    return SKINREF_DUMP_OK;
+  }
+}
+
+/* The value of the record's member `key`, the parser at it: a string field, "time", the names, or skipped. */
+static int skinref_dump__parse_member(skinref_dump__parser *parser, skinref_dump__reader *reader,
+                                      skinref_dump_record *record, const char *key, size_t capacities[2],
+                                      skinref_dump_error *error) {
+  const char **text_field = skinref_dump__record_text_field(record, key);
+  const int c = skinref_dump__peek(parser);
+  if (text_field) {
+    if (c != '"')
+      return skinref_dump__fail(error, SKINREF_DUMP_ERROR_RECORD,
+                                "%s: at byte %llu: a JSON record: \"%s\" is not a string", reader->path,
+                                (unsigned long long)(SKINREF_DUMP__HEADER_BYTES + parser->at), key);
+    return skinref_dump__parse_string(parser, text_field) != 0 ? SKINREF_DUMP__SYNTAX : SKINREF_DUMP_OK;
+  }
+  if (strcmp(key, "time") == 0) {
+    if (c != '-' && !(c >= '0' && c <= '9'))
+      return skinref_dump__fail(error, SKINREF_DUMP_ERROR_RECORD,
+                                "%s: at byte %llu: a JSON record: \"time\" is not a number", reader->path,
+                                (unsigned long long)(SKINREF_DUMP__HEADER_BYTES + parser->at));
+    if (skinref_dump__parse_number(parser, &record->time) != 0) return SKINREF_DUMP__SYNTAX;
+    if (!skinref_dump__finite(record->time))
+      return skinref_dump__fail(error, SKINREF_DUMP_ERROR_RECORD,
+                                "%s: at byte %llu: a JSON record: \"time\" is not finite", reader->path,
+                                (unsigned long long)(SKINREF_DUMP__HEADER_BYTES + parser->at));
+    record->has_time = 1;
+    return SKINREF_DUMP_OK;
+  }
+  if (strcmp(key, "conventions") == 0 || strcmp(key, "joint_names") == 0)
+    return skinref_dump__parse_names(parser, reader, record, key, &capacities[key[0] == 'c' ? 0 : 1], error);
+  /* "ranges" and keys of later versions */
+  return skinref_dump__skip_value(parser) != 0 ? SKINREF_DUMP__SYNTAX : SKINREF_DUMP_OK;
+}
+
+/* The record's values against what the format allows and the header says. */
+static int skinref_dump__check_record(const skinref_dump_record *record, const skinref_dump__reader *reader,
+                                      const char *precision_name, skinref_dump_error *error) {
   if (record->palette && record->palette[0] != '\0' && strcmp(record->palette, "own") != 0 &&
       strcmp(record->palette, "reference") != 0)
     return skinref_dump__fail(error, SKINREF_DUMP_ERROR_RECORD,
@@ -1478,6 +1460,44 @@ static int skinref_dump__parse_record(skinref_skv *skv, skinref_dump__reader *re
         "%s: at byte 32: a JSON record: \"precision\" \"%s\" contradicts the header's precision (%s)", reader->path,
         record->precision, precision_name);
   return SKINREF_DUMP_OK;
+}
+
+static int skinref_dump__parse_record(skinref_skv *skv, skinref_dump__reader *reader, size_t record_size,
+                                      skinref_dump_error *error) {
+  skinref_dump__parser parser;
+  skinref_dump_record *record = &skv->record;
+  size_t capacities[2] = {0, 0}; /* of the conventions and the joint names */
+  int status = SKINREF_DUMP_OK;
+  memset(&parser, 0, sizeof parser);
+  parser.text = reader->record_text;
+  parser.size = record_size;
+  parser.arena = reader->arena;
+  if (skinref_dump__expect(&parser, '{', "a JSON object") != 0) goto syntax;
+  if (skinref_dump__peek(&parser) == '}') {
+    ++parser.at;
+  } else {
+    for (;;) {
+      const char *key;
+      if (skinref_dump__parse_string(&parser, &key) != 0) goto syntax;
+      if (skinref_dump__expect(&parser, ':', "':' after an object key") != 0) goto syntax;
+      status = skinref_dump__parse_member(&parser, reader, record, key, capacities, error);
+      if (status == SKINREF_DUMP__SYNTAX) goto syntax;
+      if (status != SKINREF_DUMP_OK) return status;
+      if (skinref_dump__peek(&parser) == ',') {
+        ++parser.at;
+        continue;
+      }
+      if (skinref_dump__expect(&parser, '}', "',' or '}' in an object") != 0) goto syntax;
+      break;
+    }
+  }
+  if (skinref_dump__peek(&parser) != -1) {
+    parser.problem = "the end of the record after its object";
+    goto syntax;
+  }
+  record->conventions = reader->conventions;
+  record->joint_names = reader->joint_names;
+  return skinref_dump__check_record(record, reader, skv->precision == 4 ? "f32" : "f64", error);
 syntax:
   return skinref_dump__fail(error, SKINREF_DUMP_ERROR_RECORD, "%s: at byte %llu: a JSON record: %s", reader->path,
                             (unsigned long long)(SKINREF_DUMP__HEADER_BYTES + parser.at),
