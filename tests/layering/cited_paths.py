@@ -109,13 +109,6 @@ def main():
         parser.error("--root or --self-test")
     root = arguments.root
     missing, count = missing_citations(root)
-    count = 0
-    for where, line, path in cited(root):
-        if placeholder(path):
-            continue
-        count += 1
-        if not exists(root, path):
-            missing.append(f"{where}:{line}: {path}")
     for m in missing:
         print("missing: " + m)
     print(f"cited_paths: {count} citations of repository paths, {len(missing)} missing")
