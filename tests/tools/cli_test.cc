@@ -297,6 +297,49 @@ TEST_F(CliTest, HelpAndVersionExitZero) {
   EXPECT_EQ(result.out.rfind("skinref ", 0), 0u);
 }
 
+// Every command and subcommand prints one help, from its declarations, whichever way it is asked for.
+TEST_F(CliTest, HelpOfEveryCommandIsTheSameAskedEitherWay) {
+  const std::vector<std::vector<std::string>> paths{
+      {"info"},          {"pose"},          {"skin"},         {"export"},        {"render"},
+      {"devices"},       {"compare"},       {"bisect"},       {"diagnose"},      {"golden", "update"},
+      {"golden", "check"}, {"conformance", "generate"}, {"conformance", "check"}, {"conformance", "run"},
+      {"conformance", "report"}, {"conformance", "table"}, {"conformance", "history"}, {"shader-interface"}};
+  for (const std::vector<std::string>& path : paths) {
+    std::vector<std::string> help_args{"help"}, flag_args = path;
+    help_args.insert(help_args.end(), path.begin(), path.end());
+    flag_args.push_back("--help");
+    RunResult by_help, by_flag;
+    expect_ok(help_args, &by_help);
+    expect_ok(flag_args, &by_flag);
+    EXPECT_EQ(by_help.out, by_flag.out);
+    std::string joined = "skinref";
+    for (const std::string& word : path) joined += " " + word;
+    EXPECT_EQ(by_help.out.rfind("usage: " + joined, 0), 0u) << by_help.out;
+  }
+  // A command of subcommands lists them.
+  RunResult golden;
+  expect_ok({"golden", "--help"}, &golden);
+  EXPECT_NE(golden.out.find("skinref golden update"), std::string::npos) << golden.out;
+  EXPECT_NE(golden.out.find("skinref golden check"), std::string::npos) << golden.out;
+}
+
+// A typo of a command, a subcommand or an option names the one meant.
+TEST_F(CliTest, TyposSuggestTheNearestName) {
+  const std::string out = work("out.skv");
+  expect_bad_input({"skn", "builtin:twist", "--out", out}, {"unknown command 'skn'", "did you mean 'skin'"});
+  expect_bad_input({"conformance", "rn"}, {"'rn'", "did you mean 'run'"});
+  expect_bad_input({"help", "golden", "chek"}, {"'chek'", "did you mean 'check'"});
+  expect_bad_input({"skin", "builtin:twist", "--thread", "2", "--out", out}, {"--thread", "did you mean --threads?"});
+  expect_bad_input({"skin", "builtin:twist", "--ou", out}, {"--ou", "did you mean --out?"});
+  expect_bad_input({"render", "builtin:twist", "--camrea", "auto", "--out", work("x.png")},
+                   {"did you mean --camera?"});
+  // Nothing close: the list of what the command takes, not a guess.
+  expect_bad_input({"skin", "builtin:twist", "--frobnicate", "--out", out}, {"--frobnicate", "allowed:", "--threads"});
+  expect_bad_input({"frobnicate"}, {"unknown command 'frobnicate'", "commands:"});
+  // A choice outside the declared ones names the option, the value and the choices.
+  expect_bad_input({"skin", "builtin:twist", "--method", "slerp", "--out", out}, {"--method", "slerp", "lbs", "dqs"});
+}
+
 // ---- failures: exit 2, one line naming the problem, no output -------------------------------------------
 
 TEST_F(CliTest, UsageErrorsNameTheProblem) {

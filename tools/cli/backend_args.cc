@@ -5,13 +5,6 @@
 
 namespace skinref::cli {
 
-std::vector<OptionSpec> with_backend_options(std::vector<OptionSpec> own, bool with_palette) {
-  own.insert(own.end(), {{"--backend", true}, {"--device", true}, {"--validate", false}, {"--shader", true},
-                         {"--interface", true}, {"--shader-include", true, true}});
-  if (with_palette) own.push_back({"--palette", true});
-  return own;
-}
-
 BackendOptions parse_backend(const ParsedArgs& parsed, const PoseSelection& selection, const std::string& command,
                              bool pose_command) {
   BackendOptions options;

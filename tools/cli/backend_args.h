@@ -1,10 +1,9 @@
 // The backend options that `pose`, `skin`, `render` and `golden check` share (--backend
 // reference|vulkan|cpu, --device, --validate, --palette reference|gpu), parsed into BackendOptions
-// (tools/backend/backend.h), and the pose a backend gives for the command's pose selection.
+// (tools/backend/backend.h), and the pose a backend gives for the command's pose selection. The options are
+// declared in option_groups.h (backend_options()).
 //
 // Contract:
-// - with_backend_options(own, with_palette): a command's own OptionSpecs plus the backend's (--shader FILE
-//   --interface FILE.json: a user's skinning shader on --backend vulkan, for skin, render and golden check).
 // - parse_backend(): checks the combination before any model is loaded: --device and --validate need
 //   --backend vulkan, and so does --palette gpu; --backend vulkan in a build without the Vulkan path is a
 //   UsageError; --palette gpu with --recipe is a UsageError (the GPU pass samples one clip: blending, masks
@@ -24,8 +23,6 @@
 #include <vector>
 
 namespace skinref::cli {
-
-std::vector<OptionSpec> with_backend_options(std::vector<OptionSpec> own, bool with_palette);
 
 BackendOptions parse_backend(const ParsedArgs& parsed, const PoseSelection& selection, const std::string& command,
                              bool pose_command);

@@ -16,16 +16,6 @@
 namespace skinref::cli {
 namespace {
 
-std::string allowed_list(std::span<const OptionSpec> allowed) {
-  std::string list;
-  for (const OptionSpec& spec : allowed) {
-    if (!list.empty()) list += ", ";
-    list += spec.name;
-  }
-  list += list.empty() ? "--help" : ", --help";
-  return list;
-}
-
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
 std::string to_lower(std::string text) {
@@ -58,63 +48,6 @@ std::vector<std::string> ParsedArgs::values_of(const std::string& name) const {
   if (found != repeated.end()) return found->second;
   const std::optional<std::string> single = value(name);
   return single ? std::vector<std::string>{*single} : std::vector<std::string>{};
-}
-
-ParsedArgs parse_args(std::span<const std::string> args, std::span<const OptionSpec> allowed,
-                      const std::string& command) {
-  ParsedArgs parsed;
-  bool options_ended = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const bool is_option = !options_ended && arg.size() > 1 && arg[0] == '-';
-    if (!is_option) {
-      parsed.positionals.push_back(arg);
-      continue;
-    }
-    if (arg == "--") {
-      options_ended = true;
-      continue;
-    }
-    if (arg == "--help" || arg == "-h") {
-      parsed.help = true;
-      return parsed;
-    }
-    const size_t equals = arg.find('=');
-    const std::string name = arg.substr(0, equals);
-    const auto spec = std::find_if(allowed.begin(), allowed.end(),
-                                   [&](const OptionSpec& candidate) { return candidate.name == name; });
-    if (spec == allowed.end()) {
-      throw UsageError(command + ": unknown option " + name + "; allowed: " + allowed_list(allowed));
-    }
-    const bool repeated = parsed.values.count(name) != 0 || parsed.has_flag(name);
-    if (repeated && !spec->repeatable) throw UsageError(command + ": option " + name + " given more than once");
-    if (spec->repeatable && spec->takes_value) {
-      if (equals != std::string::npos) {
-        parsed.repeated[name].push_back(arg.substr(equals + 1));
-      } else {
-        if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
-          throw UsageError(command + ": option " + name + " needs a value");
-        parsed.repeated[name].push_back(args[++i]);
-      }
-      parsed.values[name] = parsed.repeated[name].back();
-      continue;
-    }
-    if (!spec->takes_value) {
-      if (equals != std::string::npos) throw UsageError(command + ": option " + name + " takes no value");
-      parsed.flags.push_back(name);
-      continue;
-    }
-    if (equals != std::string::npos) {
-      parsed.values[name] = arg.substr(equals + 1);
-      continue;
-    }
-    // A following "--something" is another option, not this one's value (negative numbers still pass).
-    if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) {
-      throw UsageError(command + ": option " + name + " needs a value");
-    }
-    parsed.values[name] = args[++i];
-  }
-  return parsed;
 }
 
 void require_positionals(const ParsedArgs& parsed, size_t count, const std::string& what,
@@ -254,11 +187,6 @@ SkinningOptions parse_skinning_options(const ParsedArgs& parsed) {
   return options;
 }
 
-std::vector<OptionSpec> with_import_options(std::vector<OptionSpec> own) {
-  own.insert(own.end(), {{"--import-scale", true}, {"--import-up", true}, {"--import-limit-weights", true}});
-  return own;
-}
-
 ImportOptions parse_import_options(const ParsedArgs& parsed) {
   ImportOptions options;
   if (const std::optional<std::string> text = parsed.value("--import-scale")) {
@@ -281,25 +209,6 @@ ImportOptions parse_import_options(const ParsedArgs& parsed) {
   if (const std::optional<std::string> text = parsed.value("--import-limit-weights"))
     options.limit_weights = int(parse_integer(*text, "--import-limit-weights", 1, 16));
   return options;
-}
-
-std::string import_option_help() {
-  return "  --import-scale S    FBX, Collada, ... (Assimp): auto (default: the file's unit to metres), none (as\n"
-         "                      stored) or a factor\n"
-         "  --import-up U       auto (default: the file's axis system to +Y up), none, y or z (the file is Y-up or\n"
-         "                      Z-up, right-handed)\n"
-         "  --import-limit-weights K  Assimp's LimitBoneWeights: the K largest weights per vertex, renormalized\n"
-         "                      (what an engine's importer does; diagnose names it influences=topK-renormalized)\n";
-}
-
-std::vector<OptionSpec> with_convention_options(std::vector<OptionSpec> own) {
-  own.push_back({"--convention", true, true});
-  own.push_back({"--conventions", true});
-  for (const char* alias : {"--weights", "--normals"}) {
-    const bool present = std::any_of(own.begin(), own.end(), [&](const OptionSpec& spec) { return spec.name == alias; });
-    if (!present) own.push_back({alias, true});
-  }
-  return own;
 }
 
 ConventionSelection parse_conventions(const ParsedArgs& parsed, const std::string& command) {
@@ -360,14 +269,6 @@ ConventionSelection parse_conventions(const ParsedArgs& parsed, const std::strin
   return selection;
 }
 
-std::string convention_option_help() {
-  return "  --convention NAME=VALUE   an engine convention (repeatable; docs/conventions.md), e.g. rotation=nlerp,\n"
-         "                      normals=blend-upper3x3, influences=top4-renormalized; default: glTF 2.0\n"
-         "  --conventions FILE  a JSON object {\"NAME\": \"VALUE\", ...} (or a report holding one as \"conventions\")\n"
-         "  --weights W         as-stored (default) or renormalize: --convention weights=as-stored|sum\n"
-         "  --normals N         inverse-transpose (default) or blend-normal-matrices: --convention normals=...\n";
-}
-
 PoseSource resolve_pose_source(const Scene& scene, const PoseSelection& selection) {
   PoseSource source;
   if (selection.recipe) {
@@ -380,25 +281,6 @@ PoseSource resolve_pose_source(const Scene& scene, const PoseSelection& selectio
     source.animation = resolve_animation(scene, selection.anim);
   }
   return source;
-}
-
-std::string still_pose_option_help() {
-  return "  --pose rest|bind    a pose without animation, instead of --anim or --recipe: rest, every node at its own\n"
-         "                      TRS; bind, the skins' bind pose (each joint at the inverse of its inverse bind matrix,\n"
-         "                      every palette entry the identity): the first step of triage, skinning or animation?\n";
-}
-
-std::string method_option_synopsis() { return "[--method " + skinning_method_choices() + "]"; }
-
-std::string method_option_help() {
-  std::string help;
-  for (size_t i = 0; i < kSkinningMethods.size(); ++i) {
-    const SkinningMethod method = kSkinningMethods[i];
-    if (i > 0) help += i + 1 == kSkinningMethods.size() ? " or " : ", ";
-    help += std::string(skinning_method_name(method)) + " (" + (method == SkinningOptions{}.method ? "default, " : "") +
-            skinning_method_summary(method) + ")";
-  }
-  return help;
 }
 
 Shard parse_shard(const ParsedArgs& parsed, const std::string& command) {

@@ -1,10 +1,9 @@
-// Command-line argument parsing for the skinref tool: `--key value`, `--key=value` and flags, checked against
-// the options one command allows, plus strict parsers for the values (numbers, choices, animations) and the
-// pose selection (--recipe or --anim/--time) that `pose` and `skin` share.
+// The values of skinref's command line: what a command's parsed arguments hold (ParsedArgs, filled by
+// parse_command_line(), command_decl.h), and strict parsers for the values (numbers, choices, animations), the
+// pose selection (--recipe, --pose or --anim/--time), the conventions and the import options.
 //
 // Contract: every problem throws UsageError with a one-line message naming the option and the offending
-// text; the CLI maps it to exit status 2. `--help` / `-h` anywhere an option may appear sets `help` and stops
-// parsing, so `skinref COMMAND --help` works whatever else is on the line. `--` ends the options.
+// text; the CLI maps it to exit status 2.
 #pragma once
 
 #include "anim/pose_selection.h"
@@ -29,14 +28,9 @@ class UsageError : public std::runtime_error {
   explicit UsageError(const std::string& message) : std::runtime_error(message) {}
 };
 
-struct OptionSpec {
-  std::string name;  // with the leading "--"
-  bool takes_value = true;
-  bool repeatable = false;  // may be given more than once (values_of() lists them in order)
-};
-
 struct ParsedArgs {
   bool help = false;
+  std::vector<std::string> arguments;  // as given after the command's name, for records of the command line
   std::vector<std::string> positionals;
   std::map<std::string, std::string> values;  // options given with a value
   std::vector<std::string> flags;             // options given without a value
@@ -46,10 +40,6 @@ struct ParsedArgs {
   std::map<std::string, std::vector<std::string>> repeated;  // repeatable options, values in order
   std::vector<std::string> values_of(const std::string& name) const;
 };
-
-// `command` prefixes messages ("skin: unknown option --bogus; allowed: ...").
-ParsedArgs parse_args(std::span<const std::string> args, std::span<const OptionSpec> allowed,
-                      const std::string& command);
 
 // Exactly `count` positional arguments, described by `what` in the message (e.g. "MODEL").
 void require_positionals(const ParsedArgs& parsed, size_t count, const std::string& what,
@@ -88,31 +78,21 @@ void require_extension(const std::string& path, std::span<const std::string> ext
 // (each optional, defaults as SkinningOptions'), for the commands that skin or compare skinned vertices.
 SkinningOptions parse_skinning_options(const ParsedArgs& parsed);
 
-// The usage texts' --method: "[--method lbs|dqs]", and the help line's text after "--method M", every
-// method with its summary, the default first: "lbs (default, linear blend skinning) or dqs (...)".
-std::string method_option_synopsis();
-std::string method_option_help();
-
 // The engine conventions options (core/conventions.h) that pose, skin, compare, bisect and diagnose take:
 // --conventions FILE.json (an object {"NAME": "VALUE", ...}, or any JSON object with such a "conventions"
 // member, e.g. a report) and the repeatable --convention NAME=VALUE, applied in that order. --weights and
 // --normals are shorthands for --convention weights=... / normals=... (renormalize is weights=sum). Setting
 // one field to two different values is a UsageError, as is an unknown name or value.
-std::vector<OptionSpec> with_convention_options(std::vector<OptionSpec> own);
 struct ConventionSelection {
   Conventions conventions;
   bool given = false;  // any of the options above was given
 };
 ConventionSelection parse_conventions(const ParsedArgs& parsed, const std::string& command);
-// The usage lines of those options.
-std::string convention_option_help();
 
 // The import options of the commands that load MODEL (info, pose, skin, render, export) for a file that is
 // not glTF (io/assimp_import.h): --import-scale auto|none|FACTOR, --import-up auto|none|y|z,
 // --import-limit-weights K (1 to 16). Bad values are UsageErrors.
-std::vector<OptionSpec> with_import_options(std::vector<OptionSpec> own);
 ImportOptions parse_import_options(const ParsedArgs& parsed);
-std::string import_option_help();
 
 // A pose without animation, for triage ("is it the skinning or the animation?"): --pose rest, every node at its
 // own TRS; --pose bind, the skins' bind pose (anim/bind_pose.h).
@@ -134,9 +114,6 @@ PoseSelection parse_pose_selection(const ParsedArgs& parsed, const std::string& 
 // The recipe (read now: its names resolve against the model), else the --pose pose, else the --anim animation
 // (resolve_animation).
 PoseSource resolve_pose_source(const Scene& scene, const PoseSelection& selection);
-
-// The --pose option's synopsis and help lines, for the usage texts of pose, skin and render.
-std::string still_pose_option_help();
 
 // The shard of a long check this run takes: "--shard I/N" (0 <= I < N), else GTEST_SHARD_INDEX /
 // GTEST_TOTAL_SHARDS, else Bazel's TEST_SHARD_INDEX / TEST_TOTAL_SHARDS (touching TEST_SHARD_STATUS_FILE, as Bazel

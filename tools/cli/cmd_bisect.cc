@@ -8,6 +8,7 @@
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "cli/dump_records.h"
+#include "cli/option_groups.h"
 
 #include "core/atomic_file.h"
 #include "core/input_error.h"
@@ -28,31 +29,6 @@
 #include <iostream>
 
 namespace skinref::cli {
-
-std::string bisect_usage() {
-  return "usage: skinref bisect REF_POSE.json TEST_POSE.json REF.skv TEST.skv [--model MODEL]\n"
-         "         " + method_option_synopsis() + " [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
-         "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
-         "         [--bounds any-order|any-order-wide|skinref-order] [--recipe FILE] [--report DIR]\n"
-         "  Finds the first pipeline stage where a float32 run (TEST: the Vulkan path with `--palette gpu`, or an\n"
-         "  engine's dumps in skinref's formats) leaves the reference (REF: `skinref pose` and `skinref skin`\n"
-         "  at the same time), each value against its derived bound (docs/error_bounds.md):\n"
-         "    time-mapping (the clip time, when both pose dumps record it) -> sampling (local TRS) ->\n"
-         "    local-to-model (global matrices) -> palette (joint matrices, normal matrices) -> morph (morph\n"
-         "    weights) -> skinning (positions, normals, tangents)\n"
-         "  and names the node, joint or vertex with the largest error / bound there.\n"
-         "  --model MODEL   the model both runs used; default: the pose dump's \"source\"\n"
-         "  --method, --convention, --conventions, --weights, --normals   what both runs used (as for skinref\n"
-         "                  skin); default: what the .skv dumps record, else glTF 2.0 and lbs\n"
-         "  --bounds B      any-order (for every correct float32 engine, slerp and normalization within 4 ulp; the\n"
-         "                  default unless skinref wrote the test dumps), any-order-wide (within 16 and 12 ulp) or\n"
-         "                  skinref-order (exact for skinref's order; the default for its own dumps)\n"
-         "  --recipe FILE   the runs played a recipe (default: what the dumps record); the stages are then\n"
-         "                  blend (every local TRS but IK's) -> local-to-model -> ik (the local TRS IK changed\n"
-         "                  and the globals below) -> palette -> morph -> skinning\n"
-         "  --report DIR    also write DIR/bisect.json\n"
-         "  Exit status: 0 no stage over its bound, 1 a stage diverged, 2 unreadable or mismatched inputs.\n";
-}
 
 namespace {
 
@@ -243,17 +219,7 @@ void write_bisect_report(const std::string& report, const StageDivergence& diver
                         [&](std::ostream& out) { out << json.dump(2) << "\n"; });
 }
 
-}  // namespace
-
-int run_bisect(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions = with_convention_options(
-      {{"--model", true}, {"--method", true}, {"--weights", true}, {"--normals", true}, {"--report", true},
-       {"--bounds", true}, {"--recipe", true}});
-  const ParsedArgs parsed = parse_args(args, kOptions, "bisect");
-  if (parsed.help) {
-    std::cout << bisect_usage();
-    return kExitOk;
-  }
+int run_bisect(const ParsedArgs& parsed) {
   const BisectOptions options = parse_bisect_args(parsed);
   const BisectRuns runs = read_vertex_runs(parsed, options);
   const Scene scene = load_model_under(runs.model, runs.conventions);
@@ -285,6 +251,43 @@ int run_bisect(std::span<const std::string> args) {
   if (const std::optional<std::string> report = parsed.value("--report"))
     write_bisect_report(*report, divergence, bounds, runs.conventions, mistake);
   return divergence.stage == PipelineStage::None ? kExitOk : kExitComparisonFailed;
+}
+
+}  // namespace
+
+CommandDecl bisect_command() {
+  OptionDecl method = method_option();
+  method.help += " What both runs used; default: what the .skv dumps record, else " + method.default_value + ".";
+  method.default_value.clear();
+  std::vector<OptionDecl> own{
+      {"--model", "MODEL", "The model both runs used; default: the reference pose dump's \"source\"."},
+      method,
+      bounds_option(),
+      {"--recipe", "FILE", "The runs played a recipe (default: what the dumps record); the stages are then blend "
+                           "(every local TRS but IK's) -> local-to-model -> ik (the local TRS that IK changed, and "
+                           "the globals below them) -> palette -> morph -> skinning. Under glTF 2.0's conventions "
+                           "only."},
+      {"--report", "DIR", "Also write DIR/bisect.json: the first diverging stage, its worst value with its error and "
+                          "bound, the bounds, the conventions and the mistake named, if any."},
+  };
+  return {"bisect",
+          "the first pipeline stage where a float32 run leaves the reference",
+          {"REF_POSE.json TEST_POSE.json REF.skv TEST.skv [--model MODEL] [--recipe FILE] [--report DIR] [OPTIONS]"},
+          "Finds the first pipeline stage where a float32 run (TEST: the Vulkan path with --palette gpu, or an "
+          "engine's dumps in skinref's formats) leaves the reference (REF: skinref pose and skinref skin at the same "
+          "time), each value against its derived bound (docs/error_bounds.md). The stages, in order:\n"
+          "time-mapping (the clip time, when both pose dumps record it) -> sampling (local TRS) -> local-to-model "
+          "(global matrices) -> palette (joint matrices, normal matrices) -> morph (morph weights) -> skinning "
+          "(positions, normals, tangents).\n"
+          "It names the node, joint or vertex with the largest error / bound in the first stage over its bound and, "
+          "when a known mistake reproduces that stage from the run's own inputs to it, the mistake "
+          "(docs/mistakes.md). The model is the pose dump's \"source\" unless --model is given; the time and "
+          "animation come from the dumps, which must agree.\n"
+          "--method, --convention, --conventions, --weights and --normals say what both runs used (as for skinref "
+          "skin); default: what the .skv dumps record, else glTF 2.0 and " + method_option().default_value + ".\n"
+          "Exit status: 0 no stage over its bound, 1 a stage diverged, 2 unreadable or mismatched inputs.",
+          joined(std::move(own), {convention_options()}),
+          run_bisect};
 }
 
 }  // namespace skinref::cli

@@ -20,6 +20,7 @@
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "cli/dump_records.h"
+#include "cli/option_groups.h"
 
 #include "anim/evaluate_pose.h"
 #include "anim/recipe.h"
@@ -500,84 +501,23 @@ int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_pa
   return divergence.stage == PipelineStage::None ? kExitOk : kExitComparisonFailed;
 }
 
-}  // namespace
-
-std::string compare_usage() {
-  return "usage: skinref compare A.png B.png [--threshold N] [--tolerance-px N] [--max-fraction F] [--report DIR]\n"
-         "       skinref compare REF.skv TEST.skv [--model MODEL] [--anim NAME|INDEX] [--time T] " + method_option_synopsis() + "\n"
-         "         [--convention NAME=VALUE ...] [--conventions FILE.json] [--weights as-stored|renormalize]\n"
-         "         [--normals inverse-transpose|blend-normal-matrices] [--palette reference|gpu]\n"
-         "         [--bounds any-order|any-order-wide|skinref-order] [--recipe FILE] [--report DIR]\n"
-         "       skinref compare REF_POSE.json TEST_POSE.json [--model MODEL] [--bounds any-order|any-order-wide|skinref-order]\n"
-         "         [--recipe FILE] [--report DIR]\n"
-         "  Compares two images of the same size (e.g. a reference render and a Vulkan render) and prints the\n"
-         "  metrics: the largest per-channel difference and where, pixels over the threshold, position-tolerant\n"
-         "  failures, coverage mismatches (background in one image only), PSNR and mean absolute difference\n"
-         "  over RGB. Exit status 0 when the failing fraction is at most --max-fraction, 1 when it is above, 2\n"
-         "  for unreadable images, images of different sizes or bad options.\n"
-         "  --threshold N       per-channel difference a pixel may have, 0 to 255 (default 1)\n"
-         "  --tolerance-px N    0 to 16 (default 0): a pixel also passes when a pixel of the other image within\n"
-         "                      N pixels (Chebyshev) matches it within the threshold, checked both ways (as the\n"
-         "                      Vulkan CTS's fuzzy compare); failing pixels are then the ones that fail that\n"
-         "  --max-fraction F    the largest failing fraction that passes, 0 to 1 (default 0: every pixel)\n"
-         "  --report DIR        create DIR if needed and write a.png, b.png, diff.png (heat map: grey = within\n"
-         "                      threshold, blue -> cyan -> green -> yellow -> red = difference 1, 4, 16, 64, 255,\n"
-         "                      magenta = coverage mismatch), side_by_side.png (A | B | diff) and compare.json\n"
-         "                      (the metrics); each written atomically\n"
-         "  Vertex dumps (skinref skin ... --out FILE.skv): REF is the reference run, TEST a float32 run (e.g.\n"
-         "  --backend vulkan). Every position, normal and tangent of TEST is held to a per-vertex bound derived\n"
-         "  from the model by a float32 error analysis of the skinning (docs/error_bounds.md), so the options\n"
-         "  must be those of the runs. Prints the count over the bound, the error/bound distribution and the\n"
-         "  worst vertex with its joints and weights. Exit status 0 when every value is within its bound, 1 when\n"
-         "  any is over (or has no bound), 2 for unreadable dumps, dumps that do not match each other or the\n"
-         "  model, or bad options.\n"
-         "  A dump written by skinref records its model, animation, time, method, palette and conventions (.skv\n"
-         "  version 2); compare uses the records, and refuses an option that contradicts one (exit 2).\n"
-         "  --model MODEL       the model both runs skinned (.gltf/.glb or builtin:NAME); required unless recorded\n"
-         "  --anim NAME|INDEX   the animation they played (default: the record, else the first)\n"
-         "  --time T            the time they used (default: the record, else 0)\n"
-         "  --method M          " + method_option_help() + "\n"
-         + convention_option_help() +
-         "  --palette P         gpu (the default for a dump that does not record it, e.g. an engine's: the run\n"
-         "                      computed its own animation and palette in float32; the pose is evaluated at the\n"
-         "                      float32 time and the palettes' own bounds are carried into the vertices) or\n"
-         "                      reference (TEST used the reference's palettes, rounded to float32)\n"
-         "  --bounds B          any-order (bounds that hold for every correct float32 engine, whatever its order of\n"
-         "                      operations, whose slerp and quaternion normalization are within 4 ulp: the\n"
-         "                      default for a dump skinref did not write), any-order-wide (the same with 16 and\n"
-         "                      12 ulp: any formula known) or skinref-order (tighter, exact for skinref's own\n"
-         "                      order: the default for skinref's own float32 dumps); docs/error_bounds.md\n"
-         "                      derives them. Also for pose dumps.\n"
-         "  --recipe FILE       the runs played a recipe (blends, masks, additive layers, IK; default: what the\n"
-         "                      dumps record): its bounds carry each clip's, the blend's and IK's errors\n"
-         "                      (docs/error_bounds.md, \"Recipes\"); pose dumps are bisected through blend,\n"
-         "                      local-to-model and ik. Any-order bounds and glTF 2.0's conventions only.\n"
-         "  --report DIR        create DIR if needed and write vertices.json (the comparison), atomically\n"
-         "  Pose dumps (skinref pose ... --out FILE.json; TEST from skinref pose --backend vulkan or an engine):\n"
-         "  every local TRS value, morph weight, global matrix, palette and normal matrix entry of TEST is held\n"
-         "  to its derived float32 bound at TEST's time (the two dumps must agree on animation and time), and\n"
-         "  the first stage with a value over its bound is named with the node or joint. The model is the\n"
-         "  dump's \"source\" unless --model is given; --report DIR writes pose.json. A dump printed with fewer\n"
-         "  than 17 significant digits (%.9g) has its printing rounding added to every bound.\n"
-         "  --junit FILE        any pair: also write a JUnit XML report, the pair as one test case (its verdict,\n"
-         "                      and what compare printed), for CI dashboards; none after bad input (exit 2)\n";
+int compare_pair(const ParsedArgs& parsed) {
+  const std::string& a_path = parsed.positionals[0];
+  const std::string& b_path = parsed.positionals[1];
+  if (has_extension(a_path, ".skv") && has_extension(b_path, ".skv"))
+    return compare_vertex_dumps(parsed, a_path, b_path);
+  if (has_extension(a_path, ".json") && has_extension(b_path, ".json")) return compare_pose_dumps(parsed, a_path, b_path);
+  for (const std::string& path : {a_path, b_path}) {
+    if (!has_extension(path, ".png")) {
+      throw UsageError("compare: '" + path + "' is not a .png image; compare takes two .png images, two .skv "
+                       "vertex dumps or two .json pose dumps");
+    }
+  }
+  refuse_options(parsed, kVertexOptions, "applies to .skv vertex dumps, not to images");
+  return compare_png_images(parsed, a_path, b_path);
 }
 
-namespace {
-int compare_pair(const ParsedArgs& parsed);
-}  // namespace
-
-int run_compare(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions = with_convention_options(
-      {{"--threshold", true}, {"--tolerance-px", true}, {"--max-fraction", true}, {"--report", true},
-       {"--model", true},     {"--anim", true},         {"--time", true},         {"--method", true},
-       {"--weights", true},   {"--normals", true},      {"--palette", true},      {"--bounds", true},
-       {"--recipe", true},    {"--junit", true}});
-  const ParsedArgs parsed = parse_args(args, kOptions, "compare");
-  if (parsed.help) {
-    std::cout << compare_usage();
-    return kExitOk;
-  }
+int run_compare(const ParsedArgs& parsed) {
   require_positionals(parsed, 2, "A and B", "compare");
   const std::optional<std::string> junit_path = parsed.value("--junit");
   if (!junit_path) return compare_pair(parsed);
@@ -596,24 +536,96 @@ int run_compare(std::span<const std::string> args) {
   return exit_code;
 }
 
-namespace {
+// The options of an image comparison.
+std::vector<OptionDecl> compare_image_options() {
+  return {
+      {"--threshold", "N", "Images: the per-channel difference a pixel may have, 0 to 255.", {}, "1"},
+      {"--tolerance-px", "N", "Images: 0 to " + std::to_string(kMaxTolerancePx) + "; above 0, a pixel also passes "
+                              "when a pixel of the other image within N pixels (Chebyshev distance) matches it within "
+                              "the threshold, checked both ways (as the Vulkan CTS's fuzzy compare), and the failing "
+                              "pixels are those that fail that.", {}, "0"},
+      {"--max-fraction", "F", "Images: the largest failing fraction that passes, 0 to 1 (0: every pixel must "
+                              "pass).", {}, "0"},
+  };
+}
 
-int compare_pair(const ParsedArgs& parsed) {
-  const std::string& a_path = parsed.positionals[0];
-  const std::string& b_path = parsed.positionals[1];
-  if (has_extension(a_path, ".skv") && has_extension(b_path, ".skv"))
-    return compare_vertex_dumps(parsed, a_path, b_path);
-  if (has_extension(a_path, ".json") && has_extension(b_path, ".json")) return compare_pose_dumps(parsed, a_path, b_path);
-  for (const std::string& path : {a_path, b_path}) {
-    if (!has_extension(path, ".png")) {
-      throw UsageError("compare: '" + path + "' is not a .png image; compare takes two .png images, two .skv "
-                       "vertex dumps or two .json pose dumps");
-    }
-  }
-  refuse_options(parsed, kVertexOptions, "applies to .skv vertex dumps, not to images");
-  return compare_png_images(parsed, a_path, b_path);
+// The options of a vertex or pose dump comparison: what the runs were, and the bounds they are held to.
+std::vector<OptionDecl> compare_dump_options() {
+  OptionDecl method = method_option();
+  method.help += " Vertex dumps: what the runs used; default: what the dumps record, else " + method.default_value + ".";
+  method.default_value.clear();
+  return {
+      {"--model", "MODEL", "The model both runs used (.gltf/.glb or builtin:NAME). Vertex dumps: required unless "
+                           "the dumps record it. Pose dumps: default, the reference dump's \"source\"."},
+      {"--anim", "NAME|INDEX", "Vertex dumps: the animation the runs played (an integer is an index); default: "
+                               "what the dumps record, else the first. Not with --recipe."},
+      {"--time", "SECONDS", "Vertex dumps: the time the runs used; default: what the dumps record, else 0."},
+      method,
+      {"--palette", "reference|gpu", "Vertex dumps: gpu, the test run computed its own animation and palette in "
+                                     "float32, so the pose is evaluated at the float32 time and the palettes' own "
+                                     "bounds are carried into the vertices (the default for a dump that does not "
+                                     "record it, e.g. an engine's); reference, the test run used the reference's "
+                                     "palettes, rounded to float32.", {"reference", "gpu"}},
+      bounds_option("For vertex and pose dumps."),
+      {"--recipe", "FILE", "The runs played a recipe (blends, masks, additive layers, IK; default: what the dumps "
+                           "record): its bounds carry each clip's, the blend's and IK's errors (docs/error_bounds.md, "
+                           "\"Recipes\"), and pose dumps are bisected through blend, local-to-model and ik. "
+                           "Any-order bounds and glTF 2.0's conventions only."},
+  };
+}
+
+// --report and --junit, for every kind of pair.
+std::vector<OptionDecl> compare_report_options() {
+  return {
+      {"--report", "DIR", "Create DIR if needed and write the report there, each file atomically. Images: a.png, "
+                          "b.png, diff.png (a heat map: grey within the threshold, then blue, cyan, green, yellow and "
+                          "red for a difference of 1, 4, 16, 64 and 255, magenta a coverage mismatch), "
+                          "side_by_side.png (A | B | diff) and compare.json (the metrics). Vertex dumps: "
+                          "vertices.json (the comparison). Pose dumps: pose.json."},
+      {"--junit", "FILE.xml", "Any pair: also write a JUnit XML report, the pair as one test case (its verdict and "
+                              "what compare printed), for CI dashboards; none after bad input (exit 2)."},
+  };
+}
+
+// What compare does with each kind of pair, one paragraph a line.
+std::string compare_description() {
+  return "Compares two outputs of one kind, chosen by the files' extension: two .png images, two .skv vertex dumps "
+         "or two .json pose dumps. An option of another kind of comparison is refused.\n"
+         "Images (e.g. a reference render and a Vulkan render, of the same size): prints the largest per-channel "
+         "difference and where, the pixels over the threshold, the position-tolerant failures, the coverage "
+         "mismatches (background in one image only), and the PSNR and mean absolute difference over RGB. The "
+         "failing pixels are the position-tolerant failures when --tolerance-px is above 0, else the pixels over the "
+         "threshold. Exit status 0 when the failing fraction is at most --max-fraction, 1 when it is above, 2 for "
+         "unreadable images, images of different sizes or bad options.\n"
+         "Vertex dumps (skinref skin ... --out FILE.skv): REF is the reference run, TEST a float32 run (e.g. "
+         "--backend vulkan). Every position, normal and tangent of TEST is held to a per-vertex bound derived from "
+         "the model by a float32 error analysis of the skinning (docs/error_bounds.md), so the options must be "
+         "those of the runs. Prints the count over the bound, the error/bound distribution and the worst vertex "
+         "with its joints and weights. Exit status 0 when every value is within its bound, 1 when any is over (or "
+         "has no bound), 2 for unreadable dumps, dumps that do not match each other or the model, or bad options.\n"
+         "A dump written by skinref records its model, animation, time, method, palette and conventions (.skv "
+         "version 2); compare uses the records, and refuses an option that contradicts one (exit 2).\n"
+         "Pose dumps (skinref pose ... --out FILE.json; TEST from skinref pose --backend vulkan or an engine): every "
+         "local TRS value, morph weight, global matrix, palette and normal matrix entry of TEST is held to its "
+         "derived float32 bound at TEST's time (the two dumps must agree on animation and time), and the first "
+         "stage with a value over its bound is named with the node or joint. The model is the dump's \"source\" "
+         "unless --model is given. A dump printed with fewer than 17 significant digits (%.9g) has its printing "
+         "rounding added to every bound. Of the options, --model, --bounds, --recipe, --report and --junit apply.";
 }
 
 }  // namespace
+
+CommandDecl compare_command() {
+  return {"compare",
+          "compare two images, or two vertex or pose dumps within derived bounds",
+          {"A.png B.png [--threshold N] [--tolerance-px N] [--max-fraction F] [--report DIR]",
+           "REF.skv TEST.skv [--model MODEL] [--anim NAME|INDEX] [--time SECONDS] [--recipe FILE] [--report DIR] "
+           "[OPTIONS]",
+           "REF_POSE.json TEST_POSE.json [--model MODEL] [--bounds any-order|any-order-wide|skinref-order] "
+           "[--recipe FILE] [--report DIR]"},
+          compare_description(),
+          joined(compare_image_options(), {compare_dump_options(), convention_options(), compare_report_options()}),
+          run_compare};
+}
 
 }  // namespace skinref::cli

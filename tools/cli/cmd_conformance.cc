@@ -28,55 +28,6 @@
 #endif
 
 namespace skinref::cli {
-std::string conformance_usage() {
-  return "usage: skinref conformance generate [--suite DIR]\n"
-         "       skinref conformance check [--suite DIR]\n"
-         "       skinref conformance run --engine-name NAME [--engine-version V] (--query CMD | --batch CMD)\n"
-         "                               --out DIR [--suite DIR] [--filter GLOB] [--jobs N] [--timeout S]\n"
-         "                               [--resume [--force-new-engine]]\n"
-         "                               [--expect FILE] [--write-expectations FILE] [--profile FILE]\n"
-         "       skinref conformance report --out DIR [--expect FILE] [--write-expectations FILE] [--profile FILE]\n"
-         "       skinref conformance table EXPECTED.json... [--check DOC.md | --update DOC.md]\n"
-         "       skinref conformance history EXPECTED.json... [--check DOC.md | --update DOC.md]\n"
-         "  The conformance suite: one small glTF file per rule of glTF 2.0 on skins, animation and morph targets,\n"
-         "  each with the reference's outputs at its times and the bounds a correct float32 engine stays within\n"
-         "  (docs/conformance.md). Layout: DIR/suite.json, DIR/cases/ID/ID.gltf, ID.bin and expected.json.\n"
-         "  generate  writes the suite from its generator (every file atomically) and prints, per case and\n"
-         "            departure class, the error/bound that planting the departure reaches\n"
-         "  check     regenerates the suite in memory and compares it with DIR byte for byte\n"
-         "  run       drives your engine over the suite and writes its report card (DIR/report.md, report.json,\n"
-         "            junit.xml), the dumps, each query's log and run.json. The engine is a command line:\n"
-         "            --query CMD  run once per case and time, with {model} (the case's .gltf), {animation},\n"
-         "                         {time} (seconds), {out} (the .skv to write) and {case} substituted\n"
-         "            --batch CMD  run once, with {queries}: a JSON list of every query (for engines whose\n"
-         "                         start-up is costly)\n"
-         "            The engine writes .skv dumps with the project's writers (docs/formats.md). A query that\n"
-         "            crashes, hangs past --timeout (default 60 s) or writes nothing fails its case, not the run.\n"
-         "            Write each placeholder bare ({model}, never \"{model}\"): skinref shell-quotes the values.\n"
-         "            Each query runs in its own folder with its own read-only copy of the case; an engine that\n"
-         "            writes to its input gets 'input changed'. SIGINT, SIGTERM or SIGHUP stops the engines, writes\n"
-         "            the report of what finished and exits 130, 143 or 129.\n"
-         "            --jobs N queries at once (default 1); --resume keeps the queries a previous run of the same\n"
-         "            engine under DIR completed (another engine name, version or command is refused unless\n"
-         "            --force-new-engine, which starts over); --filter GLOB only the cases whose ids match\n"
-         "  report    judges the run under DIR again and rewrites its report card\n"
-         "  table     the engines' table of docs/engines.md from their expectations files: printed, checked\n"
-         "            against the one between DOC.md's markers (--check), or written there (--update)\n"
-         "  history   an engine's releases from one expectations file per release, oldest first: each release's\n"
-         "            two tiers and which cases changed from the release before (./run engines --history)\n"
-         "  --expect FILE  what the engine is known to do per case (pass, fail with a named departure, crash:\n"
-         "            docs/engines.md); the exit status then says whether it did exactly that\n"
-         "  --write-expectations FILE  writes the run's verdicts as such a file, to review and commit\n"
-         "  --profile FILE  the engine's profile (what departs across the run: compressed keys, the interpolation,\n"
-         "            the normal rule, allowances), as DIR/profile.json of an earlier run; without it the run's own\n"
-         "            is found over its failed cases and written to DIR/profile.json. Each failed case is judged\n"
-         "            given the profile: it passes its rule given it, or fails it with a departure of its own\n"
-         "  --suite DIR  the suite's folder (default " SKINREF_CONFORMANCE_DIR ")\n"
-         "  Exit status: 0 done, equal, every case passed or (--expect) as expected; 1 check found a difference,\n"
-         "  a case did not pass or (--expect) a case did other than expected;\n"
-         "  2 usage or bad input.\n";
-}
-
 namespace {
 
 // Text that is not UTF-8 (an engine's name, a path) is written with U+FFFD rather than failing the write.
@@ -110,20 +61,14 @@ void print_sensitivities(const conformance::GeneratedSuite& suite, std::ostream&
       << " below error/bound " << conformance::kMinimumSensitivity << "\n";
 }
 
-std::optional<std::string> parse_suite_dir(std::span<const std::string> args, const std::string& command) {
-  static const std::vector<OptionSpec> kOptions{{"--suite", true}};
-  const ParsedArgs parsed = parse_args(args, kOptions, command);
-  if (parsed.help) {
-    std::cout << conformance_usage();
-    return std::nullopt;
-  }
+// --suite DIR, else the source tree's suite.
+std::string suite_dir_of(const ParsedArgs& parsed, const std::string& command) {
   require_positionals(parsed, 0, "no arguments", command);
   return parsed.value("--suite").value_or(SKINREF_CONFORMANCE_DIR);
 }
 
-int run_conformance_generate(std::span<const std::string> args) {
-  const std::optional<std::string> dir = parse_suite_dir(args, "conformance generate");
-  if (!dir) return kExitOk;
+int run_conformance_generate(const ParsedArgs& parsed) {
+  const std::optional<std::string> dir = suite_dir_of(parsed, "conformance generate");
   const conformance::GeneratedSuite suite = conformance::generate_suite();
   conformance::write_suite(suite, *dir);
   print_sensitivities(suite, std::cout);
@@ -131,9 +76,8 @@ int run_conformance_generate(std::span<const std::string> args) {
   return kExitOk;
 }
 
-int run_conformance_check(std::span<const std::string> args) {
-  const std::optional<std::string> dir = parse_suite_dir(args, "conformance check");
-  if (!dir) return kExitOk;
+int run_conformance_check(const ParsedArgs& parsed) {
+  const std::optional<std::string> dir = suite_dir_of(parsed, "conformance check");
   const conformance::GeneratedSuite suite = conformance::generate_suite();
   const std::vector<std::string> differences = conformance::check_suite(suite, *dir);
   for (const std::string& difference : differences) std::cout << *dir << "/" << difference << "\n";
@@ -198,17 +142,7 @@ int judge_and_report(const conformance::RunRecord& run, const std::string& out_d
   return kExitOk;
 }
 
-int run_conformance_run(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{
-      {"--engine-name", true}, {"--engine-version", true}, {"--query", true},  {"--batch", true},
-      {"--out", true},         {"--suite", true},          {"--filter", true}, {"--jobs", true},
-      {"--timeout", true},     {"--resume", false},        {"--expect", true}, {"--write-expectations", true},
-      {"--profile", true},     {"--force-new-engine", false}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "conformance run");
-  if (parsed.help) {
-    std::cout << conformance_usage();
-    return kExitOk;
-  }
+int run_conformance_run(const ParsedArgs& parsed) {
   require_positionals(parsed, 0, "no arguments", "conformance run");
   conformance::EngineSpec engine;
   engine.name = require_value(parsed, "--engine-name", "conformance run");
@@ -249,14 +183,7 @@ int run_conformance_run(std::span<const std::string> args) {
   return judge_and_report(run, out_dir, expectations);
 }
 
-int run_conformance_report(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{
-      {"--out", true}, {"--expect", true}, {"--write-expectations", true}, {"--profile", true}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "conformance report");
-  if (parsed.help) {
-    std::cout << conformance_usage();
-    return kExitOk;
-  }
+int run_conformance_report(const ParsedArgs& parsed) {
   require_positionals(parsed, 0, "no arguments", "conformance report");
   const std::string out_dir = require_value(parsed, "--out", "conformance report");
   const ExpectationOptions expectations = parse_expectation_options(parsed);
@@ -306,13 +233,7 @@ std::vector<conformance::Expectations> read_expectation_files(const ParsedArgs& 
 
 // `conformance table EXPECTED.json... [--check DOC | --update DOC]`: docs/engines.md's table from the engines'
 // expectations.
-int run_conformance_table(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{{"--check", true}, {"--update", true}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "conformance table");
-  if (parsed.help) {
-    std::cout << conformance_usage();
-    return kExitOk;
-  }
+int run_conformance_table(const ParsedArgs& parsed) {
   const std::vector<conformance::Expectations> engines = read_expectation_files(parsed, "conformance table");
   return document_section(parsed, conformance::engines_table(engines), conformance::kTableBegin,
                           conformance::kTableEnd, "table of " + std::to_string(engines.size()) + " engines",
@@ -321,36 +242,112 @@ int run_conformance_table(std::span<const std::string> args) {
 
 // `conformance history EXPECTED.json... [--check DOC | --update DOC]`: docs/engines.md's history from one
 // expectations file per release, oldest first (./run engines --history writes them).
-int run_conformance_history(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{{"--check", true}, {"--update", true}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "conformance history");
-  if (parsed.help) {
-    std::cout << conformance_usage();
-    return kExitOk;
-  }
+int run_conformance_history(const ParsedArgs& parsed) {
   const std::vector<conformance::Expectations> releases = read_expectation_files(parsed, "conformance history");
   return document_section(parsed, conformance::engines_history(releases), conformance::kHistoryBegin,
                           conformance::kHistoryEnd, "history of " + std::to_string(releases.size()) + " releases",
                           "conformance history");
 }
 
+OptionDecl suite_option() {
+  return {"--suite", "DIR", "The suite's folder.", {}, SKINREF_CONFORMANCE_DIR};
+}
+
+// What run and report judge against: expectations to hold the engine to, or to write, and its profile.
+std::vector<OptionDecl> judgement_options() {
+  return {
+      {"--expect", "FILE", "What the engine is known to do per case (pass, fail with a named departure, crash: "
+                           "docs/engines.md); the exit status then says whether it did exactly that."},
+      {"--write-expectations", "FILE", "Write the run's verdicts as such a file, to review and commit."},
+      {"--profile", "FILE", "The engine's profile (what departs across the run: compressed keys, the interpolation, "
+                            "the normal rule, allowances), as DIR/profile.json of an earlier run; without it the "
+                            "run's own is found over its failed cases and written to DIR/profile.json. Each failed "
+                            "case is judged given the profile: it passes its rule given it, or fails it with a "
+                            "departure of its own."},
+  };
+}
+
+// --check DOC and --update DOC of table and history.
+std::vector<OptionDecl> document_options() {
+  return {
+      {"--check", "DOC.md", "Compare with the section between DOC.md's markers; exit 1 when it differs."},
+      {"--update", "DOC.md", "Write the section between DOC.md's markers (atomically)."},
+  };
+}
+
+constexpr const char* kExitText =
+    "Exit status: 0 done, equal, every case passed or (--expect) as expected; 1 check found a difference, a case did "
+    "not pass or (--expect) a case did other than expected; 2 usage or bad input.";
+
+CommandDecl conformance_run_command() {
+  std::vector<OptionDecl> own{
+      {"--engine-name", "NAME", "The engine's name, for the report card; required."},
+      {"--engine-version", "V", "The engine's version, for the report card."},
+      {"--query", "CMD", "The engine as a command run once per case and time, with {model} (the case's .gltf), "
+                         "{animation}, {time} (seconds), {out} (the .skv to write) and {case} substituted."},
+      {"--batch", "CMD", "The engine as a command run once, with {queries}: a JSON list of every query (for "
+                         "engines whose start-up is costly)."},
+      {"--out", "DIR", "The run's folder: report card, dumps, logs and run.json; required."},
+      suite_option(),
+      {"--filter", "GLOB", "Only the cases whose ids match."},
+      {"--jobs", "N", "Queries at once, 1 to 256.", {}, "1"},
+      {"--timeout", "S", "Seconds a query may run before it is stopped and fails its case.", {}, "60"},
+      {"--resume", "", "Keep the queries a previous run of the same engine under DIR completed (another engine "
+                       "name, version or command is refused unless --force-new-engine)."},
+      {"--force-new-engine", "", "With --resume: start over when the engine under DIR is another."},
+  };
+  return {"conformance run",
+          "drive your engine over the suite and write its report card",
+          {"--engine-name NAME [--engine-version V] (--query CMD | --batch CMD) --out DIR [OPTIONS]"},
+          "Drives your engine over the suite and writes its report card (DIR/report.md, report.html, report.json, "
+          "junit.xml), the dumps, each query's log and run.json. The engine writes .skv dumps with the project's "
+          "writers (docs/formats.md). A query that crashes, hangs past --timeout or writes nothing fails its case, "
+          "not the run. Write each placeholder bare ({model}, never \"{model}\"): skinref shell-quotes the values. "
+          "Each query runs in its own folder with its own read-only copy of the case; an engine that writes to its "
+          "input gets 'input changed'. SIGINT, SIGTERM or SIGHUP stops the engines, writes the report of what "
+          "finished and exits 130, 143 or 129.\n" + std::string(kExitText),
+          joined(std::move(own), {judgement_options()}),
+          run_conformance_run};
+}
+
 }  // namespace
 
-int run_conformance(std::span<const std::string> args) {
-  if (args.empty()) throw UsageError("conformance: expected 'generate' or 'check' (see skinref conformance --help)");
-  if (args[0] == "--help" || args[0] == "-h") {
-    std::cout << conformance_usage();
-    return kExitOk;
-  }
-  const std::span<const std::string> rest = args.subspan(1);
-  if (args[0] == "generate") return run_conformance_generate(rest);
-  if (args[0] == "check") return run_conformance_check(rest);
-  if (args[0] == "run") return run_conformance_run(rest);
-  if (args[0] == "report") return run_conformance_report(rest);
-  if (args[0] == "table") return run_conformance_table(rest);
-  if (args[0] == "history") return run_conformance_history(rest);
-  throw UsageError("conformance: unknown subcommand '" + args[0] +
-                   "'; expected generate, check, run, report, table or history");
+CommandDecl conformance_command() {
+  CommandDecl command{"conformance", "the conformance suite: generate, check, run an engine over it, tables",
+                      {}, "", {}, nullptr, {}};
+  command.description =
+      "The conformance suite: one small glTF file per rule of glTF 2.0 on skins, animation and morph targets, each "
+      "with the reference's outputs at its times and the bounds a correct float32 engine stays within "
+      "(docs/conformance.md). Layout: DIR/suite.json, DIR/cases/ID/ID.gltf, ID.bin and expected.json.";
+  command.subcommands = {
+      {"conformance generate", "write the suite from its generator",
+       {"[--suite DIR]"},
+       "Writes the suite from its generator (every file atomically) and prints, per case and departure class, the "
+       "error/bound that planting the departure reaches.",
+       {suite_option()}, run_conformance_generate},
+      {"conformance check", "check that the committed suite is the generator's",
+       {"[--suite DIR]"},
+       "Regenerates the suite in memory and compares it with DIR byte for byte; exit 1 when a file differs.",
+       {suite_option()}, run_conformance_check},
+      conformance_run_command(),
+      {"conformance report", "judge a run again and rewrite its report card",
+       {"--out DIR [--expect FILE] [--write-expectations FILE] [--profile FILE]"},
+       "Judges the run under DIR again (with today's verdict rules) and rewrites its report card.\n" +
+           std::string(kExitText),
+       joined({{"--out", "DIR", "The folder of an earlier conformance run; required."}}, {judgement_options()}),
+       run_conformance_report},
+      {"conformance table", "the engines' table of docs/engines.md from their expectations files",
+       {"EXPECTED.json... [--check DOC.md | --update DOC.md]"},
+       "The engines' table of docs/engines.md from their expectations files: printed, checked against the one "
+       "between DOC.md's markers (--check), or written there (--update).",
+       document_options(), run_conformance_table},
+      {"conformance history", "an engine's releases, and what changed between them",
+       {"EXPECTED.json... [--check DOC.md | --update DOC.md]"},
+       "An engine's releases from one expectations file per release, oldest first: each release's two tiers and "
+       "which cases changed from the release before (./run engines --history).",
+       document_options(), run_conformance_history},
+  };
+  return command;
 }
 
 }  // namespace skinref::cli

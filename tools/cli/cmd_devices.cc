@@ -16,21 +16,9 @@
 
 namespace skinref::cli {
 
-std::string devices_usage() {
-  return "usage: skinref devices [--json]\n"
-         "  Lists the Vulkan devices: index, name, type (discrete, integrated, virtual, cpu, other), Vulkan API\n"
-         "  version and driver. --device INDEX|NAME (a substring of the name) selects one of them; by default\n"
-         "  the first discrete GPU is used, else the first integrated GPU, else the first device.\n"
-         "  --json   print JSON instead of text\n";
-}
+namespace {
 
-int run_devices(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{{"--json", false}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "devices");
-  if (parsed.help) {
-    std::cout << devices_usage();
-    return kExitOk;
-  }
+int run_devices(const ParsedArgs& parsed) {
   require_positionals(parsed, 0, "no arguments", "devices");
 #ifdef SKINREF_HAVE_VULKAN
   const std::vector<gpu::DeviceInfo> devices = gpu::list_devices();
@@ -63,6 +51,19 @@ int run_devices(std::span<const std::string> args) {
   throw std::runtime_error(
       "devices: the Vulkan path was not built (CMake found no Vulkan loader and headers, or no glslc)");
 #endif
+}
+
+}  // namespace
+
+CommandDecl devices_command() {
+  return {"devices",
+          "list the Vulkan devices that --device can select",
+          {"[--json]"},
+          "Lists the Vulkan devices: index, name, type (discrete, integrated, virtual, cpu, other), Vulkan API "
+          "version and driver. --device INDEX|NAME (a substring of the name) selects one of them; by default the "
+          "first discrete GPU is used, else the first integrated GPU, else the first device.",
+          {{"--json", "", "Print JSON instead of text."}},
+          run_devices};
 }
 
 }  // namespace skinref::cli

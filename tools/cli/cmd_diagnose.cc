@@ -7,6 +7,7 @@
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "cli/dump_records.h"
+#include "cli/option_groups.h"
 
 #include "core/atomic_file.h"
 #include "core/input_error.h"
@@ -301,64 +302,7 @@ void write_diagnosis_junit(const std::string& junit_path, const DiagnoseOptions&
   std::cout << "JUnit: " << junit_path << "\n";
 }
 
-}  // namespace
-
-std::string diagnose_usage() {
-  return "usage: skinref diagnose MODEL TEST.skv [TEST2.skv ...] [--pose TEST_POSE.json ...] [--anim NAME|INDEX]\n"
-         "         [--time T ...]\n"
-         "         " + method_option_synopsis() + " [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
-         "         [--profile FILE] [--max-conventions N] [--bounds any-order|any-order-wide|skinref-order] [--recipe FILE]\n"
-         "         [--report DIR]\n"
-         "         [--junit FILE.xml]\n"
-         "  Names the engine conventions (docs/conventions.md) that explain how an engine's vertex dumps differ\n"
-         "  from glTF 2.0. It checks TEST against the specification first, then against every single convention\n"
-         "  and their combinations, each re-evaluated from the stage it touches, and prints a ranked verdict, e.g.\n"
-         "    matches glTF 2.0 with normals=blend-normal-matrices, rotation=nlerp: 0 of 6546 values over (as\n"
-         "    specified: 6546 over)\n"
-         "  or \"no known convention or mistake explains it\" with the worst vertex. Every candidate is held to the bounds of an\n"
-         "  engine that computes its own animation and palette in float32 (docs/error_bounds.md). Dumps may hold\n"
-         "  positions only; normals and tangents are checked where present.\n"
-         "  --anim NAME|INDEX   the clip the engine played (default: the dumps' record, else the first)\n"
-         "  --time T            the playback time of each dump, once per dump in order (default: each dump's\n"
-         "                      record); rounded to float32\n"
-         "  --pose FILE.json    the engine's pose dump (skinref's pose format) at a dump's time, in the dumps'\n"
-         "                      order: when nothing explains the dumps, the first stage over its bound is then\n"
-         "                      found from sampling on (the joint), else from the vertices\n"
-         "  --method M          " + method_option_help() + " (default: the record, else lbs)\n"
-         "  --convention NAME=VALUE, --conventions FILE   what is known of the engine: candidates add to it\n"
-         "  --profile FILE      the engine's profile (a conformance run's profile.json): its conventions are known,\n"
-         "                      its allowances widen every candidate's bounds\n"
-         "  --max-conventions N at most N conventions combined, 1 to 4 (default 3)\n"
-         "  --bounds B          any-order (every correct float32 engine, slerp and normalization within 4 ulp;\n"
-         "                      the default unless skinref wrote the dumps), any-order-wide (within 16 and 12\n"
-         "                      ulp) or skinref-order (exact for skinref's own order; tighter)\n"
-         "  --recipe FILE       the engine played a recipe (default: what the dumps record): the references are\n"
-         "                      the recipe's poses, held to its bounds; the conventions a recipe's evaluation\n"
-         "                      takes are tried (load, key quantization, resampling, morph order, skinning)\n"
-         "  --report DIR        also write DIR/diagnosis.json (every candidate ranked)\n"
-         "  --junit FILE        also write a JUnit XML report: one test case per dump, with the verdict\n"
-         "  On a terminal a progress line names the candidate being evaluated; nothing when not a terminal.\n"
-         "  Exit status: 0 the dumps match glTF 2.0 (with the given conventions), 1 they do not (the verdict\n"
-         "  says which conventions explain them), 2 unreadable or mismatched inputs or bad options.\n";
-}
-
-int run_diagnose(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions = with_convention_options(
-      {{"--anim", true},
-       {"--time", true, true},
-       {"--pose", true, true},
-       {"--method", true},
-       {"--max-conventions", true},
-       {"--bounds", true},
-       {"--recipe", true},
-       {"--report", true},
-       {"--junit", true},
-       {"--profile", true}});
-  const ParsedArgs parsed = parse_args(args, kOptions, "diagnose");
-  if (parsed.help) {
-    std::cout << diagnose_usage();
-    return kExitOk;
-  }
+int run_diagnose(const ParsedArgs& parsed) {
   const DiagnoseOptions options = parse_diagnose_args(parsed);
 
   const auto start = std::chrono::steady_clock::now();
@@ -381,6 +325,59 @@ int run_diagnose(std::span<const std::string> args) {
     write_diagnosis_junit(*options.junit_path, options, output, seconds, exit_code);
   }
   return exit_code;
+}
+
+// diagnose's own options: what the engine played and what is known of it, and the search's limits.
+std::vector<OptionDecl> diagnose_options() {
+  OptionDecl method = method_option();
+  method.help += " What the engine used; default: what the dumps record, else " + method.default_value + ".";
+  method.default_value.clear();
+  return {
+      {"--anim", "NAME|INDEX", "The clip the engine played (an integer is an index); default: what the dumps "
+                               "record, else the first. Not with --recipe."},
+      {"--time", "SECONDS", "The playback time of a dump, rounded to float32: once per dump, in the dumps' order; "
+                            "default: each dump's record.", {}, "", true},
+      {"--pose", "TEST_POSE.json", "The engine's pose dump (skinref's pose format) at a dump's time, at most one per "
+                                   "dump, in the dumps' order: when nothing explains the dumps, the first stage over "
+                                   "its bound is then found from sampling on (the joint), else from the vertices.",
+       {}, "", true},
+      method,
+      {"--profile", "FILE.json", "The engine's profile (a conformance run's profile.json): its conventions are "
+                                 "known, and its allowances widen every candidate's bounds."},
+      {"--max-conventions", "N", "At most N conventions combined in a candidate, 1 to 4.", {},
+       std::to_string(DiagnoseSettings{}.max_settings)},
+      bounds_option(),
+      {"--recipe", "FILE", "The engine played a recipe (default: what the dumps record): the references are the "
+                           "recipe's poses, held to its bounds, and the conventions a recipe's evaluation takes are "
+                           "tried (load, key quantization, resampling, morph order, skinning)."},
+      {"--report", "DIR", "Also write DIR/diagnosis.json: every candidate ranked, with what the run was."},
+      {"--junit", "FILE.xml", "Also write a JUnit XML report: one test case per dump, with the verdict."},
+  };
+}
+
+}  // namespace
+
+CommandDecl diagnose_command() {
+  return {"diagnose",
+          "name the engine conventions that explain an engine's vertex dumps",
+          {"MODEL TEST.skv [TEST2.skv ...] [--pose TEST_POSE.json ...] [--anim NAME|INDEX] [--time SECONDS ...] "
+           "[OPTIONS]"},
+          "Names the engine conventions (docs/conventions.md) that explain how an engine's vertex dumps differ from "
+          "glTF 2.0. Each dump is one moment of the same clip. It checks the dumps against the specification first, "
+          "then against every single convention and their combinations, each re-evaluated from the stage it "
+          "touches, and prints a ranked verdict, e.g.\n"
+          "\"matches glTF 2.0 with normals=blend-normal-matrices, rotation=nlerp: 0 of 6546 values over (as "
+          "specified: 6546 over)\"\n"
+          "or \"no known convention or mistake explains it\" with the worst vertex. Every candidate is held to the "
+          "bounds of an engine that computes its own animation and palette in float32 (docs/error_bounds.md). Dumps "
+          "may hold positions only; normals and tangents are checked where present.\n"
+          "--convention, --conventions, --weights and --normals say what is known of the engine: the candidates add "
+          "to it.\n"
+          "On a terminal a progress line names the candidate being evaluated; nothing when not a terminal.\n"
+          "Exit status: 0 the dumps match glTF 2.0 (with the given conventions), 1 they do not (the verdict says "
+          "which conventions explain them), 2 unreadable or mismatched inputs or bad options.",
+          joined(diagnose_options(), {convention_options()}),
+          run_diagnose};
 }
 
 }  // namespace skinref::cli

@@ -2,6 +2,7 @@
 // animations, materials, images), as human-readable text or as JSON.
 #include "cli/cli_args.h"
 #include "cli/commands.h"
+#include "cli/option_groups.h"
 
 #include "io/load_model.h"
 
@@ -272,25 +273,7 @@ void print_text(const Scene& scene, std::ostream& out) {
   out << "cameras: " << scene.cameras.size() << "\n";
 }
 
-}  // namespace
-
-std::string info_usage() {
-  return "usage: skinref info MODEL [--json] [--import-scale S] [--import-up U] [--import-limit-weights K]\n"
-         "  Describes MODEL (a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME):\n"
-         "  scene roots, nodes, meshes and primitives (vertex counts, attributes, influence sets, morph targets),\n"
-         "  skins, animations, materials, images; for a file that is not glTF, how it was imported (format, the\n"
-         "  file's unit and axes, the scale and axes applied).\n"
-         "  --json   print JSON instead of text\n" + import_option_help();
-}
-
-int run_info(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{{"--json", false}};
-  static const std::vector<OptionSpec> kAllOptions = with_import_options(kOptions);
-  const ParsedArgs parsed = parse_args(args, kAllOptions, "info");
-  if (parsed.help) {
-    std::cout << info_usage();
-    return kExitOk;
-  }
+int run_info(const ParsedArgs& parsed) {
   require_positionals(parsed, 1, "MODEL", "info");
   const Scene scene = load_model(parsed.positionals[0], {}, parse_import_options(parsed));
   if (parsed.has_flag("--json")) {
@@ -301,6 +284,20 @@ int run_info(std::span<const std::string> args) {
   std::cout.flush();
   if (!std::cout) throw std::runtime_error("info: writing to standard output failed");
   return kExitOk;
+}
+
+}  // namespace
+
+CommandDecl info_command() {
+  return {"info",
+          "describe a model's scenes, nodes, meshes, skins and animations",
+          {"MODEL [--json] [OPTIONS]"},
+          "Describes MODEL (a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME): scene "
+          "roots, nodes, meshes and primitives (vertex counts, attributes, influence sets, morph targets), skins, "
+          "animations, materials, images; for a file that is not glTF, how it was imported (format, the file's unit "
+          "and axes, the scale and axes applied).",
+          joined({{"--json", "", "Print JSON instead of text."}}, {import_options()}),
+          run_info};
 }
 
 }  // namespace skinref::cli

@@ -4,6 +4,7 @@
 #include "cli/backend_args.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
+#include "cli/option_groups.h"
 
 #include "io/gltf_load.h"
 #include "io/pose_dump.h"
@@ -13,37 +14,9 @@
 
 namespace skinref::cli {
 
-std::string pose_usage() {
-  return "usage: skinref pose MODEL [--anim NAME|INDEX | --recipe FILE | --pose rest|bind] [--time SECONDS]\n"
-         "         --out FILE.json\n"
-         "         [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
-         "         [--backend reference|vulkan [--device NAME|INDEX] [--validate]]\n"
-         "  Evaluates MODEL (a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME) at\n"
-         "  one time and writes the local TRS, global matrices, morph weights and joint palettes as JSON.\n"
-         "  --anim NAME|INDEX  animation to sample (an integer is an index); default: the first, or the rest\n"
-         "                     pose when the model has none\n"
-         "  --recipe FILE      a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
-         "  --time SECONDS     sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
-         + still_pose_option_help() +
-         "  --out FILE.json    output file (required; written atomically); it records the conventions\n"
-         "  --convention NAME=VALUE, --conventions FILE   engine conventions (docs/conventions.md): the pose an\n"
-         "                     engine following them computes (reference backend, one clip)\n"
-         "  --backend B        reference (default: the double-precision reference) or vulkan (sampling, local to\n"
-         "                     model and palettes in compute shaders, in float32 at the float32 time; one clip:\n"
-         "                     not with --recipe)\n"
-         "  --device NAME|INDEX the Vulkan device, by index or a substring of its name (see skinref devices)\n"
-         "  --validate         enable the Vulkan validation layer; any warning or error it reports fails the run\n";
-}
+namespace {
 
-int run_pose(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{
-      {"--anim", true}, {"--recipe", true}, {"--pose", true}, {"--time", true}, {"--out", true}};
-  static const std::vector<OptionSpec> kAllOptions = with_import_options(with_convention_options(with_backend_options(kOptions, false)));
-  const ParsedArgs parsed = parse_args(args, kAllOptions, "pose");
-  if (parsed.help) {
-    std::cout << pose_usage();
-    return kExitOk;
-  }
+int run_pose(const ParsedArgs& parsed) {
   // Every check that needs no model comes first, so that usage errors do not wait for a load.
   require_positionals(parsed, 1, "MODEL", "pose");
   const std::string out_path = require_value(parsed, "--out", "pose");
@@ -69,6 +42,24 @@ int run_pose(std::span<const std::string> args) {
   std::cout << "wrote " << out_path << ": " << scene.nodes.size() << " nodes, " << scene.skins.size() << " skins, "
             << selected.description << backend->summary() << "\n";
   return kExitOk;
+}
+
+}  // namespace
+
+CommandDecl pose_command() {
+  std::vector<OptionDecl> own{
+      {"--out", "FILE.json", "The output file; required; written atomically. It records the conventions."},
+  };
+  return {"pose",
+          "dump the evaluated pose (local, global, palettes) as JSON",
+          {"MODEL [--anim NAME|INDEX | --recipe FILE | --pose rest|bind] [--time SECONDS] --out FILE.json [OPTIONS]"},
+          "Evaluates MODEL (a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME) at one "
+          "time and writes the local TRS, global matrices, morph weights and joint palettes as JSON. With engine "
+          "conventions (docs/conventions.md), the pose an engine following them computes (reference backend, one "
+          "clip).",
+          joined(std::move(own), {pose_selection_options(), convention_options(), backend_options(BackendUse::Pose),
+                                  import_options()}),
+          run_pose};
 }
 
 }  // namespace skinref::cli

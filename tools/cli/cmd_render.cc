@@ -8,6 +8,7 @@
 #include "cli/backend_args.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
+#include "cli/option_groups.h"
 
 #include "core/atomic_file.h"
 #include "io/load_model.h"
@@ -299,65 +300,7 @@ void print_render_summary(const RenderRequest& request, const SelectedPose& sele
             << " at t = " << selected.pose.time << " s" << backend_summary << "\n";
 }
 
-}  // namespace
-
-std::string render_usage() {
-  return "usage: skinref render MODEL [--anim NAME|INDEX | --recipe FILE | --pose rest|bind] [--time SECONDS]\n"
-         "         " + method_option_synopsis() + "\n"
-         "         [--size WxH] [--camera auto|gltf:N|EX,EY,EZ:TX,TY,TZ:FOV]\n"
-         "         [--view shaded|normals|weights:JOINT|depth] [--threads N] [--ids FILE.png] --out FILE.png\n"
-         "         [--dump FILE.skv|FILE.json|FILE.ply] [--trace X,Y]\n"
-         "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]\n"
-         "                    [--shader FILE --interface FILE.json]]\n"
-         "  Skins MODEL (a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME) at one\n"
-         "  time and rasterizes it with Vulkan's rules (the reference image a GPU renderer is compared with).\n"
-         "  --anim NAME|INDEX   animation to sample (an integer is an index); default: the first, or the rest\n"
-         "                      pose when the model has none\n"
-         "  --recipe FILE       a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
-         "  --time SECONDS      sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
-         + still_pose_option_help() +
-         "  --method M          " + method_option_help() + "\n"
-         "  --size WxH          image size, each side 1 to 16384, at most 8192x8192 pixels (default 512x512)\n"
-         "  --camera C          auto (default: frames the whole animation, the same for every time), gltf:N (the\n"
-         "                      file's camera N), or EX,EY,EZ:TX,TY,TZ:FOV (eye, target, vertical FOV in degrees)\n"
-         "  --view V            shaded (default, Lambert), normals (n * 0.5 + 0.5), weights:JOINT (heat map of\n"
-         "                      a joint of the first skin, by index or node name), depth (1 - depth)\n"
-         "  --threads N         worker threads, 1 to 1024 (default 1); the output does not depend on it\n"
-         "  --ids FILE          also write the triangle id of every pixel as a PNG: id + 1 in RGB as 24 bits\n"
-         "                      (R high byte), 0 = background\n"
-         "  --out FILE          the image, .png (required)\n"
-         "  --dump FILE         also write the skinned vertices that were drawn (.skv, .json or .ply)\n"
-         "  --trace X,Y         print what pixel (X, Y) shows (0,0 = top left): its triangle, that triangle's\n"
-         "                      node, mesh, primitive and vertex indices, the perspective-correct barycentrics,\n"
-         "                      the depth and the colour, to trace a pixel difference back to vertices\n"
-         "  --backend B         reference (default: the CPU reference), cpu (skinning by the fast float32 CPU\n"
-         "                      backend, rasterized by the reference; --dump writes its float32 vertices) or\n"
-         "                      vulkan (compute-shader skinning and an offscreen Vulkan render with the same\n"
-         "                      camera, culling and shading formulas; --dump then writes the GPU's float32\n"
-         "                      vertices; not with --ids or --trace, which show the reference rasterizer's\n"
-         "                      triangles)\n"
-         "  --device NAME|INDEX the Vulkan device, by index or a substring of its name (see skinref devices);\n"
-         "                      default: the first discrete GPU, else integrated, else the first\n"
-         "  --validate          enable the Vulkan validation layer; any warning or error it reports fails the run\n"
-         "  --palette P         with --backend vulkan: reference (default: the reference's pose and palettes) or\n"
-         "                      gpu (sampling, local to model and palettes in a compute pass, at the float32\n"
-         "                      time; one clip: not with --recipe)\n"
-         "  --shader, --interface  with --backend vulkan: your own skinning shader skins what is drawn (see\n"
-         "                      skinref skin --help)\n"
-         "  Every output is written atomically; after any error none is written.\n";
-}
-
-int run_render(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{
-      {"--anim", true},   {"--time", true}, {"--recipe", true},  {"--pose", true},   {"--method", true}, {"--size", true},
-      {"--camera", true}, {"--view", true}, {"--threads", true}, {"--ids", true},    {"--out", true},
-      {"--dump", true},   {"--trace", true}};
-  static const std::vector<OptionSpec> kAllOptions = with_import_options(with_backend_options(kOptions, true));
-  const ParsedArgs parsed = parse_args(args, kAllOptions, "render");
-  if (parsed.help) {
-    std::cout << render_usage();
-    return kExitOk;
-  }
+int run_render(const ParsedArgs& parsed) {
   // Every check that needs no model comes first, so that usage errors do not wait for a load.
   RenderRequest request = parse_render_args(parsed);
   // Before the model loads, so that an unknown --device is reported at once.
@@ -381,6 +324,54 @@ int run_render(std::span<const std::string> args) {
   print_render_summary(request, selected, rendered, triangle_count, backend->summary());
   if (request.trace) print_trace(scene, primitives, rendered, size_t(request.trace->first), size_t(request.trace->second));
   return kExitOk;
+}
+
+// --backend as the skinning commands take it, with what each backend means for the image.
+OptionDecl render_backend_option() {
+  OptionDecl backend = backend_options(BackendUse::Skinning).front();
+  backend.help = "The backend: reference (the CPU reference), cpu (skinning by the fast float32 CPU backend, rasterized by the "
+                 "reference; --dump writes its float32 vertices) or vulkan (compute-shader skinning and an offscreen "
+                 "Vulkan render with the same camera, culling and shading formulas; --dump then writes the GPU's "
+                 "float32 vertices; not with --ids or --trace, which show the reference rasterizer's triangles).";
+  return backend;
+}
+
+}  // namespace
+
+CommandDecl render_command() {
+  const std::string side = std::to_string(kDefaultImageSide);
+  std::vector<OptionDecl> own{
+      {"--out", "FILE.png", "The image, a .png; required."},
+      method_option(),
+      {"--size", "WxH", "The image size: each side 1 to " + std::to_string(kMaxImageSide) + ", at most 8192x8192 "
+                        "pixels in all.", {}, side + "x" + side},
+      {"--camera", "auto|gltf:N|EX,EY,EZ:TX,TY,TZ:FOV", "The camera: auto (framing the whole animation, the same "
+                                                         "for every time), gltf:N (the file's camera N) or "
+                                                         "EX,EY,EZ:TX,TY,TZ:FOV (the eye, the target and the vertical "
+                                                         "field of view in degrees).", {}, "auto"},
+      {"--view", "shaded|normals|weights:JOINT|depth", "What the image shows: shaded (Lambert), normals "
+                                                        "(n * 0.5 + 0.5), weights:JOINT (a heat map of the weights of "
+                                                        "a joint of the first skin, by index or node name) or depth "
+                                                        "(1 - depth).", {}, "shaded"},
+      threads_option(),
+      {"--ids", "FILE.png", "Also write the triangle id of every pixel as a PNG: id + 1 in RGB as 24 bits (R the "
+                            "high byte), 0 for the background. Not with --backend vulkan."},
+      {"--dump", "FILE.skv|FILE.json|FILE.ply", "Also write the skinned vertices that were drawn (.skv, .json or "
+                                                ".ply)."},
+      {"--trace", "X,Y", "Print what pixel (X, Y) shows (0,0 is the top left): its triangle, that triangle's node, "
+                         "mesh, primitive and vertex indices, the perspective-correct barycentrics, the depth and "
+                         "the colour, to trace a pixel difference back to vertices. Not with --backend vulkan."},
+      render_backend_option(),
+  };
+  return {"render",
+          "rasterize a posed model to a PNG (the reference image)",
+          {"MODEL [--anim NAME|INDEX | --recipe FILE | --pose rest|bind] [--time SECONDS] --out FILE.png [OPTIONS]"},
+          "Skins MODEL (a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME) at one time "
+          "and rasterizes it with Vulkan's rules (the reference image a GPU renderer is compared with). With "
+          "--backend vulkan and --shader, your own skinning shader skins what is drawn.\n"
+          "Every output is written atomically; after any error none is written.",
+          joined(std::move(own), {pose_selection_options(), backend_options(BackendUse::Skinning), import_options()}),
+          run_render};
 }
 
 }  // namespace skinref::cli

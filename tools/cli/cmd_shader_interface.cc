@@ -5,6 +5,7 @@
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "core/atomic_file.h"
+#include "core/input_error.h"
 
 #include <iostream>
 #include <stdexcept>
@@ -19,27 +20,9 @@
 
 namespace skinref::cli {
 
-std::string shader_interface_usage() {
-  return "usage: skinref shader-interface SHADER [--entry-point NAME] [--shader-include DIR]... [--out FILE.json]\n"
-         "  A first draft of the interface JSON that `--shader SHADER --interface FILE.json` needs for a vertex\n"
-         "  shader (SPIR-V .spv, GLSL .vert/.glsl or HLSL .hlsl, compiled with glslc): every input at its location,\n"
-         "  packed in one vertex buffer, its attribute guessed from its name; the palette (the largest array of\n"
-         "  matrices in a block, else a texel buffer or an image); every other matrix as an identity; the push\n"
-         "  constants, the specialization constants with their defaults, and the outputs. The guesses are listed\n"
-         "  on stderr: check each, and set what SPIR-V cannot say (docs/vulkan.md, \"A draft of the interface\").\n"
-         "  --entry-point NAME  the vertex entry point (default main)\n"
-         "  --shader-include DIR  a folder where glslc looks up #includes (repeatable)\n"
-         "  --out FILE.json   write the draft there (atomically) instead of printing it\n";
-}
+namespace {
 
-int run_shader_interface(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{
-      {"--entry-point", true}, {"--shader-include", true, true}, {"--out", true}};
-  const ParsedArgs parsed = parse_args(args, kOptions, "shader-interface");
-  if (parsed.help) {
-    std::cout << shader_interface_usage();
-    return kExitOk;
-  }
+int run_shader_interface(const ParsedArgs& parsed) {
   require_positionals(parsed, 1, "one SHADER file", "shader-interface");
 #ifdef SKINREF_HAVE_VULKAN
   const std::string& path = parsed.positionals[0];
@@ -67,6 +50,24 @@ int run_shader_interface(std::span<const std::string> args) {
   throw std::runtime_error(
       "shader-interface: the Vulkan path was not built (CMake found no Vulkan loader and headers, or no glslc)");
 #endif
+}
+
+}  // namespace
+
+CommandDecl shader_interface_command() {
+  return {"shader-interface",
+          "draft the interface JSON of a skinning vertex shader from its SPIR-V",
+          {"SHADER [--entry-point NAME] [--shader-include DIR]... [--out FILE.json]"},
+          "A first draft of the interface JSON that `--shader SHADER --interface FILE.json` needs for a vertex shader "
+          "(SPIR-V .spv, GLSL .vert/.glsl or HLSL .hlsl, compiled with glslc): every input at its location, packed "
+          "in one vertex buffer, its attribute guessed from its name; the palette (the largest array of matrices in "
+          "a block, else a texel buffer or an image); every other matrix as an identity; the push constants, the "
+          "specialization constants with their defaults, and the outputs. The guesses are listed on stderr: check "
+          "each, and set what SPIR-V cannot say (docs/vulkan.md, \"A draft of the interface\").",
+          {{"--entry-point", "NAME", "The vertex entry point.", {}, "main"},
+           {"--shader-include", "DIR", "A folder where glslc looks up the shader's #includes.", {}, "", true},
+           {"--out", "FILE.json", "Write the draft there (atomically) instead of printing it."}},
+          run_shader_interface};
 }
 
 }  // namespace skinref::cli

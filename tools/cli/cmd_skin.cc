@@ -3,6 +3,7 @@
 #include "cli/backend_args.h"
 #include "cli/cli_args.h"
 #include "cli/commands.h"
+#include "cli/option_groups.h"
 #include "conformance/queries_file.h"
 #include "conformance/runner.h"
 
@@ -18,50 +19,6 @@
 #include <optional>
 
 namespace skinref::cli {
-std::string skin_usage() {
-  return "usage: skinref skin MODEL [--anim NAME|INDEX | --recipe FILE | --pose rest|bind] [--time SECONDS]\n"
-         "         [--precision f32|f64]\n"
-         "         [--convention NAME=VALUE ...] [--conventions FILE.json]\n"
-         "         [--weights as-stored|renormalize] [--normals inverse-transpose|blend-normal-matrices]\n"
-         "         " + method_option_synopsis() + " [--threads N]\n"
-         "         [--backend reference|cpu|vulkan [--device NAME|INDEX] [--validate] [--palette reference|gpu]\n"
-         "                    [--shader FILE.spv|FILE.comp|FILE.hlsl --interface FILE.json [--shader-include DIR]...]]\n"
-         "         --out FILE.json|FILE.skv|FILE.ply\n"
-         "       skinref skin --queries FILE.json [the options above but --anim, --time, --recipe, --pose, --out]\n"
-         "  Skins MODEL (a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME) at one\n"
-         "  time and writes the world-space positions, normals and tangents of every drawn primitive.\n"
-         "  --anim NAME|INDEX   animation to sample (an integer is an index); default: the first, or the rest\n"
-         "                      pose when the model has none\n"
-         "  --recipe FILE       a pose recipe (JSON: layers, cross-fades, additives, IK) instead of --anim\n"
-         "  --time SECONDS      sampling time, a finite number; default 0, or the recipe's time (which it overrides)\n"
-         + still_pose_option_help() +
-         "  --precision P       f64 (default) or f32 values in the .json/.skv dump (.ply is always float)\n"
-         + convention_option_help() +
-         "                      (conventions beyond weights=sum and normals=blend-normal-matrices run on the\n"
-         "                      reference backend, one clip: not with --recipe)\n"
-         "  --method M          " + method_option_help() + "\n"
-         "                      (--normals applies to lbs only)\n"
-         "  --threads N         worker threads, 1 to 1024 (default 1); the output does not depend on it\n"
-         "  --backend B         reference (default: the double-precision CPU reference), cpu (the fast float32 CPU\n"
-         "                      backend: SIMD, --threads; the reference's pose) or vulkan (compute shaders in\n"
-         "                      float32); cpu and vulkan dumps are always f32, so --precision f64 is refused\n"
-         "  --device NAME|INDEX the Vulkan device, by index or a substring of its name (see skinref devices);\n"
-         "                      default: the first discrete GPU, else integrated, else the first\n"
-"  --validate          enable the Vulkan validation layer; any warning or error it reports fails the run\n"
-         "  --palette P         with --backend vulkan: reference (default: the reference's pose and palettes, in\n"
-         "                      float32) or gpu (sampling, local to model and palettes in a compute pass too, at\n"
-         "                      the float32 time; one clip: not with --recipe)\n"
-         "  --shader FILE       with --backend vulkan: your own skinning compute shader in place of skinref's\n"
-         "                      (SPIR-V, or GLSL/HLSL compiled with glslc), checked against --interface FILE.json\n"
-         "                      by SPIR-V reflection; the dump records writer \"user shader FILE\", which compare\n"
-         "                      and diagnose hold to the any-order bounds (docs/vulkan.md)\n"
-         "  --shader-include DIR  a folder where glslc looks up the shader's #includes (repeatable)\n"
-         "  --out FILE          .json, .skv (binary) or .ply (for viewers); required; written atomically\n"
-         "  --queries FILE      a conformance batch (docs/conformance.md): every query's model, animation and time\n"
-         "                      with one backend, each dump to the query's out, a line per query; exit 2 if one\n"
-         "                      failed (its line says why), the others written. For `conformance run --batch`\n";
-}
-
 namespace {
 
 // What every skinning of one command shares: the dump's precision, the conventions, the options and the backend.
@@ -159,19 +116,7 @@ int run_skin_queries(const ParsedArgs& parsed, const std::string& queries_path) 
   return failed == 0 ? kExitOk : kExitBadInput;
 }
 
-}  // namespace
-
-int run_skin(std::span<const std::string> args) {
-  static const std::vector<OptionSpec> kOptions{{"--anim", true},    {"--time", true},    {"--precision", true},
-                                                {"--weights", true}, {"--normals", true}, {"--threads", true},
-                                                {"--method", true},  {"--recipe", true}, {"--pose", true},
-                                                {"--out", true},     {"--queries", true}};
-  static const std::vector<OptionSpec> kAllOptions = with_import_options(with_convention_options(with_backend_options(kOptions, true)));
-  const ParsedArgs parsed = parse_args(args, kAllOptions, "skin");
-  if (parsed.help) {
-    std::cout << skin_usage();
-    return kExitOk;
-  }
+int run_skin(const ParsedArgs& parsed) {
   if (const std::optional<std::string> queries = parsed.value("--queries")) return run_skin_queries(parsed, *queries);
   // Every check that needs no model comes first, so that usage errors do not wait for a load.
   require_positionals(parsed, 1, "MODEL", "skin");
@@ -183,6 +128,33 @@ int run_skin(std::span<const std::string> args) {
   const Scene scene = load_model_under(parsed.positionals[0], setup.conventions, setup.import_options);
   std::cout << skin_one(setup, scene, parsed.positionals[0], selection, out_path) << "\n";
   return kExitOk;
+}
+
+}  // namespace
+
+CommandDecl skin_command() {
+  std::vector<OptionDecl> own{
+      {"--out", "FILE.json|FILE.skv|FILE.ply", "The dump: .json, .skv (binary) or .ply (for viewers); required "
+                                               "(but with --queries); written atomically."},
+      {"--precision", "f32|f64", "The values of a .json or .skv dump (.ply is always float); cpu and vulkan dumps "
+                                 "are f32, so f64 is refused there.", {"f32", "f64"}, "f64"},
+      method_option(),
+      threads_option(),
+      {"--queries", "FILE.json", "A conformance batch (docs/conformance.md): every query's model, animation and "
+                                 "time with one backend, each dump to the query's out, a line per query; exit 2 if "
+                                 "one failed (its line says why), the others written. For `conformance run "
+                                 "--batch`; not with MODEL, --anim, --time, --recipe, --pose or --out."},
+  };
+  return {"skin",
+          "dump skinned world-space vertices as .json, .skv or .ply",
+          {"MODEL [--anim NAME|INDEX | --recipe FILE | --pose rest|bind] [--time SECONDS] --out FILE [OPTIONS]",
+           "--queries FILE.json [OPTIONS]"},
+          "Skins MODEL (a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME) at one time "
+          "and writes the world-space positions, normals and tangents of every drawn primitive. Conventions beyond "
+          "weights=sum and normals=blend-normal-matrices run on the reference backend, one clip: not with --recipe.",
+          joined(std::move(own), {pose_selection_options(), convention_options(),
+                                  backend_options(BackendUse::Skinning), import_options()}),
+          run_skin};
 }
 
 }  // namespace skinref::cli

@@ -1,13 +1,14 @@
-// Entry points of the skinref subcommands, each in its own cmd_*.cc, and the tool's exit statuses.
+// The skinref subcommands, each declared in its own cmd_*.cc (command_decl.h), and the tool's exit statuses.
 //
-// Contract: a command receives the arguments after its name, writes its output file atomically (never a
-// partial file), prints its usage and returns kExitOk for --help, and reports every problem by throwing
-// (cli::UsageError, skinref::InputError or another std::exception); main() turns those into one stderr
-// line "skinref: <message>" and kExitBadInput.
+// Contract: a command's run function receives its parsed arguments (never with `help` set: main prints the
+// help), writes its output file atomically (never a partial file), and reports every problem by throwing
+// (cli::UsageError, skinref::InputError or another std::exception); main() turns those into one stderr line
+// "skinref: <message>" and kExitBadInput.
 #pragma once
 
-#include <span>
-#include <string>
+#include "cli/command_decl.h"
+
+#include <vector>
 
 namespace skinref::cli {
 
@@ -15,31 +16,20 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitComparisonFailed = 1;
 inline constexpr int kExitBadInput = 2;
 
-int run_info(std::span<const std::string> args);
-int run_pose(std::span<const std::string> args);
-int run_skin(std::span<const std::string> args);
-int run_export(std::span<const std::string> args);
-int run_render(std::span<const std::string> args);
-int run_devices(std::span<const std::string> args);
-int run_compare(std::span<const std::string> args);
-int run_bisect(std::span<const std::string> args);
-int run_diagnose(std::span<const std::string> args);
-int run_golden(std::span<const std::string> args);
-int run_conformance(std::span<const std::string> args);
-int run_shader_interface(std::span<const std::string> args);
+CommandDecl info_command();
+CommandDecl pose_command();
+CommandDecl skin_command();
+CommandDecl export_command();
+CommandDecl render_command();
+CommandDecl devices_command();
+CommandDecl compare_command();
+CommandDecl bisect_command();
+CommandDecl diagnose_command();
+CommandDecl golden_command();
+CommandDecl conformance_command();
+CommandDecl shader_interface_command();
 
-// Usage text of each command (several lines, ending in a newline).
-std::string info_usage();
-std::string pose_usage();
-std::string skin_usage();
-std::string export_usage();
-std::string render_usage();
-std::string devices_usage();
-std::string compare_usage();
-std::string bisect_usage();
-std::string diagnose_usage();
-std::string golden_usage();
-std::string conformance_usage();
-std::string shader_interface_usage();
+// Every command, in the order `skinref help` lists them.
+const std::vector<CommandDecl>& all_commands();
 
 }  // namespace skinref::cli

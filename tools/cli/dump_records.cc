@@ -1,6 +1,7 @@
 #include "cli/dump_records.h"
 
 #include "core/input_error.h"
+#include "verify/float_model.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -106,13 +107,51 @@ std::optional<std::string> recipe_of(const ParsedArgs& parsed, const std::string
                    ", which is neither there nor beside the dump: give --recipe FILE");
 }
 
+namespace {
+
+// Every bounds model, in the order --bounds lists them.
+constexpr BoundsModel kBoundsModels[] = {BoundsModel::AnyOrder, BoundsModel::AnyOrderWide, BoundsModel::SkinrefOrder};
+
+std::vector<std::string> bounds_model_names() {
+  std::vector<std::string> names;
+  for (const BoundsModel model : kBoundsModels) names.emplace_back(bounds_model_name(model));
+  return names;
+}
+
+// "4 ulp" when slerp and normalization have one allowance, "16 and 12 ulp" otherwise.
+std::string allowances_text(const tol::SamplingAllowances& allowances) {
+  char text[64];
+  if (allowances.slerp_ulps == allowances.normalize_ulps)
+    std::snprintf(text, sizeof text, "%g ulp", allowances.slerp_ulps);
+  else
+    std::snprintf(text, sizeof text, "%g and %g ulp", allowances.slerp_ulps, allowances.normalize_ulps);
+  return text;
+}
+
+}  // namespace
+
 BoundsModel parse_bounds(const ParsedArgs& parsed, const std::string& test_writer) {
   if (const std::optional<std::string> text = parsed.value("--bounds")) {
-    static const std::vector<std::string> kChoices{"any-order", "any-order-wide", "skinref-order"};
-    const size_t choice = parse_choice(*text, "--bounds", kChoices);
-    return choice == 0 ? BoundsModel::AnyOrder : choice == 1 ? BoundsModel::AnyOrderWide : BoundsModel::SkinrefOrder;
+    static const std::vector<std::string> kChoices = bounds_model_names();
+    return kBoundsModels[parse_choice(*text, "--bounds", kChoices)];
   }
   return test_writer.rfind("skinref", 0) == 0 ? BoundsModel::SkinrefOrder : BoundsModel::AnyOrder;
+}
+
+OptionDecl bounds_option(const std::string& more) {
+  const std::vector<std::string> names = bounds_model_names();
+  std::string value;
+  for (const std::string& name : names) value += (value.empty() ? "" : "|") + name;
+  const std::string help =
+      "What the test run is held to (docs/error_bounds.md derives them): any-order, bounds that hold for every "
+      "correct float32 engine, whatever its order of operations, whose slerp and quaternion normalization are within " +
+      allowances_text(tol::kStatedSamplingAllowances) +
+      " (the default unless skinref wrote the test dump); any-order-wide, the same within " +
+      allowances_text(tol::kWideSamplingAllowances) +
+      " (every slerp and normalization formula known); skinref-order, tighter bounds, exact for the order of "
+      "operations of skinref's own float32 paths (the default for skinref's own float32 dumps; not for a recipe's "
+      "run, whose bounds are any-order).";
+  return {"--bounds", value, more.empty() ? help : help + " " + more, names};
 }
 
 std::string describe_bounds(BoundsModel model, const ParsedArgs& parsed, bool recipe) {

@@ -10,6 +10,7 @@
 //   bounds are for a clip, a recipe or the rest pose.
 #pragma once
 #include "cli/cli_args.h"
+#include "cli/command_decl.h"
 #include "io/vertex_dump.h"
 #include "verify/bounds_model.h"
 #include <optional>
@@ -37,6 +38,9 @@ void check_joint_names(const Scene& scene, const DumpRecord& record, const std::
 // skinref wrote (its writer "skinref BACKEND": skinref's float32 paths follow the order those bounds are
 // derived for), any-order for every other dump (an engine's: any order of operations).
 BoundsModel parse_bounds(const ParsedArgs& parsed, const std::string& test_writer);
+// The declaration of --bounds for compare, bisect and diagnose: its choices are every BoundsModel by its name
+// (bounds_model_name()), its help says what each holds and which is the default; `more` is appended to it.
+OptionDecl bounds_option(const std::string& more = "");
 // The recipe a comparison checks: --recipe FILE, else the one the dumps record (a pose dump's "recipe", a
 // .skv record's "animation": "recipe:FILE"), found as written or beside the dump that records it; nullopt
 // for a clip. An option that contradicts the record is refused (UsageError naming both).

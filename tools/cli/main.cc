@@ -1,6 +1,7 @@
 // The skinref command line: dispatches to the subcommands and maps every error to one stderr line and an
 // exit status (0 success, 1 comparison failed, 2 bad input or usage).
 #include "cli/cli_args.h"
+#include "cli/command_decl.h"
 #include "cli/commands.h"
 
 #include "core/input_error.h"
@@ -10,6 +11,8 @@
 #include <algorithm>
 #include <climits>
 #include <exception>
+#include <optional>
+#include <span>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -19,65 +22,80 @@
 #endif
 
 namespace skinref::cli {
-namespace {
 
-struct Command {
-  const char* name;
-  int (*run)(std::span<const std::string>);
-  std::string (*usage)();
-  const char* summary;
-};
-
-const std::vector<Command>& commands() {
-  static const std::vector<Command> kCommands{
-      {"info", run_info, info_usage, "describe a model's scenes, nodes, meshes, skins and animations"},
-      {"pose", run_pose, pose_usage, "dump the evaluated pose (local, global, palettes) as JSON"},
-      {"skin", run_skin, skin_usage, "dump skinned world-space vertices as .json, .skv or .ply"},
-      {"export", run_export, export_usage, "write a model (e.g. builtin:NAME) as .gltf or .glb"},
-      {"render", run_render, render_usage, "rasterize a posed model to a PNG (the reference image)"},
-      {"devices", run_devices, devices_usage, "list the Vulkan devices that --device can select"},
-      {"compare", run_compare, compare_usage, "compare two images: metrics, pass/fail, heat map"},
-      {"bisect", run_bisect, bisect_usage, "the first pipeline stage where a float32 run leaves the reference"},
-      {"diagnose", run_diagnose, diagnose_usage, "name the engine conventions that explain an engine's vertex dumps"},
-      {"golden", run_golden, golden_usage, "regenerate (update) or check the golden images and dumps"},
-      {"conformance", run_conformance, conformance_usage,
-       "the conformance suite: generate it, or check that the committed one is current"},
-      {"shader-interface", run_shader_interface, shader_interface_usage,
-       "draft the interface JSON of a skinning vertex shader from its SPIR-V"},
+const std::vector<CommandDecl>& all_commands() {
+  static const std::vector<CommandDecl> kCommands{
+      info_command(),    pose_command(),     skin_command(),   export_command(),
+      render_command(),  devices_command(),  compare_command(), bisect_command(),
+      diagnose_command(), golden_command(),  conformance_command(), shader_interface_command(),
   };
   return kCommands;
 }
 
-const Command* find_command(const std::string& name) {
-  for (const Command& command : commands()) {
-    if (name == command.name) return &command;
-  }
-  return nullptr;
-}
+namespace {
 
 std::string general_usage() {
   std::string text =
       "usage: skinref COMMAND [ARGS...]\n"
-      "       skinref help [COMMAND] | --help | --version\n"
+      "       skinref help [COMMAND [SUBCOMMAND]] | help --markdown | --help | --version\n"
       "MODEL is a .gltf/.glb path, an FBX, Collada or other file Assimp reads, or builtin:NAME.\n"
       "Commands:\n";
   // The summaries start in one column, two spaces after the longest name.
   size_t name_width = 0;
-  for (const Command& command : commands()) name_width = std::max(name_width, std::string(command.name).size());
-  for (const Command& command : commands()) {
-    const std::string name = command.name;
-    text += "  " + name + std::string(name_width + 2 - name.size(), ' ') + command.summary + "\n";
-  }
+  for (const CommandDecl& command : all_commands()) name_width = std::max(name_width, command.path.size());
+  for (const CommandDecl& command : all_commands())
+    text += "  " + command.path + std::string(name_width + 2 - command.path.size(), ' ') + command.summary + "\n";
   text +=
-      "Run 'skinref COMMAND --help' for a command's options.\n"
+      "Run 'skinref help COMMAND' or 'skinref COMMAND --help' for a command's options (docs/cli.md has them all).\n"
       "Exit status: 0 success, 1 comparison failed, 2 bad input or usage (one line on stderr).\n";
   return text;
 }
 
-std::string unknown_command_message(const std::string& name) {
-  std::string names;
-  for (const Command& command : commands()) names += (names.empty() ? "" : ", ") + std::string(command.name);
-  return "unknown command '" + name + "'; commands: " + names + " (see skinref --help)";
+// The command (or subcommand) `name` among `commands`, or a UsageError that suggests the nearest.
+const CommandDecl& find_command(const std::vector<CommandDecl>& commands, const std::string& name,
+                                const std::string& parent) {
+  std::vector<std::string> names;
+  for (const CommandDecl& command : commands) {
+    const std::string own = command.path.substr(parent.empty() ? 0 : parent.size() + 1);
+    if (own == name) return command;
+    names.push_back(own);
+  }
+  const std::string what = parent.empty() ? "command" : parent + " subcommand";
+  if (const std::optional<std::string> nearest = nearest_name(name, names))
+    throw UsageError("unknown " + what + " '" + name + "'; did you mean '" + *nearest + "'?");
+  std::string list;
+  for (const std::string& known : names) list += (list.empty() ? "" : ", ") + known;
+  throw UsageError("unknown " + what + " '" + name + "'; " + (parent.empty() ? "commands" : "subcommands") + ": " +
+                   list + " (see skinref help" + (parent.empty() ? "" : " " + parent) + ")");
+}
+
+// The command that `words` name from the front (a command, then a subcommand where it has them); `used` says
+// how many words named it.
+const CommandDecl& resolve_command(std::span<const std::string> words, size_t& used) {
+  const CommandDecl* command = &find_command(all_commands(), words[0], "");
+  used = 1;
+  while (!command->subcommands.empty() && used < words.size() && words[used].rfind("-", 0) != 0) {
+    command = &find_command(command->subcommands, words[used], command->path);
+    ++used;
+  }
+  return *command;
+}
+
+int print_help(std::span<const std::string> words) {
+  if (words.empty()) {
+    std::cout << general_usage();
+    return kExitOk;
+  }
+  if (words[0] == "--markdown") {
+    if (words.size() > 1) throw UsageError("help --markdown: takes nothing more (it prints docs/cli.md)");
+    std::cout << markdown_reference(all_commands());
+    return kExitOk;
+  }
+  size_t used = 0;
+  const CommandDecl& command = resolve_command(words, used);
+  if (used < words.size()) throw UsageError("help: unexpected '" + words[used] + "' after '" + command.path + "'");
+  std::cout << command_help(command);
+  return kExitOk;
 }
 
 // Messages from libraries may span lines; the contract is one line per error.
@@ -103,29 +121,28 @@ int report(const std::string& message) {
 int dispatch(const std::vector<std::string>& args) {
   if (args.empty()) throw UsageError("no command given; run 'skinref --help'");
   const std::string& first = args[0];
-  if (first == "--help" || first == "-h") {
-    std::cout << general_usage();
-    return kExitOk;
-  }
+  if (first == "--help" || first == "-h") return print_help({});
   if (first == "--version") {
     std::cout << "skinref " << SKINREF_VERSION << "\n";
     return kExitOk;
   }
-  if (first == "help") {
-    if (args.size() == 1) {
-      std::cout << general_usage();
-      return kExitOk;
-    }
-    if (args.size() > 2) throw UsageError("help: expected at most one COMMAND");
-    const Command* command = find_command(args[1]);
-    if (command == nullptr) throw UsageError(unknown_command_message(args[1]));
-    std::cout << command->usage();
+  if (first == "help") return print_help(std::span<const std::string>(args).subspan(1));
+  size_t used = 0;
+  const CommandDecl& command = resolve_command(args, used);
+  const std::span<const std::string> rest = std::span<const std::string>(args).subspan(used);
+  if (command.run == nullptr) {
+    // A command of subcommands given none: its help, or which subcommand it needs.
+    if (!rest.empty() && (rest[0] == "--help" || rest[0] == "-h")) return print_help(std::span<const std::string>(args).first(used));
+    std::string names;
+    for (const CommandDecl& sub : command.subcommands) names += (names.empty() ? "" : ", ") + sub.path.substr(command.path.size() + 1);
+    throw UsageError(command.path + ": expected a subcommand: " + names + " (see skinref help " + command.path + ")");
+  }
+  const ParsedArgs parsed = parse_command_line(rest, command);
+  if (parsed.help) {
+    std::cout << command_help(command);
     return kExitOk;
   }
-  const Command* command = find_command(first);
-  if (command == nullptr) throw UsageError(unknown_command_message(first));
-  const std::vector<std::string> rest(args.begin() + 1, args.end());
-  return command->run(rest);
+  return command.run(parsed);
 }
 
 // A command evaluates a scene several times (golden check: per time, the reference, a backend, two renders),
