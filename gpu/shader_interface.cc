@@ -75,8 +75,12 @@ std::vector<AttributeFormat> formats_for(ShaderAttribute attribute) {
       return {AttributeFormat::Mat4ColumnMajor, AttributeFormat::Mat4RowMajor, AttributeFormat::Mat3x4RowMajor};
     case ShaderAttribute::DualQuaternion: return {AttributeFormat::DualQuat};
     case ShaderAttribute::ModelMatrix: return {AttributeFormat::Mat4ColumnMajor, AttributeFormat::Mat4RowMajor};
-    default: return {AttributeFormat::Float3, AttributeFormat::Float4};
+    case ShaderAttribute::Position:
+    case ShaderAttribute::Normal:
+    case ShaderAttribute::SkinnedPosition:
+    case ShaderAttribute::SkinnedNormal: return {AttributeFormat::Float3, AttributeFormat::Float4};
   }
+  return {AttributeFormat::Float3, AttributeFormat::Float4};  // not reached: every attribute is named above
 }
 
 uint32_t format_size(AttributeFormat format, uint32_t influences) {

@@ -27,11 +27,18 @@ void put_u32(std::vector<std::byte>& bytes, size_t at, uint32_t value) { put_val
 // A matrix in the declared order: column-major (16 floats), row-major (16), or the top three rows (12).
 void put_matrix(std::vector<std::byte>& bytes, size_t at, const Mat4& m, AttributeFormat format) {
   switch (format) {
-    case AttributeFormat::Mat4ColumnMajor: put_matrix_columns(bytes, at, m); break;
-    case AttributeFormat::Mat4RowMajor: put_matrix_rows(bytes, at, m, 4); break;
-    case AttributeFormat::Mat3x4RowMajor: put_matrix_rows(bytes, at, m, 3); break;
-    default: throw std::logic_error("put_matrix: not a matrix format");
+    case AttributeFormat::Mat4ColumnMajor: put_matrix_columns(bytes, at, m); return;
+    case AttributeFormat::Mat4RowMajor: put_matrix_rows(bytes, at, m, 4); return;
+    case AttributeFormat::Mat3x4RowMajor: put_matrix_rows(bytes, at, m, 3); return;
+    case AttributeFormat::Float3:
+    case AttributeFormat::Float4:
+    case AttributeFormat::Uint8:
+    case AttributeFormat::Uint16:
+    case AttributeFormat::Uint32:
+    case AttributeFormat::Float32:
+    case AttributeFormat::DualQuat: break;
   }
+  throw std::logic_error("put_matrix: not a matrix format");  // the formats above, or a value out of range
 }
 
 // A vector attribute (float3, or float4 with `w`).
@@ -45,14 +52,23 @@ void put_vector(std::vector<std::byte>& bytes, size_t at, const InterfaceAttribu
 
 void put_joint(std::vector<std::byte>& bytes, size_t at, AttributeFormat format, uint32_t slot, uint32_t joint) {
   switch (format) {
-    case AttributeFormat::Uint8: bytes[at + slot] = std::byte(joint); break;
+    case AttributeFormat::Uint8: bytes[at + slot] = std::byte(joint); return;
     case AttributeFormat::Uint16: {
       const uint16_t value = static_cast<uint16_t>(joint);
       std::memcpy(bytes.data() + at + 2 * slot, &value, 2);
-      break;
+      return;
     }
-    default: put_u32(bytes, at + 4 * slot, joint); break;
+    case AttributeFormat::Uint32:
+    // Not joint formats (gpu/shader_interface.cc allows none of them for joints): written as uint32 too.
+    case AttributeFormat::Float3:
+    case AttributeFormat::Float4:
+    case AttributeFormat::Float32:
+    case AttributeFormat::Mat4ColumnMajor:
+    case AttributeFormat::Mat4RowMajor:
+    case AttributeFormat::Mat3x4RowMajor:
+    case AttributeFormat::DualQuat: break;
   }
+  put_u32(bytes, at + 4 * slot, joint);  // Uint32 and the formats with it above, or a value out of range
 }
 
 uint32_t joint_limit(AttributeFormat format) {

@@ -700,5 +700,49 @@ TEST(GpuVkCheck, NamesEveryCoreResultAndThrowsGpuError) {
   EXPECT_NO_THROW(VK_CHECK(VK_SUCCESS));
 }
 
+TEST(GpuVkCheck, NamesComeFromTheHeadersInTheSpellingOfVulkanCore) {
+  // vk_result_name turns Vulkan-Hpp's names ("ErrorOutOfHostMemory") into vulkan_core.h's: the expected names
+  // below are vulkan_core.h's enumerators, typed from that header. They cover one word, several words, a
+  // vendor suffix (KHR, EXT, NV) as one word, an abbreviation inside a name (DRM), success codes, and the one
+  // result Vulkan-Hpp names on Windows only.
+  const std::vector<std::pair<VkResult, std::string>> named{
+      {VK_SUCCESS, "VK_SUCCESS"},
+      {VK_INCOMPLETE, "VK_INCOMPLETE"},
+      {VK_ERROR_OUT_OF_HOST_MEMORY, "VK_ERROR_OUT_OF_HOST_MEMORY"},
+      {VK_ERROR_OUT_OF_POOL_MEMORY, "VK_ERROR_OUT_OF_POOL_MEMORY"},
+      {VK_PIPELINE_COMPILE_REQUIRED, "VK_PIPELINE_COMPILE_REQUIRED"},
+      {VK_SUBOPTIMAL_KHR, "VK_SUBOPTIMAL_KHR"},
+      {VK_ERROR_OUT_OF_DATE_KHR, "VK_ERROR_OUT_OF_DATE_KHR"},
+      {VK_ERROR_VALIDATION_FAILED_EXT, "VK_ERROR_VALIDATION_FAILED_EXT"},
+      {VK_ERROR_INVALID_SHADER_NV, "VK_ERROR_INVALID_SHADER_NV"},
+      {VK_ERROR_INVALID_DRM_FORMAT_MODIFIER_PLANE_LAYOUT_EXT, "VK_ERROR_INVALID_DRM_FORMAT_MODIFIER_PLANE_LAYOUT_EXT"},
+#if defined(VK_VERSION_1_4)  // VK_KHR_global_priority's result became core in 1.4, without the suffix
+      {VK_ERROR_NOT_PERMITTED_KHR, "VK_ERROR_NOT_PERMITTED"},
+#else
+      {VK_ERROR_NOT_PERMITTED_KHR, "VK_ERROR_NOT_PERMITTED_KHR"},
+#endif
+      {VK_OPERATION_NOT_DEFERRED_KHR, "VK_OPERATION_NOT_DEFERRED_KHR"},
+      {VK_ERROR_FULL_SCREEN_EXCLUSIVE_MODE_LOST_EXT, "VK_ERROR_FULL_SCREEN_EXCLUSIVE_MODE_LOST_EXT"},
+#if VK_HEADER_VERSION >= 238  // the video results left the beta headers in 1.3.238
+      {VK_ERROR_VIDEO_STD_VERSION_NOT_SUPPORTED_KHR, "VK_ERROR_VIDEO_STD_VERSION_NOT_SUPPORTED_KHR"},
+#endif
+#if VK_HEADER_VERSION >= 213  // added with VK_EXT_image_compression_control
+      {VK_ERROR_COMPRESSION_EXHAUSTED_EXT, "VK_ERROR_COMPRESSION_EXHAUSTED_EXT"},
+#endif
+  };
+  for (const auto& [result, name] : named) EXPECT_EQ(vk_result_name(result), name) << static_cast<int>(result);
+
+  // Values the headers do not know name their number, negative or positive.
+  EXPECT_EQ(std::string(vk_result_name(static_cast<VkResult>(-12345))), "VkResult -12345 (unknown to these headers)");
+  EXPECT_EQ(std::string(vk_result_name(static_cast<VkResult>(777))), "VkResult 777 (unknown to these headers)");
+
+  // The text outlives later calls: VK_CHECK's callers and the teardown message keep the pointer.
+  const char* first = vk_result_name(VK_ERROR_DEVICE_LOST);
+  for (const auto& [result, name] : named) vk_result_name(result);
+  vk_result_name(static_cast<VkResult>(-54321));
+  EXPECT_STREQ(first, "VK_ERROR_DEVICE_LOST");
+  EXPECT_EQ(vk_result_name(VK_ERROR_DEVICE_LOST), first);
+}
+
 }  // namespace
 }  // namespace skinref::gpu
