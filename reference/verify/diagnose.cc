@@ -1,3 +1,4 @@
+#include "verify/verify_run.h"
 #include "verify/diagnose.h"
 
 #include "anim/evaluate_pose.h"
@@ -186,7 +187,7 @@ class Diagnoser {
       const std::vector<PrimitiveErrorBounds>& bounds = vertex_bounds_for(bounds_key, scene, conventions, pose, options);
       const bool after_skinning = conventions.morph.order == MorphOrder::AfterSkinning ||
                                   conventions.palette.mesh_node != MeshNodeTransform::Ignored;
-      const VertexComparison comparison = compare_vertices(
+      const VertexComparison comparison = verify_within(
           scene, reference, observations_[o].vertices,
           after_skinning ? widened_for_after_skinning(scene, pose, conventions, reference, bounds) : bounds);
       CandidateScore& s = result.score;
@@ -229,7 +230,7 @@ class Diagnoser {
     const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, options, conventions);
     const RecipePoseBounds pose_bounds = pose_bounds_for(scene, conventions, time);
     const std::vector<PrimitiveErrorBounds> bounds =
-        vertex_error_bounds(settings_.bounds, scene, pose, options, &pose_bounds.pose);
+        check_bounds(VertexCheck{scene, pose, options, settings_.bounds, &pose_bounds.pose});
     const EvaluatedPose* test_pose = observation.pose ? &*observation.pose : nullptr;
     PoseErrorBounds printed_pose_bounds = pose_bounds.pose;
     if (test_pose) charge_printing_rounding(printed_pose_bounds, *test_pose, observation.pose_significant_digits);
@@ -250,12 +251,13 @@ class Diagnoser {
     options = skinning_options_under(options, conventions.skinning);
     // Whether nothing is over at `time`, and how far the observation is from the specification there.
     auto fit_at = [&](double time) {
-      const EvaluatedPose pose = evaluate_pose(scene, settings_.animation, time, conventions);
+      const EvaluatedPose pose = reference_pose(scene, run_pose(conventions, time));
       const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, options, conventions);
       const PoseErrorBounds pose_bounds = pose_bounds_for(scene, conventions, time).pose;
-      const VertexComparison c = compare_vertices(
-          scene, reference, observation.vertices,
-          vertex_error_bounds(settings_.bounds, scene, pose, options, &pose_bounds));
+      const VertexComparison c =
+          verify_vertices(VertexCheck{scene, pose, options, settings_.bounds, &pose_bounds}, reference,
+                          observation.vertices)
+              .comparison;
       return std::pair{c.over + c.unbounded + c.unnormalized == 0,
                        largest_position_change({observation.vertices}, {reference})};
     };
@@ -280,9 +282,19 @@ class Diagnoser {
 
   // The pose's bounds at `time`: the recipe's, or the clip's at the time its conventions map `time` to.
   RecipePoseBounds pose_bounds_for(const Scene& scene, const Conventions& conventions, double time) const {
-    if (settings_.recipe) return recipe_pose_error_bounds(scene, *settings_.recipe, time);
-    const double sample_time = convention_sample_time(scene, settings_.animation, time, conventions);
-    return {pose_error_bounds_allowing(settings_.bounds, scene, settings_.animation, sample_time, allowances_), {}};
+    return run_pose_bounds(scene, run_pose(conventions, time), settings_.bounds);
+  }
+
+  // The observed run's pose under `conventions` at `time`: the recipe's or the clip's, with the engine's
+  // fitted allowances (verify_run.h).
+  RunPose run_pose(const Conventions& conventions, double time) const {
+    RunPose run;
+    run.recipe = settings_.recipe ? &*settings_.recipe : nullptr;
+    run.animation = settings_.animation;
+    run.time = time;
+    run.conventions = conventions;
+    run.allowances = allowances_;
+    return run;
   }
 
  private:
@@ -313,9 +325,7 @@ class Diagnoser {
                                 double time) {
     auto found = poses_.find(key);
     if (found == poses_.end())
-      found = poses_.emplace(key, settings_.recipe ? evaluate_recipe(scene, *settings_.recipe, time)
-                                                   : evaluate_pose(scene, settings_.animation, time, conventions))
-                  .first;
+      found = poses_.emplace(key, reference_pose(scene, run_pose(conventions, time))).first;
     return found->second;
   }
 
@@ -326,7 +336,8 @@ class Diagnoser {
     if (found != vertex_bounds_.end()) return found->second;
     const PoseErrorBounds pose_bounds = pose_bounds_for(scene, conventions, pose.time).pose;
     if (!influences_need_adjusting(conventions.skinning))
-      return vertex_bounds_.emplace(key, vertex_error_bounds(settings_.bounds, scene, pose, options, &pose_bounds)).first->second;
+      return vertex_bounds_.emplace(key, check_bounds(VertexCheck{scene, pose, options, settings_.bounds, &pose_bounds}))
+          .first->second;
     // weights=l2 and zero-weights=joint0 change the weights the engine blends with: bound those weights.
     Scene adjusted = scene;
     for (const Node& node : adjusted.nodes) {
@@ -338,7 +349,7 @@ class Diagnoser {
         prim.weights = std::move(influences.weights);
       }
     }
-    return vertex_bounds_.emplace(key, vertex_error_bounds(settings_.bounds, adjusted, pose, options, &pose_bounds))
+    return vertex_bounds_.emplace(key, check_bounds(VertexCheck{adjusted, pose, options, settings_.bounds, &pose_bounds}))
         .first->second;
   }
 

@@ -17,6 +17,7 @@
 #include "io/vertex_dump.h"
 #include "skin/evaluate_vertices.h"
 #include "skin/method.h"
+#include "verify/verify_run.h"
 #include "verify/convention_pipeline.h"
 #include "verify/stage_bisection.h"
 #include "verify/stage_mistakes.h"
@@ -170,15 +171,16 @@ BisectBounds bisect_bounds(const ParsedArgs& parsed, const BisectOptions& option
                      "evaluate recipes): its bounds are any-order");
   if (recipe_path && !same_conventions(runs.conventions, Conventions{}))
     throw UsageError("bisect: a recipe's run is checked under glTF 2.0's conventions only");
-  if (recipe_path) {
-    if (test_pose.animation >= 0)
-      throw InputError(options.test_pose_path, "/animation", "null: a recipe's pose (--recipe " + *recipe_path + ")");
-    RecipePoseBounds recipe_bounds = recipe_pose_error_bounds(scene, load_recipe(*recipe_path, scene), test_pose.time);
-    bounds.pose = std::move(recipe_bounds.pose);
-    bounds.recipe_stages.ik_nodes = std::move(recipe_bounds.ik_nodes);
-  } else {
-    bounds.pose = pose_error_bounds(bounds.model, scene, test_pose.animation, test_pose.time);
-  }
+  if (recipe_path && test_pose.animation >= 0)
+    throw InputError(options.test_pose_path, "/animation", "null: a recipe's pose (--recipe " + *recipe_path + ")");
+  const std::optional<Recipe> recipe = recipe_path ? std::optional<Recipe>(load_recipe(*recipe_path, scene)) : std::nullopt;
+  RunPose run;
+  run.recipe = recipe ? &*recipe : nullptr;
+  run.animation = test_pose.animation;
+  run.time = test_pose.time;
+  RecipePoseBounds run_bounds = run_pose_bounds(scene, run, bounds.model);
+  bounds.pose = std::move(run_bounds.pose);
+  bounds.recipe_stages.ik_nodes = std::move(run_bounds.ik_nodes);
   return bounds;
 }
 
@@ -227,7 +229,7 @@ int run_bisect(const ParsedArgs& parsed) {
   const PosePair poses = read_pose_pair(options, scene);
   const BisectBounds bounds = bisect_bounds(parsed, options, runs, scene, poses.test);
   const std::vector<PrimitiveErrorBounds> vertex_bounds =
-      vertex_error_bounds(bounds.model, scene, poses.reference, runs.skinning, &bounds.pose);
+      check_bounds(VertexCheck{scene, poses.reference, runs.skinning, bounds.model, &bounds.pose});
   std::cout << "bisect " << scene.source << (bounds.recipe_path ? ", recipe " + *bounds.recipe_path : std::string())
             << ": " << describe_bounds(bounds.model, parsed, bounds.recipe_path.has_value()) << "\n";
   // The pose dumps' own printing rounding, when they were printed with fewer than 17 digits, is part of the

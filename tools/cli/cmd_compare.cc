@@ -40,6 +40,7 @@
 #include "verify/recipe_bounds.h"
 #include "verify/stage_bisection.h"
 #include "verify/vertex_compare.h"
+#include "verify/verify_run.h"
 
 #include <nlohmann/json.hpp>
 
@@ -275,7 +276,7 @@ VertexRuns read_vertex_runs(const ParsedArgs& parsed, RunFacts facts, const std:
 }
 
 // The model and the pose both runs showed, with what the test run is held to.
-struct VertexCheck {
+struct VertexRunCheck {
   Scene scene;
   SkinningOptions options;
   Conventions conventions;
@@ -286,9 +287,9 @@ struct VertexCheck {
   int animation = -1;
 };
 
-VertexCheck set_up_vertex_check(const ParsedArgs& parsed, const VertexRuns& runs, const std::string& test_path) {
+VertexRunCheck set_up_vertex_check(const ParsedArgs& parsed, const VertexRuns& runs, const std::string& test_path) {
   const RunFacts& facts = runs.facts;
-  VertexCheck check;
+  VertexRunCheck check;
   if (facts.method) {
     const std::optional<SkinningMethod> method = parse_skinning_method(*facts.method);
     if (!method) throw UsageError("compare: method '" + *facts.method + "' is not one of " + skinning_method_choices(", "));
@@ -321,22 +322,19 @@ VertexCheck set_up_vertex_check(const ParsedArgs& parsed, const VertexRuns& runs
   return check;
 }
 
-// Every vertex of the test run against the reference's, within its bound at the runs' pose.
-VertexComparison compare_vertex_runs(const VertexRuns& runs, const VertexCheck& check, const std::string& reference_path,
+// Every vertex of the test run against the reference's, within its bound at the runs' pose (verify/verify_run.h).
+VertexComparison compare_vertex_runs(const VertexRuns& runs, const VertexRunCheck& check, const std::string& reference_path,
                                      const std::string& test_path) {
-  const Scene& scene = check.scene;
-  const double time = check.time;
-  const EvaluatedPose pose = check.recipe ? evaluate_recipe(scene, *check.recipe, time)
-                                          : evaluate_pose(scene, check.animation, time, check.conventions);
-  const double sample_time = convention_sample_time(scene, check.animation, time, check.conventions);
-  PoseErrorBounds palette_bounds;
-  if (check.own_palette)
-    palette_bounds = check.recipe ? recipe_pose_error_bounds(scene, *check.recipe, time).pose
-                                  : pose_error_bounds(check.bounds_model, scene, check.animation, sample_time);
-  const std::vector<PrimitiveErrorBounds> bounds = vertex_error_bounds(
-      check.bounds_model, scene, pose, check.options, check.own_palette ? &palette_bounds : nullptr);
+  RunPose run;
+  run.recipe = check.recipe ? &*check.recipe : nullptr;
+  run.animation = check.animation;
+  run.time = check.time;
+  run.conventions = check.conventions;
+  run.own_pose = check.own_palette;
   try {
-    return compare_vertices(scene, runs.reference.primitives, runs.test.primitives, bounds);
+    return verify_run(check.scene, run, check.options, check.bounds_model, &runs.reference.primitives,
+                      runs.test.primitives)
+        .vertices.comparison;
   } catch (const InputError& error) {
     throw InputError(test_path, "", error.expected() + " (reference " + reference_path + ", model " + *runs.facts.model + ")");
   }
@@ -350,11 +348,11 @@ VertexComparison compare_vertex_runs(const VertexRuns& runs, const VertexCheck& 
 // second comparison is skipped (it costs as much as the first).
 constexpr double kWideOverStatedBoundAtMost = 16.0;
 
-void print_wide_allowances_verdict(const VertexRuns& runs, const VertexCheck& check, const VertexComparison& stated,
+void print_wide_allowances_verdict(const VertexRuns& runs, const VertexRunCheck& check, const VertexComparison& stated,
                                    const std::string& reference_path, const std::string& test_path) {
   if (check.bounds_model != BoundsModel::AnyOrder || !check.own_palette || check.recipe) return;
   if (stated.unbounded > 0 || stated.max_ratio > kWideOverStatedBoundAtMost) return;
-  VertexCheck wide = check;
+  VertexRunCheck wide = check;
   wide.bounds_model = BoundsModel::AnyOrderWide;
   if (!compare_vertex_runs(runs, wide, reference_path, test_path).passed()) return;
   std::cout << "  within the any-order-wide bounds (slerp within " << tol::kWideSamplingAllowances.slerp_ulps
@@ -368,7 +366,7 @@ void print_wide_allowances_verdict(const VertexRuns& runs, const VertexCheck& ch
 
 // --report DIR: DIR/vertices.json, the comparison with what the runs were.
 void write_vertex_report(const std::string& report_dir, const VertexComparison& comparison, const VertexRuns& runs,
-                         const VertexCheck& check) {
+                         const VertexRunCheck& check) {
   std::error_code error;
   std::filesystem::create_directories(report_dir, error);
   if (error || !std::filesystem::is_directory(report_dir)) {
@@ -391,7 +389,7 @@ void write_vertex_report(const std::string& report_dir, const VertexComparison& 
   });
 }
 
-void print_vertex_summary(const ParsedArgs& parsed, const VertexRuns& runs, const VertexCheck& check,
+void print_vertex_summary(const ParsedArgs& parsed, const VertexRuns& runs, const VertexRunCheck& check,
                           const std::string& reference_path, const std::string& test_path) {
   const std::optional<std::string>& recipe_path = runs.recipe_path;
   std::cout << "compare " << reference_path << " " << test_path << ": " << check.scene.source << ", "
@@ -411,7 +409,7 @@ int compare_vertex_dumps(const ParsedArgs& parsed, const std::string& reference_
   if (report_dir && report_dir->empty()) throw UsageError("compare: option --report needs a non-empty value");
 
   const VertexRuns runs = read_vertex_runs(parsed, std::move(facts), reference_path, test_path);
-  const VertexCheck check = set_up_vertex_check(parsed, runs, test_path);
+  const VertexRunCheck check = set_up_vertex_check(parsed, runs, test_path);
   const VertexComparison comparison = compare_vertex_runs(runs, check, reference_path, test_path);
   if (report_dir) write_vertex_report(*report_dir, comparison, runs, check);
   print_vertex_summary(parsed, runs, check, reference_path, test_path);
@@ -458,14 +456,14 @@ int compare_pose_dumps(const ParsedArgs& parsed, const std::string& reference_pa
     throw UsageError("compare: --bounds skinref-order does not apply to a recipe (skinref's float32 paths do not "
                      "evaluate recipes): its bounds are any-order");
   RecipeStages recipe_stages;
-  PoseErrorBounds bounds;
-  if (recipe_path) {
-    RecipePoseBounds recipe_bounds = recipe_pose_error_bounds(scene, load_recipe(*recipe_path, scene), test.time);
-    bounds = std::move(recipe_bounds.pose);
-    recipe_stages.ik_nodes = std::move(recipe_bounds.ik_nodes);
-  } else {
-    bounds = pose_error_bounds(bounds_model, scene, test.animation, test.time);
-  }
+  const std::optional<Recipe> recipe = recipe_path ? std::optional<Recipe>(load_recipe(*recipe_path, scene)) : std::nullopt;
+  RunPose run;
+  run.recipe = recipe ? &*recipe : nullptr;
+  run.animation = test.animation;
+  run.time = test.time;
+  RecipePoseBounds run_bounds = run_pose_bounds(scene, run, bounds_model);
+  PoseErrorBounds bounds = std::move(run_bounds.pose);
+  recipe_stages.ik_nodes = std::move(run_bounds.ik_nodes);
   // Dumps printed with fewer than 17 digits: their printing rounding is part of the difference.
   charge_printing_rounding(bounds, test, test_digits);
   charge_printing_rounding(bounds, reference, reference_digits);

@@ -9,6 +9,7 @@
 #include "verify/bounds_model.h"
 #include "verify/convention_pipeline.h"
 #include "verify/vertex_compare.h"
+#include "verify/verify_run.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,13 +32,15 @@ int case_animation(const Scene& scene) { return scene.animations.empty() ? -1 : 
 
 TimeReference evaluate_reference(const Scene& scene, const ConformanceCase& definition, double time) {
   TimeReference reference;
-  const int animation = case_animation(scene);
+  RunPose run;  // glTF 2.0's conventions, and the engine's own pose
+  run.animation = case_animation(scene);
+  run.time = time;
   SkinningOptions options;
   options.method = definition.method;
-  reference.pose = evaluate_pose(scene, animation, time);
-  reference.pose_bounds = pose_error_bounds(kSuiteBounds, scene, animation, time);
+  reference.pose = reference_pose(scene, run);
+  reference.pose_bounds = run_pose_bounds(scene, run, kSuiteBounds).pose;
   reference.vertices = evaluate_vertices(scene, reference.pose, options);
-  reference.bounds = vertex_error_bounds(kSuiteBounds, scene, reference.pose, options, &reference.pose_bounds);
+  reference.bounds = check_bounds(VertexCheck{scene, reference.pose, options, kSuiteBounds, &reference.pose_bounds});
   return reference;
 }
 
@@ -155,7 +158,7 @@ Sensitivity plant(const Scene& scene, const ConformanceCase& definition, const D
   for (size_t t = 0; t < definition.times.size(); ++t) {
     const EvaluatedPose pose = evaluate_pose(planted_scene, case_animation(scene), definition.times[t], conventions);
     const std::vector<WorldPrimitive> planted = evaluate_vertices(planted_scene, pose, options, conventions);
-    const VertexComparison comparison = compare_vertices(scene, references[t].vertices, planted, references[t].bounds);
+    const VertexComparison comparison = verify_within(scene, references[t].vertices, planted, references[t].bounds);
     if (comparison.max_ratio > result.ratio) {
       result.ratio = comparison.max_ratio;
       result.time = definition.times[t];

@@ -9,6 +9,7 @@
 #include "io/gltf_load.h"
 #include "io/vertex_dump.h"
 #include "profile/engine_profile.h"
+#include "verify/verify_run.h"
 #include "verify/diagnose.h"
 #include "verify/vertex_compare.h"
 
@@ -184,7 +185,7 @@ struct FailedCase {
 // The dump with one tier's values taken from the reference, so that a comparison sees the other tier alone:
 // `keep_positions` false puts the reference's positions in (the geometry tier: normals and tangents); true puts
 // the reference's normals and tangents in where the dump has them (the specification's tier: positions). A dump
-// of another shape is returned as it is, for compare_vertices() to refuse.
+// of another shape is returned as it is, for verify_within() to refuse.
 std::vector<WorldPrimitive> one_tier_of(const std::vector<WorldPrimitive>& test, const std::vector<WorldPrimitive>& reference,
                                         bool keep_positions) {
   std::vector<WorldPrimitive> tier = test;
@@ -248,15 +249,15 @@ void judge_dump(const Scene& scene, const ConformanceCase& definition, const Que
     throw InputError(r.query.out, "/record/model_hash",
                      "a dump of the case's model (" + hash + "), but it records " + dump.record.model_hash);
   if (definition.rule_covers_normals) {
-    const VertexComparison whole = compare_vertices(scene, reference.vertices, dump.primitives, reference.bounds);
+    const VertexComparison whole = verify_within(scene, reference.vertices, dump.primitives, reference.bounds);
     add_to_tally(whole, whole.values, r, specification);
     return;
   }
   const size_t positions = position_count(dump.primitives);
-  add_to_tally(compare_vertices(scene, reference.vertices, one_tier_of(dump.primitives, reference.vertices, true),
+  add_to_tally(verify_within(scene, reference.vertices, one_tier_of(dump.primitives, reference.vertices, true),
                                 reference.bounds),
                positions, r, specification);
-  const VertexComparison normals = compare_vertices(
+  const VertexComparison normals = verify_within(
       scene, reference.vertices, one_tier_of(dump.primitives, reference.vertices, false), reference.bounds);
   if (normals.values > positions) add_to_tally(normals, normals.values - positions, r, geometry);
 }

@@ -35,6 +35,7 @@
 #include "verify/stage_bisection.h"
 #include "verify/vertex_compare.h"
 #include "verify/vertex_error_bounds.h"
+#include "verify/verify_run.h"
 
 #include <fnmatch.h>
 #include <unistd.h>
@@ -267,16 +268,23 @@ Float32VertexCheck check_float32_vertices(const PreparedCase& prepared, const Ca
   check.reference_vertices = have_dumps ? read_vertices_skv(skv_path.string()).primitives
                                         : evaluate_vertices(scene, check.reference_pose, prepared.skinning);
   std::optional<PoseErrorBounds> pose_bounds;
-  if (check.gpu_pose) pose_bounds = float32_pose_error_bounds(scene, prepared.pose_source.animation, test_pose.time);
+  if (check.gpu_pose) {
+    // skinref's own animation pass: the bounds of its order of operations.
+    RunPose run;
+    run.animation = prepared.pose_source.animation;
+    run.time = test_pose.time;
+    pose_bounds = run_pose_bounds(scene, run, BoundsModel::SkinrefOrder).pose;
+  }
   // skinref's own float32 kernels are held to their exact-order bounds; a user's shader, whose order skinref
   // does not know, to the bounds of any correct float32 order.
   check.bounds_model = settings.backend.shader.empty() ? BoundsModel::SkinrefOrder : BoundsModel::AnyOrder;
-  const std::vector<PrimitiveErrorBounds> vertex_bounds = vertex_error_bounds(
-      check.bounds_model, scene, check.reference_pose, prepared.skinning, pose_bounds ? &*pose_bounds : nullptr);
-  check.vertices = compare_vertices(scene, check.reference_vertices, outputs.vertices, vertex_bounds);
+  const VertexCheck vertex_check{scene, check.reference_pose, prepared.skinning, check.bounds_model,
+                                 pose_bounds ? &*pose_bounds : nullptr};
+  VertexVerdict verdict = verify_vertices(vertex_check, check.reference_vertices, outputs.vertices);
+  check.vertices = std::move(verdict.comparison);
   check.divergence = bisect_stages(scene, check.reference_pose, check.gpu_pose ? &test_pose : nullptr,
                                    pose_bounds ? &*pose_bounds : nullptr, check.reference_vertices, outputs.vertices,
-                                   vertex_bounds);
+                                   verdict.bounds);
   return check;
 }
 
