@@ -359,7 +359,19 @@ class GltfReader {
       for (size_t i = 0; i < n; ++i) prim.texcoords0[i] = Vec2(d.values[i * 2], d.values[i * 2 + 1]);
     }
 
-    // Influence sets: JOINTS_n and WEIGHTS_n come in pairs, numbered 0..k-1 without gaps.
+    read_influences(attrs, n, apath, prim);
+    read_indices(src, n, path, prim);
+    read_targets(src, n, path, prim);
+    if (src.material != -1) check_index(src.material, m_.materials.size(), path + "/material", "material");
+    prim.material = src.material;
+    read_other_attributes(src, n, apath, prim);
+    return prim;
+  }
+
+  // Influence sets: JOINTS_n and WEIGHTS_n come in pairs, numbered 0..k-1 without gaps; weights non-negative,
+  // and the no-joint sentinel only with weight 0.
+  void read_influences(const std::map<std::string, int>& attrs, size_t n, const std::string& apath,
+                       Primitive& prim) const {
     std::set<int> joint_sets, weight_sets;
     for (const auto& [name, index] : attrs) {
       if (int s = set_index(name, "JOINTS_"); s >= 0) joint_sets.insert(s);
@@ -405,7 +417,10 @@ class GltfReader {
         }
       }
     }
+  }
 
+  // The indices (or 0..n-1 when there are none), each below the vertex count, expanded to the topology's list.
+  void read_indices(const tinygltf::Primitive& src, size_t n, const std::string& path, Primitive& prim) const {
     std::vector<uint32_t> raw;
     if (src.indices != -1) {
       AccessorData d = read(src.indices,
@@ -424,7 +439,10 @@ class GltfReader {
       for (size_t i = 0; i < n; ++i) raw[i] = uint32_t(i);
     }
     prim.indices = expand_topology(raw, src.mode == -1 ? TINYGLTF_MODE_TRIANGLES : src.mode, &prim.topology, path);
+  }
 
+  // Morph targets' position, normal and tangent deltas, one per vertex.
+  void read_targets(const tinygltf::Primitive& src, size_t n, const std::string& path, Primitive& prim) const {
     for (size_t t = 0; t < src.targets.size(); ++t) {
       MorphTarget target;
       const std::string tpath = path + "/targets/" + std::to_string(t) + "/";
@@ -439,10 +457,6 @@ class GltfReader {
       }
       prim.targets.push_back(std::move(target));
     }
-    if (src.material != -1) check_index(src.material, m_.materials.size(), path + "/material", "material");
-    prim.material = src.material;
-    read_other_attributes(src, n, apath, prim);
-    return prim;
   }
 
   // TEXCOORD_n (n >= 1), COLOR_n and application-specific _NAME attributes: nothing in skinning reads them, but a

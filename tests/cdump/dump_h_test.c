@@ -240,93 +240,96 @@ static void test_record_reading(void) {
 
 /* ---- values: round trips, attribute combinations, caller buffers, precision ------------------------------ */
 
-static void test_round_trip(void) {
-  /* Primitive 0: normals and tangents; 1: tangents only; 2: no vertices. */
-  const double positions[9] = {0.1, -0.0, 4.9406564584124654e-324, DBL_MAX, -1.5, 2.0 / 3.0, 1e-40, 7.0, -8.25};
-  const double normals[9] = {0, 0, 1, 0.6, 0.8, 0, -1, 0, 0};
-  const double tangents[12] = {1, 0, 0, 1, 0, 1, 0, -1, 0.5, 0.5, 0.5, 1};
-  const float positions1[6] = {1.5f, 2.5f, 3.5f, 0.1f, 0.2f, 0.3f};
-  const float tangents1[8] = {1, 0, 0, 1, 0, 0, 1, -1};
-  skinref_skv_primitive primitives[3];
-  skinref_dump_record record;
-  skinref_dump_error error;
-  skinref_skv skv;
-  double values[12];
-  float floats[12];
-  size_t i;
-  unsigned char *first, *second;
-  size_t first_size, second_size;
+/* The values of test_round_trip's three primitives (file scope, so that its steps share them). Primitive 0:
+ * normals and tangents; 1: tangents only; 2: no vertices. */
+static const double trip_positions[9] = {0.1, -0.0, 4.9406564584124654e-324, DBL_MAX, -1.5, 2.0 / 3.0, 1e-40, 7.0,
+                                         -8.25};
+static const double trip_normals[9] = {0, 0, 1, 0.6, 0.8, 0, -1, 0, 0};
+static const double trip_tangents[12] = {1, 0, 0, 1, 0, 1, 0, -1, 0.5, 0.5, 0.5, 1};
+static const float trip_positions1[6] = {1.5f, 2.5f, 3.5f, 0.1f, 0.2f, 0.3f};
+static const float trip_tangents1[8] = {1, 0, 0, 1, 0, 0, 1, -1};
 
-  memset(primitives, 0, sizeof primitives);
-  memset(&record, 0, sizeof record);
-  record.writer = "dump_h_test";
+/* Fills the three primitives and the record that test_round_trip writes. */
+static void round_trip_primitives(skinref_skv_primitive primitives[3], skinref_dump_record *record) {
+  memset(primitives, 0, 3 * sizeof primitives[0]);
+  memset(record, 0, sizeof *record);
+  record->writer = "dump_h_test";
   primitives[0].node = 3;
   primitives[0].skinned = 1;
   primitives[0].vertex_count = 3;
-  primitives[0].positions = skinref_dump_f64(positions);
-  primitives[0].normals = skinref_dump_f64(normals);
-  primitives[0].tangents = skinref_dump_f64(tangents);
+  primitives[0].positions = skinref_dump_f64(trip_positions);
+  primitives[0].normals = skinref_dump_f64(trip_normals);
+  primitives[0].tangents = skinref_dump_f64(trip_tangents);
   primitives[1].node = 4;
   primitives[1].mesh = 1;
   primitives[1].primitive = 2;
   primitives[1].vertex_count = 2;
-  primitives[1].positions = skinref_dump_f32(positions1);
-  primitives[1].tangents = skinref_dump_f32(tangents1);
+  primitives[1].positions = skinref_dump_f32(trip_positions1);
+  primitives[1].tangents = skinref_dump_f32(trip_tangents1);
   primitives[2].node = 5;
   primitives[2].skinned = 1;
-  CHECK(skinref_skv_write(path_of("trip.skv"), SKINREF_DUMP_F64, &record, primitives, 3, &error) == SKINREF_DUMP_OK);
+}
 
-  CHECK(skinref_skv_open(path_of("trip.skv"), &skv, &error) == SKINREF_DUMP_OK);
-  CHECK(skv.primitive_count == 3);
-  if (skv.primitive_count == 3) {
-    CHECK(skv.primitives[0].node == 3 && skv.primitives[0].attributes == 7 && skv.primitives[0].skinned == 1 &&
-          skv.primitives[0].vertex_count == 3);
-    CHECK(skv.primitives[1].node == 4 && skv.primitives[1].mesh == 1 && skv.primitives[1].primitive == 2 &&
-          skv.primitives[1].attributes == 4 && skv.primitives[1].skinned == 0 && skv.primitives[1].vertex_count == 2);
-    CHECK(skv.primitives[2].attributes == 1 && skv.primitives[2].vertex_count == 0);
-    CHECK(skv.primitives[0].positions.f32 == NULL && skv.primitives[0].positions.f64 == NULL); /* not loaded yet */
+/* Reading trip.skv (opened, three primitives) into the caller's arrays: exact in f64, rounded in f32. */
+static void check_reads_into_caller_arrays(skinref_skv *skv) {
+  skinref_dump_error error;
+  double values[12];
+  float floats[12];
+  CHECK(skv->primitives[0].node == 3 && skv->primitives[0].attributes == 7 && skv->primitives[0].skinned == 1 &&
+        skv->primitives[0].vertex_count == 3);
+  CHECK(skv->primitives[1].node == 4 && skv->primitives[1].mesh == 1 && skv->primitives[1].primitive == 2 &&
+        skv->primitives[1].attributes == 4 && skv->primitives[1].skinned == 0 && skv->primitives[1].vertex_count == 2);
+  CHECK(skv->primitives[2].attributes == 1 && skv->primitives[2].vertex_count == 0);
+  CHECK(skv->primitives[0].positions.f32 == NULL && skv->primitives[0].positions.f64 == NULL); /* not loaded yet */
 
-    /* Into the caller's arrays: exact in f64. */
-    CHECK(skinref_skv_read_f64(&skv, 0, SKINREF_SKV_POSITIONS, values, 9, &error) == SKINREF_DUMP_OK);
-    CHECK(memcmp(values, positions, sizeof positions) == 0); /* -0.0, the subnormal and DBL_MAX bit for bit */
-    CHECK(skinref_skv_read_f64(&skv, 0, SKINREF_SKV_NORMALS, values, 9, &error) == SKINREF_DUMP_OK);
-    CHECK(memcmp(values, normals, sizeof normals) == 0);
-    CHECK(skinref_skv_read_f64(&skv, 0, SKINREF_SKV_TANGENTS, values, 12, &error) == SKINREF_DUMP_OK);
-    CHECK(memcmp(values, tangents, sizeof tangents) == 0);
-    /* Tangents without normals follow the positions directly. */
-    CHECK(skinref_skv_read_f32(&skv, 1, SKINREF_SKV_TANGENTS, floats, 8, &error) == SKINREF_DUMP_OK);
-    CHECK(memcmp(floats, tangents1, sizeof tangents1) == 0);
-    CHECK(skinref_skv_read_f32(&skv, 1, SKINREF_SKV_POSITIONS, floats, 6, &error) == SKINREF_DUMP_OK);
-    CHECK(memcmp(floats, positions1, sizeof positions1) == 0);
-    /* f64 read into floats: each rounded to the nearest float, DBL_MAX to infinity. */
-    CHECK(skinref_skv_read_f32(&skv, 0, SKINREF_SKV_POSITIONS, floats, 9, &error) == SKINREF_DUMP_OK);
-    CHECK(floats[0] == 0.1f && floats[4] == -1.5f && floats[5] == (float)(2.0 / 3.0) && floats[3] > FLT_MAX);
-    CHECK(skinref_skv_read_f64(&skv, 2, SKINREF_SKV_POSITIONS, NULL, 0, &error) == SKINREF_DUMP_OK);
+  /* Into the caller's arrays: exact in f64. */
+  CHECK(skinref_skv_read_f64(skv, 0, SKINREF_SKV_POSITIONS, values, 9, &error) == SKINREF_DUMP_OK);
+  CHECK(memcmp(values, trip_positions, sizeof trip_positions) == 0); /* -0.0, the subnormal and DBL_MAX bit for bit */
+  CHECK(skinref_skv_read_f64(skv, 0, SKINREF_SKV_NORMALS, values, 9, &error) == SKINREF_DUMP_OK);
+  CHECK(memcmp(values, trip_normals, sizeof trip_normals) == 0);
+  CHECK(skinref_skv_read_f64(skv, 0, SKINREF_SKV_TANGENTS, values, 12, &error) == SKINREF_DUMP_OK);
+  CHECK(memcmp(values, trip_tangents, sizeof trip_tangents) == 0);
+  /* Tangents without normals follow the positions directly. */
+  CHECK(skinref_skv_read_f32(skv, 1, SKINREF_SKV_TANGENTS, floats, 8, &error) == SKINREF_DUMP_OK);
+  CHECK(memcmp(floats, trip_tangents1, sizeof trip_tangents1) == 0);
+  CHECK(skinref_skv_read_f32(skv, 1, SKINREF_SKV_POSITIONS, floats, 6, &error) == SKINREF_DUMP_OK);
+  CHECK(memcmp(floats, trip_positions1, sizeof trip_positions1) == 0);
+  /* f64 read into floats: each rounded to the nearest float, DBL_MAX to infinity. */
+  CHECK(skinref_skv_read_f32(skv, 0, SKINREF_SKV_POSITIONS, floats, 9, &error) == SKINREF_DUMP_OK);
+  CHECK(floats[0] == 0.1f && floats[4] == -1.5f && floats[5] == (float)(2.0 / 3.0) && floats[3] > FLT_MAX);
+  CHECK(skinref_skv_read_f64(skv, 2, SKINREF_SKV_POSITIONS, NULL, 0, &error) == SKINREF_DUMP_OK);
+}
 
-    /* The caller's mistakes. */
-    CHECK(skinref_skv_read_f64(&skv, 0, SKINREF_SKV_POSITIONS, values, 8, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
-    CHECK_ERROR(error, SKINREF_DUMP_ERROR_ARGUMENT, "primitive 0: an output array of 9 numbers, got 8");
-    CHECK(skinref_skv_read_f32(&skv, 1, SKINREF_SKV_NORMALS, floats, 12, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
-    CHECK_ERROR(error, SKINREF_DUMP_ERROR_ARGUMENT, "primitive 1: normals, but it has none (attributes 4)");
-    CHECK(skinref_skv_read_f32(&skv, 3, SKINREF_SKV_POSITIONS, floats, 12, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
-    CHECK_ERROR(error, SKINREF_DUMP_ERROR_ARGUMENT, "primitive 3: below the primitive count 3");
+/* The caller's mistakes reading trip.skv: too small an array, an attribute it lacks, a primitive past the end. */
+static void check_caller_mistakes(skinref_skv *skv) {
+  skinref_dump_error error;
+  double values[12];
+  float floats[12];
+  CHECK(skinref_skv_read_f64(skv, 0, SKINREF_SKV_POSITIONS, values, 8, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
+  CHECK_ERROR(error, SKINREF_DUMP_ERROR_ARGUMENT, "primitive 0: an output array of 9 numbers, got 8");
+  CHECK(skinref_skv_read_f32(skv, 1, SKINREF_SKV_NORMALS, floats, 12, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
+  CHECK_ERROR(error, SKINREF_DUMP_ERROR_ARGUMENT, "primitive 1: normals, but it has none (attributes 4)");
+  CHECK(skinref_skv_read_f32(skv, 3, SKINREF_SKV_POSITIONS, floats, 12, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
+  CHECK_ERROR(error, SKINREF_DUMP_ERROR_ARGUMENT, "primitive 3: below the primitive count 3");
+}
 
-    /* Loaded into the skv's arrays, then written again: the same bytes. */
-    CHECK(skinref_skv_load(&skv, SKINREF_DUMP_F64, &error) == SKINREF_DUMP_OK);
-    CHECK(skv.primitives[0].positions.f64 && memcmp(skv.primitives[0].positions.f64, positions, sizeof positions) == 0);
-    CHECK(skv.primitives[1].normals.f64 == NULL && skv.primitives[1].tangents.f64 != NULL);
-    CHECK(skinref_skv_write(path_of("again.skv"), SKINREF_DUMP_F64, &skv.record, skv.primitives, skv.primitive_count,
-                            &error) == SKINREF_DUMP_OK);
-  }
-  skinref_skv_close(&skv);
-  first = read_all(path_of("trip.skv"), &first_size);
-  second = read_all(path_of("again.skv"), &second_size);
-  CHECK(first && second && first_size == second_size && memcmp(first, second, first_size) == 0);
-  free(first);
-  free(second);
+/* trip.skv loaded into the skv's arrays, then written again as again.skv; the caller compares the bytes. */
+static void check_load_and_write_again(skinref_skv *skv) {
+  skinref_dump_error error;
+  CHECK(skinref_skv_load(skv, SKINREF_DUMP_F64, &error) == SKINREF_DUMP_OK);
+  CHECK(skv->primitives[0].positions.f64 &&
+        memcmp(skv->primitives[0].positions.f64, trip_positions, sizeof trip_positions) == 0);
+  CHECK(skv->primitives[1].normals.f64 == NULL && skv->primitives[1].tangents.f64 != NULL);
+  CHECK(skinref_skv_write(path_of("again.skv"), SKINREF_DUMP_F64, &skv->record, skv->primitives, skv->primitive_count,
+                          &error) == SKINREF_DUMP_OK);
+}
 
-  /* Written as f32: the float rounding of each double; beyond the float range, infinity. */
-  CHECK(skinref_skv_write(path_of("trip32.skv"), SKINREF_DUMP_F32, &record, primitives, 2, &error) == SKINREF_DUMP_OK);
+/* The first two primitives written as f32: the float rounding of each double; beyond the float range, infinity. */
+static void check_written_as_f32(const skinref_skv_primitive primitives[3], const skinref_dump_record *record) {
+  skinref_dump_error error;
+  skinref_skv skv;
+  size_t i;
+  CHECK(skinref_skv_write(path_of("trip32.skv"), SKINREF_DUMP_F32, record, primitives, 2, &error) == SKINREF_DUMP_OK);
   CHECK(skinref_skv_open(path_of("trip32.skv"), &skv, &error) == SKINREF_DUMP_OK);
   CHECK(skv.precision == 4 && skv.record.precision && strcmp(skv.record.precision, "f32") == 0);
   CHECK(skinref_skv_load(&skv, SKINREF_DUMP_F32, &error) == SKINREF_DUMP_OK);
@@ -334,31 +337,62 @@ static void test_round_trip(void) {
     const float *p = skv.primitives[0].positions.f32;
     CHECK(p[0] == 0.1f && p[1] == 0.0f && p[2] == 0.0f && p[3] > FLT_MAX && p[4] == -1.5f &&
           p[5] == (float)(2.0 / 3.0) && p[6] == (float)1e-40 && p[7] == 7.0f && p[8] == -8.25f);
-    for (i = 0; i < 12; ++i) CHECK(skv.primitives[0].tangents.f32[i] == (float)tangents[i]);
-    CHECK(memcmp(skv.primitives[1].positions.f32, positions1, sizeof positions1) == 0);
+    for (i = 0; i < 12; ++i) CHECK(skv.primitives[0].tangents.f32[i] == (float)trip_tangents[i]);
+    CHECK(memcmp(skv.primitives[1].positions.f32, trip_positions1, sizeof trip_positions1) == 0);
   }
   skinref_skv_close(&skv);
+}
 
-  {
-    /* The float range's edge: up to the midpoint between FLT_MAX and 2^128 rounds to FLT_MAX, from it on to inf. */
-    const double edge[6] = {(double)FLT_MAX,
-                            340282356779733623858607532500980858880.0,
-                            340282356779733661637539395458142568448.0,
-                            -1e300,
-                            1e300,
-                            -(double)FLT_MAX};
-    skinref_skv_primitive p;
-    float read[6];
-    memset(&p, 0, sizeof p);
-    p.vertex_count = 2;
-    p.positions = skinref_dump_f64(edge);
-    CHECK(skinref_skv_write(path_of("edge.skv"), SKINREF_DUMP_F32, NULL, &p, 1, &error) == SKINREF_DUMP_OK);
-    CHECK(skinref_skv_open(path_of("edge.skv"), &skv, &error) == SKINREF_DUMP_OK);
-    CHECK(skinref_skv_read_f32(&skv, 0, SKINREF_SKV_POSITIONS, read, 6, &error) == SKINREF_DUMP_OK);
-    CHECK(read[0] == FLT_MAX && read[1] == FLT_MAX && read[2] > FLT_MAX && read[3] < -FLT_MAX && read[4] > FLT_MAX &&
-          read[5] == -FLT_MAX);
-    skinref_skv_close(&skv);
+/* The float range's edge: up to the midpoint between FLT_MAX and 2^128 rounds to FLT_MAX, from it on to inf. */
+static void check_float_range_edge(void) {
+  const double edge[6] = {(double)FLT_MAX,
+                          340282356779733623858607532500980858880.0,
+                          340282356779733661637539395458142568448.0,
+                          -1e300,
+                          1e300,
+                          -(double)FLT_MAX};
+  skinref_skv_primitive p;
+  skinref_dump_error error;
+  skinref_skv skv;
+  float read[6];
+  memset(&p, 0, sizeof p);
+  p.vertex_count = 2;
+  p.positions = skinref_dump_f64(edge);
+  CHECK(skinref_skv_write(path_of("edge.skv"), SKINREF_DUMP_F32, NULL, &p, 1, &error) == SKINREF_DUMP_OK);
+  CHECK(skinref_skv_open(path_of("edge.skv"), &skv, &error) == SKINREF_DUMP_OK);
+  CHECK(skinref_skv_read_f32(&skv, 0, SKINREF_SKV_POSITIONS, read, 6, &error) == SKINREF_DUMP_OK);
+  CHECK(read[0] == FLT_MAX && read[1] == FLT_MAX && read[2] > FLT_MAX && read[3] < -FLT_MAX && read[4] > FLT_MAX &&
+        read[5] == -FLT_MAX);
+  skinref_skv_close(&skv);
+}
+
+static void test_round_trip(void) {
+  skinref_skv_primitive primitives[3];
+  skinref_dump_record record;
+  skinref_dump_error error;
+  skinref_skv skv;
+  unsigned char *first, *second;
+  size_t first_size, second_size;
+
+  round_trip_primitives(primitives, &record);
+  CHECK(skinref_skv_write(path_of("trip.skv"), SKINREF_DUMP_F64, &record, primitives, 3, &error) == SKINREF_DUMP_OK);
+  CHECK(skinref_skv_open(path_of("trip.skv"), &skv, &error) == SKINREF_DUMP_OK);
+  CHECK(skv.primitive_count == 3);
+  if (skv.primitive_count == 3) {
+    check_reads_into_caller_arrays(&skv);
+    check_caller_mistakes(&skv);
+    check_load_and_write_again(&skv);
   }
+  skinref_skv_close(&skv);
+  /* Loaded and written again: the same bytes. */
+  first = read_all(path_of("trip.skv"), &first_size);
+  second = read_all(path_of("again.skv"), &second_size);
+  CHECK(first && second && first_size == second_size && memcmp(first, second, first_size) == 0);
+  free(first);
+  free(second);
+
+  check_written_as_f32(primitives, &record);
+  check_float_range_edge();
 }
 
 /* ---- malformed files ------------------------------------------------------------------------------------- */
@@ -418,18 +452,21 @@ static void test_every_prefix_refused(void) {
   free(bytes);
 }
 
-static void test_bad_fields(void) {
+/* One valid primitive record with one f64 vertex, to be spoiled field by field. */
+static void valid_primitive_record(unsigned char primitive[32 + 24]) {
+  memset(primitive, 0, 32 + 24);
+  put32(primitive + 12, 1);
+  put64(primitive + 16, 1);
+}
+
+/* The header's fields, each spoiled in a file that is otherwise valid (and is first shown to open). */
+static void check_bad_header_fields(void) {
   unsigned char bytes[4096], primitive[32 + 24];
   size_t size;
   skinref_skv skv;
   skinref_dump_error error;
-  char deep[700];
-  size_t i;
 
-  /* One valid primitive record with one f64 vertex, to be spoiled field by field. */
-  memset(primitive, 0, sizeof primitive);
-  put32(primitive + 12, 1);
-  put64(primitive + 16, 1);
+  valid_primitive_record(primitive);
   size = build(bytes, 1, 8, 1, 0, NULL, primitive, sizeof primitive);
   CHECK(write_all(path_of("valid.skv"), bytes, size));
   CHECK(skinref_skv_open(path_of("valid.skv"), &skv, &error) == SKINREF_DUMP_OK);
@@ -452,8 +489,14 @@ static void test_bad_fields(void) {
   put64(bytes + 24, (uint64_t)1 << 40);
   expect_refused(bytes, size, SKINREF_DUMP_ERROR_FORMAT,
                  "at byte 24: a record of at most 1048576 bytes within the file, found 1099511627776");
+}
 
-  /* Counts that overrun the file. */
+/* Counts that overrun the file, and the primitive record's own fields. */
+static void check_bad_counts(void) {
+  unsigned char bytes[4096], primitive[32 + 24];
+  size_t size;
+
+  valid_primitive_record(primitive);
   size = build(bytes, 1, 8, 1000000, 0, NULL, primitive, sizeof primitive);
   expect_refused(bytes, size, SKINREF_DUMP_ERROR_FORMAT,
                  "at byte 16: 1000000 primitive records of 32 bytes, but only 56 bytes follow the header");
@@ -478,8 +521,13 @@ static void test_bad_fields(void) {
   put32(bytes + 32 + 12, 1);
   put64(bytes + 32 + 24, 5);
   expect_refused(bytes, size, SKINREF_DUMP_ERROR_FORMAT, "at byte 56: reserved 0 for primitive 0, found 5");
+}
 
-  /* Records: the precision contradicting the header, and what a JSON reader refuses. */
+/* Records whose JSON parses but whose fields are wrong: the precision contradicting the header, bad values. */
+static void check_bad_record_fields(void) {
+  unsigned char bytes[4096];
+  size_t size;
+
   size = build(bytes, 2, 4, 0, 1, "{\"writer\":\"x\",\"precision\":\"f64\"}", NULL, 0);
   expect_refused(bytes, size, SKINREF_DUMP_ERROR_RECORD,
                  "at byte 32: a JSON record: \"precision\" \"f64\" contradicts the header's precision (f32)");
@@ -499,6 +547,15 @@ static void test_bad_fields(void) {
   expect_refused(bytes, size, SKINREF_DUMP_ERROR_RECORD, "\"joint_names\": every name a string");
   size = build(bytes, 2, 8, 0, 1, "{\"conventions\":[]}", NULL, 0);
   expect_refused(bytes, size, SKINREF_DUMP_ERROR_RECORD, "\"conventions\" is not an object");
+}
+
+/* Records that a JSON reader refuses: syntax, strings, NUL bytes, nesting. */
+static void check_bad_record_json(void) {
+  unsigned char bytes[4096];
+  size_t size;
+  char deep[700];
+  size_t i;
+
   size = build(bytes, 2, 8, 0, 1, "{\"writer\":\"a\"", NULL, 0);
   expect_refused(bytes, size, SKINREF_DUMP_ERROR_RECORD, "at byte 45: a JSON record: ',' or '}' in an object");
   size = build(bytes, 2, 8, 0, 1, "{\"writer\":\"unterminated}", NULL, 0);
@@ -529,7 +586,15 @@ static void test_bad_fields(void) {
   strcat(deep, "}");
   size = build(bytes, 2, 8, 0, 1, deep, NULL, 0);
   expect_refused(bytes, size, SKINREF_DUMP_ERROR_RECORD, "JSON nested at most 256 levels deep");
+}
 
+static void test_bad_fields(void) {
+  skinref_skv skv;
+  skinref_dump_error error;
+  check_bad_header_fields();
+  check_bad_counts();
+  check_bad_record_fields();
+  check_bad_record_json();
   CHECK(skinref_skv_open(path_of("does-not-exist.skv"), &skv, &error) == SKINREF_DUMP_ERROR_IO);
   CHECK_ERROR(error, SKINREF_DUMP_ERROR_IO, "does-not-exist.skv: a readable .skv file (");
 }
@@ -630,7 +695,71 @@ static void test_writer_refusals(void) {
 
 /* ---- pose dumps ------------------------------------------------------------------------------------------- */
 
-static void test_pose_text(void) {
+/* The values of test_pose_text's two-node, one-skin pose (file scope, so that its steps share them). */
+static const double pose_tip_translation[3] = {1, 2, 3}, pose_root_translation[3] = {0, 0, 0};
+static const float pose_tip_rotation[4] = {0, 0, 0.1f, 1};
+static const double pose_root_rotation[4] = {0, 0, 0, 1};
+static const float pose_tip_scale[3] = {1, 1, 1}, pose_root_scale[3] = {2, 2, 2};
+static const double pose_tip_global[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1};
+static const double pose_root_global[16] = {2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1};
+static const float pose_weights[2] = {0.25f, -0.5f};
+static const float pose_normal_matrices[18] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5f, 0, 0, 0, 0.5f, 0, 0, 0, 0.5f};
+static const skinref_dump_convention pose_conventions[1] = {{"rotation", "nlerp"}};
+
+/* The pose and what it points into that the steps change (the joint names) or that is built (the palette): the
+ * pose points into the fixture, so a fixture stays where pose_fixture_fill filled it. */
+typedef struct {
+  double palette[32];
+  const char *joint_names[2];
+  skinref_pose_node nodes[2];
+  skinref_pose_skin skin;
+  skinref_pose pose;
+} pose_fixture;
+
+static void pose_fixture_fill(pose_fixture *f) {
+  memcpy(f->palette, pose_tip_global, sizeof pose_tip_global);
+  memcpy(f->palette + 16, pose_root_global, sizeof pose_root_global);
+  f->joint_names[0] = "tip";
+  f->joint_names[1] = "root";
+  memset(f->nodes, 0, sizeof f->nodes);
+  memset(&f->skin, 0, sizeof f->skin);
+  memset(&f->pose, 0, sizeof f->pose);
+  f->nodes[0].name = "tip";
+  f->nodes[0].translation = skinref_dump_f64(pose_tip_translation);
+  f->nodes[0].rotation = skinref_dump_f32(pose_tip_rotation);
+  f->nodes[0].scale = skinref_dump_f32(pose_tip_scale);
+  f->nodes[0].global = skinref_dump_f64(pose_tip_global);
+  f->nodes[0].morph_weights = skinref_dump_f32(pose_weights);
+  f->nodes[0].morph_weight_count = 2;
+  f->nodes[1].name = "root";
+  f->nodes[1].translation = skinref_dump_f64(pose_root_translation);
+  f->nodes[1].rotation = skinref_dump_f64(pose_root_rotation);
+  f->nodes[1].scale = skinref_dump_f32(pose_root_scale);
+  f->nodes[1].global = skinref_dump_f64(pose_root_global);
+  f->skin.name = "skin";
+  f->skin.joint_count = 2;
+  f->skin.joint_names = f->joint_names;
+  f->skin.palette = skinref_dump_f64(f->palette);
+  f->skin.normal_matrices = skinref_dump_f32(pose_normal_matrices);
+  f->pose.writer = "dump_h_test";
+  f->pose.source = "model \"x\".glb";
+  f->pose.animation = -1;
+  f->pose.recipe = "arm.json";
+  f->pose.time = 0.1;
+  f->pose.has_clip_time = 1;
+  f->pose.clip_time = 0.5;
+  f->pose.has_conventions = 1;
+  f->pose.conventions = pose_conventions;
+  f->pose.convention_count = 1;
+  f->pose.matrix_order = SKINREF_POSE_COLUMN_MAJOR;
+  f->pose.nodes = f->nodes;
+  f->pose.node_count = 2;
+  f->pose.skins = &f->skin;
+  f->pose.skin_count = 1;
+}
+
+/* The fixture's pose, written column-major: exactly these bytes. */
+static void check_pose_bytes(const char *target, const skinref_pose *pose) {
   static const char expected[] =
       "{\"format\":\"skinref-pose\",\"version\":1,\"writer\":\"dump_h_test\",\"source\":\"model \\\"x\\\".glb\","
       "\"animation\":null,\"recipe\":\"arm.json\",\"time\":0.10000000000000001,\"clip_time\":0.5,"
@@ -645,73 +774,26 @@ static void test_pose_text(void) {
       "{\"name\":\"skin\",\"joint_names\":[\"tip\",\"root\"],\"palette\":[[1,0,0,0,0,1,0,0,0,0,1,0,1,2,3,1],"
       "[2,0,0,0,0,2,0,0,0,0,2,0,0,0,0,1]],\"normal_matrices\":[[1,0,0,0,1,0,0,0,1],[0.5,0,0,0,0.5,0,0,0,0.5]]}\n"
       "]}\n";
-  const double tip_translation[3] = {1, 2, 3}, root_translation[3] = {0, 0, 0};
-  const float tip_rotation[4] = {0, 0, 0.1f, 1};
-  const double root_rotation[4] = {0, 0, 0, 1};
-  const float tip_scale[3] = {1, 1, 1}, root_scale[3] = {2, 2, 2};
-  const double tip_global[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1};
-  const double root_global[16] = {2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1};
-  const float weights[2] = {0.25f, -0.5f};
-  double palette[32];
-  const float normal_matrices[18] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5f, 0, 0, 0, 0.5f, 0, 0, 0, 0.5f};
-  const char *joint_names[2] = {"tip", "root"};
-  const skinref_dump_convention conventions[1] = {{"rotation", "nlerp"}};
-  skinref_pose_node nodes[2];
-  skinref_pose_skin skin;
-  skinref_pose pose;
   skinref_dump_error error;
-  const char *target = path_of("pose.json");
   size_t size;
   unsigned char *bytes;
-  memcpy(palette, tip_global, sizeof tip_global);
-  memcpy(palette + 16, root_global, sizeof root_global);
-  memset(nodes, 0, sizeof nodes);
-  memset(&skin, 0, sizeof skin);
-  memset(&pose, 0, sizeof pose);
-  nodes[0].name = "tip";
-  nodes[0].translation = skinref_dump_f64(tip_translation);
-  nodes[0].rotation = skinref_dump_f32(tip_rotation);
-  nodes[0].scale = skinref_dump_f32(tip_scale);
-  nodes[0].global = skinref_dump_f64(tip_global);
-  nodes[0].morph_weights = skinref_dump_f32(weights);
-  nodes[0].morph_weight_count = 2;
-  nodes[1].name = "root";
-  nodes[1].translation = skinref_dump_f64(root_translation);
-  nodes[1].rotation = skinref_dump_f64(root_rotation);
-  nodes[1].scale = skinref_dump_f32(root_scale);
-  nodes[1].global = skinref_dump_f64(root_global);
-  skin.name = "skin";
-  skin.joint_count = 2;
-  skin.joint_names = joint_names;
-  skin.palette = skinref_dump_f64(palette);
-  skin.normal_matrices = skinref_dump_f32(normal_matrices);
-  pose.writer = "dump_h_test";
-  pose.source = "model \"x\".glb";
-  pose.animation = -1;
-  pose.recipe = "arm.json";
-  pose.time = 0.1;
-  pose.has_clip_time = 1;
-  pose.clip_time = 0.5;
-  pose.has_conventions = 1;
-  pose.conventions = conventions;
-  pose.convention_count = 1;
-  pose.matrix_order = SKINREF_POSE_COLUMN_MAJOR;
-  pose.nodes = nodes;
-  pose.node_count = 2;
-  pose.skins = &skin;
-  pose.skin_count = 1;
-  CHECK(skinref_pose_write(target, &pose, &error) == SKINREF_DUMP_OK);
+  CHECK(skinref_pose_write(target, pose, &error) == SKINREF_DUMP_OK);
   bytes = read_all(target, &size);
   CHECK(bytes && size == strlen(expected) && memcmp(bytes, expected, size) == 0);
   if (bytes && (size != strlen(expected) || memcmp(bytes, expected, size) != 0))
     fprintf(stderr, "  pose.json:\n%.*s\n  expected:\n%s\n", (int)size, (const char *)bytes, expected);
   free(bytes);
+}
 
-  /* Row-major is declared; the numbers are written as given. */
-  pose.matrix_order = SKINREF_POSE_ROW_MAJOR;
-  pose.animation = 2;
-  pose.recipe = NULL;
-  CHECK(skinref_pose_write(target, &pose, &error) == SKINREF_DUMP_OK);
+/* Row-major is declared; the numbers are written as given. */
+static void check_pose_row_major(const char *target, skinref_pose *pose) {
+  skinref_dump_error error;
+  size_t size;
+  unsigned char *bytes;
+  pose->matrix_order = SKINREF_POSE_ROW_MAJOR;
+  pose->animation = 2;
+  pose->recipe = NULL;
+  CHECK(skinref_pose_write(target, pose, &error) == SKINREF_DUMP_OK);
   bytes = read_all(target, &size);
   CHECK(bytes && size > 0);
   if (bytes) {
@@ -721,38 +803,51 @@ static void test_pose_text(void) {
     CHECK(strstr((const char *)bytes, "\"global\":[1,0,0,0,0,1,0,0,0,0,1,0,1,2,3,1]") != NULL);
   }
   free(bytes);
+}
 
-  /* Refusals leave the last good dump in place. */
+/* Refusals leave the last good dump in place. Each spoils one field of the fixture and restores it (the time
+ * to 0, the source to "m.glb"; the repeated joint name is left). */
+static void check_pose_refusals(const char *target, pose_fixture *f) {
+  skinref_dump_error error;
   CHECK(write_all(target, "keep", 4));
   {
     double bad_global[16];
-    memcpy(bad_global, root_global, sizeof bad_global);
+    memcpy(bad_global, pose_root_global, sizeof bad_global);
     bad_global[5] = -DBL_MAX * 2;
-    nodes[1].global = skinref_dump_f64(bad_global);
-    CHECK(skinref_pose_write(target, &pose, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
+    f->nodes[1].global = skinref_dump_f64(bad_global);
+    CHECK(skinref_pose_write(target, &f->pose, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
     CHECK_ERROR(error, SKINREF_DUMP_ERROR_ARGUMENT, "pose.json: node 1: finite numbers, but value 5 is not");
-    nodes[1].global = skinref_dump_f64(root_global);
+    f->nodes[1].global = skinref_dump_f64(pose_root_global);
   }
-  nodes[1].name = NULL;
-  CHECK(skinref_pose_write(target, &pose, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
+  f->nodes[1].name = NULL;
+  CHECK(skinref_pose_write(target, &f->pose, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
   CHECK_ERROR(error, SKINREF_DUMP_ERROR_ARGUMENT, "a name for every node or for none");
-  nodes[1].name = "root";
-  nodes[1].scale = skinref_dump_f32(NULL);
-  CHECK(skinref_pose_write(target, &pose, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
+  f->nodes[1].name = "root";
+  f->nodes[1].scale = skinref_dump_f32(NULL);
+  CHECK(skinref_pose_write(target, &f->pose, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
   CHECK_ERROR(error, SKINREF_DUMP_ERROR_ARGUMENT, "node 1: translation, rotation, scale and global, each exactly one");
-  nodes[1].scale = skinref_dump_f32(root_scale);
-  pose.source = NULL;
-  CHECK(skinref_pose_write(target, &pose, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
+  f->nodes[1].scale = skinref_dump_f32(pose_root_scale);
+  f->pose.source = NULL;
+  CHECK(skinref_pose_write(target, &f->pose, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
   CHECK_ERROR(error, SKINREF_DUMP_ERROR_ARGUMENT, "source: the model, got NULL");
-  pose.source = "m.glb";
-  pose.time = -DBL_MAX * 2;
-  CHECK(skinref_pose_write(target, &pose, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
+  f->pose.source = "m.glb";
+  f->pose.time = -DBL_MAX * 2;
+  CHECK(skinref_pose_write(target, &f->pose, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
   CHECK_ERROR(error, SKINREF_DUMP_ERROR_ARGUMENT, "time: a finite number");
-  pose.time = 0;
-  joint_names[1] = "tip";
-  CHECK(skinref_pose_write(target, &pose, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
+  f->pose.time = 0;
+  f->joint_names[1] = "tip";
+  CHECK(skinref_pose_write(target, &f->pose, &error) == SKINREF_DUMP_ERROR_ARGUMENT);
   CHECK_ERROR(error, SKINREF_DUMP_ERROR_ARGUMENT, "skin joint_names[1]: each name once, but 'tip' comes twice");
   CHECK(file_is(target, "keep"));
+}
+
+static void test_pose_text(void) {
+  const char *target = path_of("pose.json");
+  pose_fixture f;
+  pose_fixture_fill(&f);
+  check_pose_bytes(target, &f.pose);
+  check_pose_row_major(target, &f.pose);
+  check_pose_refusals(target, &f);
 }
 
 /* ---- the model hash ---------------------------------------------------------------------------------------- */

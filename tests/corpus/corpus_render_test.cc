@@ -331,6 +331,128 @@ size_t count_occurrences(const std::string& text, const std::string& needle) {
   return count;
 }
 
+// The Animation_Skin* groups under the generator's folder, sorted.
+std::vector<fs::path> skin_groups(const fs::path& generator_dir) {
+  std::vector<fs::path> groups;
+  for (const auto& entry : fs::directory_iterator(generator_dir)) {
+    if (entry.is_directory() && entry.path().filename().string().rfind("Animation_Skin", 0) == 0)
+      groups.push_back(entry.path());
+  }
+  std::sort(groups.begin(), groups.end());
+  return groups;
+}
+
+// What the generator test gathers over all groups: a row per model rendered, and the counts it checks.
+struct GeneratorTally {
+  size_t manifest_models = 0;  // models the manifests list
+  size_t stills = 0;           // generator images that are PNG stills (silhouettes compared)
+  std::vector<GeneratorRow> rows;
+};
+
+// Our shaded render at the generator's size, from `eye` looking at the origin with the generator's field of view.
+skinref::RenderResult render_from_generator_camera(const skinref::Scene& scene, const Moment& moment,
+                                                   const std::array<double, 3>& eye) {
+  const skinref::EvaluatedPose pose = skinref::evaluate_pose(scene, moment.animation, moment.time);
+  const std::vector<skinref::WorldPrimitive> primitives = skinref::evaluate_vertices(scene, pose, {});
+  const skinref::RenderCamera camera =
+      skinref::look_at_camera(skinref::Vec3(eye[0], eye[1], eye[2]), skinref::Vec3::Zero(), kGeneratorFovDegrees, 1.0);
+  skinref::RenderOptions options;
+  options.width = kGeneratorImageSize;
+  options.height = kGeneratorImageSize;
+  options.view = RenderView::Shaded;
+  return skinref::render_scene(scene, pose, primitives, camera, options);
+}
+
+// Our image written as row.our_file in out_dir; it must read back as written.
+void write_ours(const skinref::RgbaImage& image, const fs::path& out_dir, GeneratorRow& row) {
+  row.our_file = row.name + ".skinref.png";
+  skinref::write_png(image, (out_dir / row.our_file).string());
+  const skinref::RgbaImage written = skinref::read_png((out_dir / row.our_file).string());
+  EXPECT_EQ(written.width, kGeneratorImageSize);
+  EXPECT_TRUE(written.pixels == image.pixels) << "the PNG does not read back as written";
+}
+
+// The generator's image copied beside ours as row.generator_file; a PNG still's silhouette coverage compared
+// with ours (counted in `stills`), a GIF not. Fatal failures return here; the caller checks for them.
+void compare_with_generators_image(const fs::path& theirs_path, const fs::path& out_dir, GeneratorRow& row,
+                                   size_t& stills) {
+  ASSERT_TRUE(fs::is_regular_file(theirs_path)) << "the manifest names a missing image " << theirs_path;
+  const std::string extension = theirs_path.extension().string();
+  row.generator_file = row.name + ".generator" + extension;
+  fs::copy_file(theirs_path, out_dir / row.generator_file, fs::copy_options::overwrite_existing);
+
+  std::cout << "[ render   ] " << row.name << " coverage ours " << fixed(row.ours);
+  if (extension == ".png") {
+    ++stills;
+    const skinref::RgbaImage theirs = skinref::read_png(theirs_path.string());
+    ASSERT_EQ(theirs.width, kGeneratorImageSize);
+    ASSERT_EQ(theirs.height, kGeneratorImageSize);
+    row.theirs = generator_coverage(theirs);
+    std::cout << " theirs " << fixed(row.theirs) << "\n";
+    EXPECT_GT(row.theirs, 0.0) << "no model found in the generator's image";
+    EXPECT_LE(std::abs(row.ours - row.theirs), skinref::tol::kSilhouetteCoverageRelative * row.theirs)
+        << "silhouette coverage: ours " << row.ours << ", the generator's " << row.theirs;
+  } else {
+    std::cout << " (the generator's image is an animated GIF: not compared)\n";
+  }
+}
+
+// One model of a group's manifest: rendered, written, compared, and its row added to the tally. Fatal failures
+// return here (as they would have ended the test); the caller checks for them.
+void render_generator_model(const fs::path& group, const fs::path& manifest_path, const nlohmann::json& model,
+                            const fs::path& out_dir, GeneratorTally& tally) {
+  ++tally.manifest_models;
+  const std::string file_name = model.at("fileName").get<std::string>();
+  const std::string sample_image = model.at("sampleImageName").get<std::string>();
+  const std::vector<double> translation = model.at("camera").at("translation").get<std::vector<double>>();
+  ASSERT_EQ(translation.size(), 3u) << manifest_path << ": " << file_name;
+  SCOPED_TRACE(file_name);
+
+  GeneratorRow row;
+  row.group = group.filename().string();
+  row.name = fs::path(file_name).stem().string();
+  row.eye = {translation[0], translation[1], translation[2]};
+  const skinref::Scene scene = load_or_fail((group / file_name).string());
+  row.moment = mid_animation(scene);
+  const skinref::RenderResult result = render_from_generator_camera(scene, row.moment, row.eye);
+  ASSERT_EQ(result.image.width, kGeneratorImageSize);
+  ASSERT_EQ(result.image.height, kGeneratorImageSize);
+  row.ours = static_cast<double>(covered_pixels(result.buffers)) /
+             (static_cast<double>(kGeneratorImageSize) * kGeneratorImageSize);
+  EXPECT_GT(row.ours, 0.0) << "the model is not in view";
+
+  write_ours(result.image, out_dir, row);
+  compare_with_generators_image(group / sample_image, out_dir, row, tally.stills);
+  if (::testing::Test::HasFatalFailure()) return;
+  tally.rows.push_back(row);
+}
+
+// Every model of one group's Manifest.json. Fatal failures return here; the caller checks for them.
+void render_generator_group(const fs::path& group, const fs::path& out_dir, GeneratorTally& tally) {
+  const fs::path manifest_path = group / "Manifest.json";
+  ASSERT_TRUE(fs::is_regular_file(manifest_path)) << manifest_path;
+  nlohmann::json manifest;
+  std::ifstream(manifest_path) >> manifest;
+  ASSERT_TRUE(manifest.contains("models") && manifest["models"].is_array()) << manifest_path;
+  for (const nlohmann::json& model : manifest["models"]) {
+    render_generator_model(group, manifest_path, model, out_dir, tally);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+// The written index.html: a row per manifest model, and every image it names present and on the page.
+void check_index_page(const fs::path& index, const fs::path& out_dir, const GeneratorTally& tally) {
+  std::ifstream in(index, std::ios::binary);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(tally.rows.size(), tally.manifest_models) << "every model of the manifests rendered";
+  EXPECT_EQ(count_occurrences(page, kRowMarker), tally.manifest_models) << "one row per model in " << index;
+  for (const GeneratorRow& row : tally.rows) {
+    EXPECT_TRUE(fs::is_regular_file(out_dir / row.our_file)) << row.our_file;
+    EXPECT_TRUE(fs::is_regular_file(out_dir / row.generator_file)) << row.generator_file;
+    EXPECT_NE(page.find("src=\"" + row.our_file + "\""), std::string::npos) << row.our_file << " is not on the page";
+  }
+}
+
 // Every model of every Animation_Skin* group's Manifest.json renders at 400x400 from the manifest's camera;
 // our PNG and a copy of the generator's image go to SKINREF_TEST_OUTPUT_DIR/asset-generator/ with an
 // index.html showing them side by side. Not a pixel comparison (different renderer, lighting and
@@ -342,102 +464,27 @@ TEST(AssetGeneratorRenderTest, SkinCasesRenderBesideTheGeneratorsImages) {
   }
   const fs::path generator_dir = fs::path(corpus_dir()) / "glTF-Asset-Generator";
   ASSERT_TRUE(fs::is_directory(generator_dir)) << "the corpus folder exists but lacks " << generator_dir;
-  std::vector<fs::path> groups;
-  for (const auto& entry : fs::directory_iterator(generator_dir)) {
-    if (entry.is_directory() && entry.path().filename().string().rfind("Animation_Skin", 0) == 0)
-      groups.push_back(entry.path());
-  }
-  std::sort(groups.begin(), groups.end());
+  const std::vector<fs::path> groups = skin_groups(generator_dir);
   ASSERT_FALSE(groups.empty()) << "no Animation_Skin* group under " << generator_dir;
 
   const fs::path out_dir = fs::path(SKINREF_TEST_OUTPUT_DIR) / "asset-generator";
   fs::remove_all(out_dir);  // no stale images from models that have since left the corpus
   fs::create_directories(out_dir);
 
-  size_t manifest_models = 0, stills = 0;
-  std::vector<GeneratorRow> rows;
+  GeneratorTally tally;
   for (const fs::path& group : groups) {
-    const fs::path manifest_path = group / "Manifest.json";
-    ASSERT_TRUE(fs::is_regular_file(manifest_path)) << manifest_path;
-    nlohmann::json manifest;
-    std::ifstream(manifest_path) >> manifest;
-    ASSERT_TRUE(manifest.contains("models") && manifest["models"].is_array()) << manifest_path;
-    for (const nlohmann::json& model : manifest["models"]) {
-      ++manifest_models;
-      const std::string file_name = model.at("fileName").get<std::string>();
-      const std::string sample_image = model.at("sampleImageName").get<std::string>();
-      const std::vector<double> translation = model.at("camera").at("translation").get<std::vector<double>>();
-      ASSERT_EQ(translation.size(), 3u) << manifest_path << ": " << file_name;
-      SCOPED_TRACE(file_name);
-
-      GeneratorRow row;
-      row.group = group.filename().string();
-      row.name = fs::path(file_name).stem().string();
-      row.eye = {translation[0], translation[1], translation[2]};
-      const skinref::Scene scene = load_or_fail((group / file_name).string());
-      row.moment = mid_animation(scene);
-      const skinref::EvaluatedPose pose = skinref::evaluate_pose(scene, row.moment.animation, row.moment.time);
-      const std::vector<skinref::WorldPrimitive> primitives = skinref::evaluate_vertices(scene, pose, {});
-      const skinref::RenderCamera camera = skinref::look_at_camera(
-          skinref::Vec3(translation[0], translation[1], translation[2]), skinref::Vec3::Zero(), kGeneratorFovDegrees,
-          1.0);
-      skinref::RenderOptions options;
-      options.width = kGeneratorImageSize;
-      options.height = kGeneratorImageSize;
-      options.view = RenderView::Shaded;
-      const skinref::RenderResult result = skinref::render_scene(scene, pose, primitives, camera, options);
-      ASSERT_EQ(result.image.width, kGeneratorImageSize);
-      ASSERT_EQ(result.image.height, kGeneratorImageSize);
-      row.ours = static_cast<double>(covered_pixels(result.buffers)) /
-                 (static_cast<double>(kGeneratorImageSize) * kGeneratorImageSize);
-      EXPECT_GT(row.ours, 0.0) << "the model is not in view";
-
-      row.our_file = row.name + ".skinref.png";
-      skinref::write_png(result.image, (out_dir / row.our_file).string());
-      const skinref::RgbaImage written = skinref::read_png((out_dir / row.our_file).string());
-      EXPECT_EQ(written.width, kGeneratorImageSize);
-      EXPECT_TRUE(written.pixels == result.image.pixels) << "the PNG does not read back as written";
-
-      const fs::path theirs_path = group / sample_image;
-      ASSERT_TRUE(fs::is_regular_file(theirs_path)) << "the manifest names a missing image " << theirs_path;
-      const std::string extension = theirs_path.extension().string();
-      row.generator_file = row.name + ".generator" + extension;
-      fs::copy_file(theirs_path, out_dir / row.generator_file, fs::copy_options::overwrite_existing);
-
-      std::cout << "[ render   ] " << row.name << " coverage ours " << fixed(row.ours);
-      if (extension == ".png") {
-        ++stills;
-        const skinref::RgbaImage theirs = skinref::read_png(theirs_path.string());
-        ASSERT_EQ(theirs.width, kGeneratorImageSize);
-        ASSERT_EQ(theirs.height, kGeneratorImageSize);
-        row.theirs = generator_coverage(theirs);
-        std::cout << " theirs " << fixed(row.theirs) << "\n";
-        EXPECT_GT(row.theirs, 0.0) << "no model found in the generator's image";
-        EXPECT_LE(std::abs(row.ours - row.theirs), skinref::tol::kSilhouetteCoverageRelative * row.theirs)
-            << "silhouette coverage: ours " << row.ours << ", the generator's " << row.theirs;
-      } else {
-        std::cout << " (the generator's image is an animated GIF: not compared)\n";
-      }
-      rows.push_back(row);
-    }
+    render_generator_group(group, out_dir, tally);
+    if (HasFatalFailure()) return;  // an ASSERT in the steps ends the test, as it would inline
   }
 
   const fs::path index = out_dir / "index.html";
-  write_index(index, rows);
-  std::ifstream in(index, std::ios::binary);
-  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(rows.size(), manifest_models) << "every model of the manifests rendered";
-  EXPECT_EQ(count_occurrences(page, kRowMarker), manifest_models) << "one row per model in " << index;
-  for (const GeneratorRow& row : rows) {
-    EXPECT_TRUE(fs::is_regular_file(out_dir / row.our_file)) << row.our_file;
-    EXPECT_TRUE(fs::is_regular_file(out_dir / row.generator_file)) << row.generator_file;
-    EXPECT_NE(page.find("src=\"" + row.our_file + "\""), std::string::npos) << row.our_file << " is not on the page";
-  }
-  EXPECT_GT(stills, 0u) << "no still image to compare silhouettes with";
-  RecordProperty("models", std::to_string(rows.size()));
+  write_index(index, tally.rows);
+  check_index_page(index, out_dir, tally);
+  EXPECT_GT(tally.stills, 0u) << "no still image to compare silhouettes with";
+  RecordProperty("models", std::to_string(tally.rows.size()));
   RecordProperty("index", index.string());
-  std::cout << "[ render   ] " << rows.size() << " models, " << stills << " stills compared; page: " << index.string()
-            << "\n";
+  std::cout << "[ render   ] " << tally.rows.size() << " models, " << tally.stills
+            << " stills compared; page: " << index.string() << "\n";
 }
 
 }  // namespace

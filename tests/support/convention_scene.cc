@@ -46,34 +46,42 @@ AnimationSampler sampler(Interpolation interpolation, std::vector<double> times,
   return s;
 }
 
-}  // namespace
+// The scene's nodes, by role.
+struct ConventionNodes {
+  int world, hips, spine, arm, hand;  // the skeleton under "world" (hips is the skeleton root)
+  int body;                           // the mesh node, outside the skeleton
+};
 
-Scene make_convention_scene() {
-  Scene scene;
-  scene.source = "test:convention-scene";
-  const int world = add_node(scene, "world", -1, Vec3(0.3, -0.2, 0.1), axis_angle(Vec3::UnitX(), 20.0));
-  const int hips = add_node(scene, "hips", world, Vec3(0, 0, 0));
-  const int spine = add_node(scene, "spine", hips, Vec3(0, 1, 0));
-  const int arm = add_node(scene, "arm", spine, Vec3(0, 1, 0));
-  const int hand = add_node(scene, "hand", arm, Vec3(0, 1, 0));
-  const int body = add_node(scene, "body", -1, Vec3(0.5, 0.0, -0.3), axis_angle(Vec3::UnitY(), 30.0),
-                            Vec3(1.3, 1.2, 1.0));
+// The nodes (in this order: world, hips, spine, arm, hand, body) and the skin over hips..hand.
+ConventionNodes add_nodes_and_skin(Scene& scene) {
+  ConventionNodes n;
+  n.world = add_node(scene, "world", -1, Vec3(0.3, -0.2, 0.1), axis_angle(Vec3::UnitX(), 20.0));
+  n.hips = add_node(scene, "hips", n.world, Vec3(0, 0, 0));
+  n.spine = add_node(scene, "spine", n.hips, Vec3(0, 1, 0));
+  n.arm = add_node(scene, "arm", n.spine, Vec3(0, 1, 0));
+  n.hand = add_node(scene, "hand", n.arm, Vec3(0, 1, 0));
+  n.body = add_node(scene, "body", -1, Vec3(0.5, 0.0, -0.3), axis_angle(Vec3::UnitY(), 30.0), Vec3(1.3, 1.2, 1.0));
 
   Skin skin;
   skin.name = "skeleton";
-  skin.joints = {hips, spine, arm, hand};
-  skin.skeleton = hips;
+  skin.joints = {n.hips, n.spine, n.arm, n.hand};
+  skin.skeleton = n.hips;
   for (int j = 0; j < 4; ++j) {  // the bind pose: joints straight up the Y axis, no world transform
     Mat4 ibm = Mat4::Identity();
     ibm(1, 3) = -double(j);
     skin.inverse_bind.push_back(ibm);
   }
   scene.skins.push_back(skin);
+  return n;
+}
 
-  // A tube along Y, radius 0.3, rings every 0.25 from 0 to 3.5, 8 segments.
-  Primitive prim;
+// The tube: rings every 0.25 from 0 to 3.5, 8 segments.
+constexpr int kTubeRings = 15, kTubeSegments = 8;
+
+// A tube along Y, radius 0.3: positions, normals, tangents and twelve influences per vertex.
+void add_tube_vertices(Primitive& prim) {
   prim.influences_per_vertex = 12;
-  const int rings = 15, segments = 8;
+  const int rings = kTubeRings, segments = kTubeSegments;
   for (int r = 0; r < rings; ++r) {
     const double y = 0.25 * r;
     // Each joint's weight (proximity to joints at y = 0, 1, 2, 3, the sum scaled by 0.85..1.15) is split
@@ -103,6 +111,11 @@ Scene make_convention_scene() {
         }
     }
   }
+}
+
+// Two triangles between each pair of neighbouring rings' segments.
+void add_tube_indices(Primitive& prim) {
+  const int rings = kTubeRings, segments = kTubeSegments;
   for (int r = 0; r + 1 < rings; ++r)
     for (int s = 0; s < segments; ++s) {
       const uint32_t a = uint32_t(r * segments + s), b = uint32_t(r * segments + (s + 1) % segments);
@@ -110,7 +123,10 @@ Scene make_convention_scene() {
       prim.indices.insert(prim.indices.end(), {a, c, b, b, c, d});
     }
   prim.indexed = true;
-  // Nine morph targets (bulges, shears, lifts of different sizes), normal deltas on the first.
+}
+
+// Nine morph targets (bulges, shears, lifts of different sizes), normal deltas on the first.
+void add_tube_targets(Primitive& prim) {
   for (int t = 0; t < 9; ++t) {
     MorphTarget target;
     const double size = 0.05 + 0.02 * t;
@@ -124,6 +140,14 @@ Scene make_convention_scene() {
     }
     prim.targets.push_back(target);
   }
+}
+
+// The tube mesh with its default morph weights, on the body node under skin 0.
+void add_tube_mesh(Scene& scene, int body) {
+  Primitive prim;
+  add_tube_vertices(prim);
+  add_tube_indices(prim);
+  add_tube_targets(prim);
   Mesh mesh;
   mesh.name = "tube";
   mesh.primitives.push_back(prim);
@@ -131,43 +155,62 @@ Scene make_convention_scene() {
   scene.meshes.push_back(mesh);
   scene.nodes[size_t(body)].mesh = 0;
   scene.nodes[size_t(body)].skin = 0;
+}
 
+// Spine rotation: 0, 150, 300 (stored in the other hemisphere), 340 degrees about Z; keys of norm 1.0004.
+AnimationSampler spine_rotation_sampler() {
+  std::vector<double> values;
+  const double angles[] = {0.0, 150.0, 300.0, 340.0};
+  for (int k = 0; k < 4; ++k) push_key(values, axis_angle(Vec3(0.2, 0.1, 1.0), angles[k]), 1.0004, k == 2);
+  return sampler(Interpolation::Linear, {0.5, 1.0, 1.5, 2.0}, values, 4);
+}
+
+// Hand rotation, CUBICSPLINE about X: 0, 60, -40 degrees, tangents (per second) of 3 rad/s.
+AnimationSampler hand_rotation_sampler() {
+  std::vector<double> values;
+  const double angles[] = {0.0, 60.0, -40.0};
+  for (int k = 0; k < 3; ++k) {
+    const Quat q = axis_angle(Vec3::UnitX(), angles[k]);
+    const double half = angles[k] * kPi / 360.0;
+    // d/dt of (sin(a/2), 0, 0, cos(a/2)) at da/dt = 6 rad/s: 3 * (cos(a/2), 0, 0, -sin(a/2)), large on purpose
+    const double tangent[4] = {f32(3.0 * std::cos(half)), 0.0, 0.0, f32(-3.0 * std::sin(half))};
+    values.insert(values.end(), tangent, tangent + 4);                       // in-tangent
+    values.insert(values.end(), {q.x(), q.y(), q.z(), q.w()});                // value
+    values.insert(values.end(), tangent, tangent + 4);                       // out-tangent
+  }
+  return sampler(Interpolation::CubicSpline, {0.5, 1.25, 2.0}, values, 4);
+}
+
+// Animation "main", keys from 0.5 s to 2 s: spine rotation and scale, arm translation (STEP), hand rotation.
+Animation main_animation(const ConventionNodes& n) {
   Animation animation;
   animation.name = "main";
   auto add_channel = [&](int node, ChannelPath path, AnimationSampler s) {
     animation.samplers.push_back(std::move(s));
     animation.channels.push_back({int(animation.samplers.size()) - 1, node, path});
   };
-  {  // spine rotation: 0, 150, 300 (stored in the other hemisphere), 340 degrees about Z; keys of norm 1.0004
-    std::vector<double> values;
-    const double angles[] = {0.0, 150.0, 300.0, 340.0};
-    for (int k = 0; k < 4; ++k) push_key(values, axis_angle(Vec3(0.2, 0.1, 1.0), angles[k]), 1.0004, k == 2);
-    add_channel(spine, ChannelPath::Rotation, sampler(Interpolation::Linear, {0.5, 1.0, 1.5, 2.0}, values, 4));
-  }
-  add_channel(spine, ChannelPath::Scale,
+  add_channel(n.spine, ChannelPath::Rotation, spine_rotation_sampler());
+  add_channel(n.spine, ChannelPath::Scale,
               sampler(Interpolation::Linear, {0.5, 2.0}, {1.0, 1.0, 1.0, f32(1.3), f32(0.8), f32(1.1)}, 3));
-  add_channel(arm, ChannelPath::Translation,
+  add_channel(n.arm, ChannelPath::Translation,
               sampler(Interpolation::Step, {0.5, 1.0, 1.5, 2.0},
                       {0.0, 1.0, 0.0, f32(0.1234), f32(1.0567), f32(-0.0789), f32(-0.2), f32(0.9), f32(0.15),
                        f32(0.05), f32(1.2), f32(0.3)},
                       3));
-  {  // hand rotation, CUBICSPLINE about X: 0, 60, -40 degrees, tangents (per second) of 3 rad/s
-    std::vector<double> values;
-    const double angles[] = {0.0, 60.0, -40.0};
-    for (int k = 0; k < 3; ++k) {
-      const Quat q = axis_angle(Vec3::UnitX(), angles[k]);
-      const double half = angles[k] * kPi / 360.0;
-      // d/dt of (sin(a/2), 0, 0, cos(a/2)) at da/dt = 6 rad/s: 3 * (cos(a/2), 0, 0, -sin(a/2)), large on purpose
-      const double tangent[4] = {f32(3.0 * std::cos(half)), 0.0, 0.0, f32(-3.0 * std::sin(half))};
-      values.insert(values.end(), tangent, tangent + 4);                       // in-tangent
-      values.insert(values.end(), {q.x(), q.y(), q.z(), q.w()});                // value
-      values.insert(values.end(), tangent, tangent + 4);                       // out-tangent
-    }
-    add_channel(hand, ChannelPath::Rotation, sampler(Interpolation::CubicSpline, {0.5, 1.25, 2.0}, values, 4));
-  }
+  add_channel(n.hand, ChannelPath::Rotation, hand_rotation_sampler());
   animation.start_time = 0.5;
   animation.end_time = 2.0;
-  scene.animations.push_back(animation);
+  return animation;
+}
+
+}  // namespace
+
+Scene make_convention_scene() {
+  Scene scene;
+  scene.source = "test:convention-scene";
+  const ConventionNodes nodes = add_nodes_and_skin(scene);
+  add_tube_mesh(scene, nodes.body);
+  scene.animations.push_back(main_animation(nodes));
   finalize_scene(scene);
   return scene;
 }

@@ -234,21 +234,25 @@ void walk(const Scene& scene, int node, const M4& parent, const std::vector<Trs>
     walk(scene, child, globals[size_t(node)], locals, choices, globals);
 }
 
-}  // namespace
+// The engine's pose: each node's local TRS and its morph weights.
+struct EnginePose {
+  std::vector<Trs> locals;
+  std::vector<std::vector<float>> morph;  // per node; sized by its mesh's first primitive's targets
+};
 
-std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int animation, float time,
-                                                    const Float32EngineChoices& choices) {
-  const RoundingScope mode(choices.round_toward_zero ? FE_TOWARDZERO : FE_TONEAREST);
-  // Pose.
-  std::vector<Trs> locals(scene.nodes.size());
-  std::vector<std::vector<float>> morph(scene.nodes.size());
+// The rest pose: the nodes' rest TRS (rotations normalized) and their default morph weights.
+EnginePose rest_pose(const Scene& scene, const Float32EngineChoices& choices) {
+  EnginePose pose;
+  pose.locals.resize(scene.nodes.size());
+  pose.morph.resize(scene.nodes.size());
   for (size_t n = 0; n < scene.nodes.size(); ++n) {
     const Transform& rest = scene.nodes[n].rest;
-    locals[n].translation = {float(rest.translation.x()), float(rest.translation.y()), float(rest.translation.z())};
-    locals[n].rotation = normalized(Quaternion{float(rest.rotation.x()), float(rest.rotation.y()),
-                                               float(rest.rotation.z()), float(rest.rotation.w())},
-                                    choices);
-    locals[n].scale = {float(rest.scale.x()), float(rest.scale.y()), float(rest.scale.z())};
+    pose.locals[n].translation = {float(rest.translation.x()), float(rest.translation.y()),
+                                  float(rest.translation.z())};
+    pose.locals[n].rotation = normalized(Quaternion{float(rest.rotation.x()), float(rest.rotation.y()),
+                                                    float(rest.rotation.z()), float(rest.rotation.w())},
+                                         choices);
+    pose.locals[n].scale = {float(rest.scale.x()), float(rest.scale.y()), float(rest.scale.z())};
     const Node& node = scene.nodes[n];
     if (node.mesh >= 0) {
       const std::vector<double>& defaults =
@@ -256,40 +260,179 @@ std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int anim
       const size_t targets = scene.meshes[size_t(node.mesh)].primitives.empty()
                                  ? 0
                                  : scene.meshes[size_t(node.mesh)].primitives[0].targets.size();
-      morph[n].assign(targets, 0.0f);
-      for (size_t t = 0; t < targets && t < defaults.size(); ++t) morph[n][t] = float(defaults[t]);
+      pose.morph[n].assign(targets, 0.0f);
+      for (size_t t = 0; t < targets && t < defaults.size(); ++t) pose.morph[n][t] = float(defaults[t]);
     }
   }
-  if (animation >= 0) {
-    const Animation& clip = scene.animations[size_t(animation)];
-    for (const AnimationChannel& channel : clip.channels) {
-      const std::vector<float> v = sample(clip.samplers[size_t(channel.sampler)], channel.path, time, choices);
-      Trs& local = locals[size_t(channel.node)];
-      switch (channel.path) {
-        case ChannelPath::Translation: local.translation = {v[0], v[1], v[2]}; break;
-        case ChannelPath::Rotation: local.rotation = {v[0], v[1], v[2], v[3]}; break;
-        case ChannelPath::Scale: local.scale = {v[0], v[1], v[2]}; break;
-        case ChannelPath::Weights:
-          for (size_t t = 0; t < v.size() && t < morph[size_t(channel.node)].size(); ++t) morph[size_t(channel.node)][t] = v[t];
-          break;
-      }
+  return pose;
+}
+
+// Each channel of the clip sampled at `time`, over the rest pose.
+void apply_clip(const Animation& clip, float time, const Float32EngineChoices& choices, EnginePose& pose) {
+  for (const AnimationChannel& channel : clip.channels) {
+    const std::vector<float> v = sample(clip.samplers[size_t(channel.sampler)], channel.path, time, choices);
+    Trs& local = pose.locals[size_t(channel.node)];
+    std::vector<float>& morph = pose.morph[size_t(channel.node)];
+    switch (channel.path) {
+      case ChannelPath::Translation: local.translation = {v[0], v[1], v[2]}; break;
+      case ChannelPath::Rotation: local.rotation = {v[0], v[1], v[2], v[3]}; break;
+      case ChannelPath::Scale: local.scale = {v[0], v[1], v[2]}; break;
+      case ChannelPath::Weights:
+        for (size_t t = 0; t < v.size() && t < morph.size(); ++t) morph[t] = v[t];
+        break;
     }
   }
+}
+
+// Every node's global matrix: the active scene's roots first, then the nodes outside it.
+std::vector<M4> global_matrices(const Scene& scene, const std::vector<Trs>& locals,
+                                const Float32EngineChoices& choices) {
   std::vector<M4> globals(scene.nodes.size(), identity());
   for (int root : scene.roots) walk(scene, root, identity(), locals, choices, globals);
   for (size_t n = 0; n < scene.nodes.size(); ++n)  // nodes outside the active scene
     if (scene.nodes[n].parent < 0 && std::find(scene.roots.begin(), scene.roots.end(), int(n)) == scene.roots.end())
       walk(scene, int(n), identity(), locals, choices, globals);
+  return globals;
+}
+
+// The joint matrices G * IBM of a node's skin; empty for a rigid node.
+std::vector<M4> skin_palette(const Scene& scene, const Node& node, const std::vector<M4>& globals) {
+  std::vector<M4> palette;
+  if (node.skin >= 0) {
+    const Skin& skin = scene.skins[size_t(node.skin)];
+    for (size_t j = 0; j < skin.joints.size(); ++j)
+      palette.push_back(multiply(globals[size_t(skin.joints[j])], from_mat4(skin.inverse_bind[j])));
+  }
+  return palette;
+}
+
+// A primitive's bind attributes in float, with its morph targets added in reverse order.
+struct MorphedAttributes {
+  std::vector<V3> positions, normals, tangents;  // tangents without w (that stays the stored one)
+};
+
+MorphedAttributes morphed_attributes(const Primitive& prim, const std::vector<float>& weights) {
+  const size_t count = prim.vertex_count();
+  MorphedAttributes m;
+  m.positions.resize(count);
+  m.normals.resize(prim.normals.size());
+  m.tangents.resize(prim.tangents.size());
+  for (size_t v = 0; v < count; ++v)
+    m.positions[v] = {float(prim.positions[v].x()), float(prim.positions[v].y()), float(prim.positions[v].z())};
+  for (size_t v = 0; v < m.normals.size(); ++v)
+    m.normals[v] = {float(prim.normals[v].x()), float(prim.normals[v].y()), float(prim.normals[v].z())};
+  for (size_t v = 0; v < m.tangents.size(); ++v)
+    m.tangents[v] = {float(prim.tangents[v].x()), float(prim.tangents[v].y()), float(prim.tangents[v].z())};
+  for (size_t t = prim.targets.size(); t-- > 0;) {
+    const float w = t < weights.size() ? weights[t] : 0.0f;
+    if (w == 0.0f) continue;
+    const MorphTarget& target = prim.targets[t];
+    for (size_t v = 0; v < target.position_deltas.size(); ++v)
+      for (int i = 0; i < 3; ++i) m.positions[v][size_t(i)] += w * float(target.position_deltas[v][i]);
+    for (size_t v = 0; v < target.normal_deltas.size() && v < m.normals.size(); ++v)
+      for (int i = 0; i < 3; ++i) m.normals[v][size_t(i)] += w * float(target.normal_deltas[v][i]);
+    for (size_t v = 0; v < target.tangent_deltas.size() && v < m.tangents.size(); ++v)
+      for (int i = 0; i < 3; ++i) m.tangents[v][size_t(i)] += w * float(target.tangent_deltas[v][i]);
+  }
+  return m;
+}
+
+// One vertex's blend: the blended matrix (for normals and tangents), the blended position and the weights' sum.
+struct BlendedVertex {
+  M4 blended{};
+  V3 position{0, 0, 0};
+  float sum = 0.0f;
+};
+
+// A rigid vertex by the node's global matrix; a skinned one with positions blended, influences in reverse order.
+BlendedVertex blend_vertex(const Primitive& prim, size_t v, const V3& bind_position, const M4* rigid_global,
+                           const std::vector<M4>& palette) {
+  const size_t k = size_t(prim.influences_per_vertex);
+  BlendedVertex out;
+  if (rigid_global) {
+    out.blended = *rigid_global;
+    out.position = transform_point(out.blended, bind_position);
+    out.sum = 1.0f;
+    return out;
+  }
+  for (size_t i = k; i-- > 0;) {  // influences in reverse order, positions blended
+    const float w = float(prim.weights[v * k + i]);
+    out.sum += w;
+    if (w == 0.0f) continue;
+    const M4& joint = palette[prim.joints[v * k + i]];
+    const V3 moved = transform_point(joint, bind_position);
+    for (int e = 0; e < 3; ++e) out.position[size_t(e)] += w * moved[size_t(e)];
+    for (int e = 0; e < 16; ++e) out.blended[size_t(e)] += w * joint[size_t(e)];
+  }
+  return out;
+}
+
+// A normal by the cofactor of the blended upper 3x3 (row-major), sign-corrected: det * inverse transpose;
+// normalized.
+V3 skinned_normal(const M4& blended, const V3& m) {
+  const float* b = blended.data();
+  const float c00 = b[5] * b[10] - b[6] * b[9], c01 = b[6] * b[8] - b[4] * b[10], c02 = b[4] * b[9] - b[5] * b[8];
+  const float c10 = b[2] * b[9] - b[1] * b[10], c11 = b[0] * b[10] - b[2] * b[8], c12 = b[1] * b[8] - b[0] * b[9];
+  const float c20 = b[1] * b[6] - b[2] * b[5], c21 = b[2] * b[4] - b[0] * b[6], c22 = b[0] * b[5] - b[1] * b[4];
+  const float det = b[0] * c00 + b[1] * c01 + b[2] * c02;
+  V3 r{c00 * m[0] + c01 * m[1] + c02 * m[2], c10 * m[0] + c11 * m[1] + c12 * m[2],
+       c20 * m[0] + c21 * m[1] + c22 * m[2]};
+  if (det < 0.0f) r = {-r[0], -r[1], -r[2]};
+  return normalized(r);
+}
+
+// A tangent's direction by the blended upper 3x3; normalized.
+V3 skinned_tangent(const M4& blended, const V3& t) {
+  const float* b = blended.data();
+  V3 r{b[0] * t[0] + b[1] * t[1] + b[2] * t[2], b[4] * t[0] + b[5] * t[1] + b[6] * t[2],
+       b[8] * t[0] + b[9] * t[1] + b[10] * t[2]};
+  return normalized(r);
+}
+
+// A primitive's vertices skinned (or moved rigidly when `rigid_global` is set); a vertex whose weights sum to 0
+// keeps its morphed bind attributes.
+void skin_primitive(const Primitive& prim, const MorphedAttributes& m, const M4* rigid_global,
+                    const std::vector<M4>& palette, SkinnedVertices& sv) {
+  const size_t count = prim.vertex_count();
+  sv.positions.resize(count);
+  sv.normals.resize(m.normals.size());
+  sv.tangents.resize(m.tangents.size());
+  for (size_t v = 0; v < count; ++v) {
+    const BlendedVertex b = blend_vertex(prim, v, m.positions[v], rigid_global, palette);
+    if (b.sum == 0.0f) {  // no influence: the bind attributes
+      sv.positions[v] = Vec3(m.positions[v][0], m.positions[v][1], m.positions[v][2]);
+      if (!m.normals.empty()) sv.normals[v] = Vec3(m.normals[v][0], m.normals[v][1], m.normals[v][2]);
+      if (!m.tangents.empty())
+        sv.tangents[v] = Vec4(m.tangents[v][0], m.tangents[v][1], m.tangents[v][2], float(prim.tangents[v].w()));
+      continue;
+    }
+    sv.positions[v] = Vec3(b.position[0], b.position[1], b.position[2]);
+    if (!m.normals.empty()) {
+      const V3 r = skinned_normal(b.blended, m.normals[v]);
+      sv.normals[v] = Vec3(r[0], r[1], r[2]);
+    }
+    if (!m.tangents.empty()) {
+      const V3 r = skinned_tangent(b.blended, m.tangents[v]);
+      sv.tangents[v] = Vec4(r[0], r[1], r[2], float(prim.tangents[v].w()));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int animation, float time,
+                                                    const Float32EngineChoices& choices) {
+  // Every step below runs in the engine's rounding mode.
+  const RoundingScope mode(choices.round_toward_zero ? FE_TOWARDZERO : FE_TONEAREST);
+  EnginePose pose = rest_pose(scene, choices);
+  if (animation >= 0) apply_clip(scene.animations[size_t(animation)], time, choices, pose);
+  const std::vector<M4> globals = global_matrices(scene, pose.locals, choices);
 
   std::vector<WorldPrimitive> result;
   for (int n : drawn_nodes(scene)) {
     const Node& node = scene.nodes[size_t(n)];
-    std::vector<M4> palette;
-    if (node.skin >= 0) {
-      const Skin& skin = scene.skins[size_t(node.skin)];
-      for (size_t j = 0; j < skin.joints.size(); ++j)
-        palette.push_back(multiply(globals[size_t(skin.joints[j])], from_mat4(skin.inverse_bind[j])));
-    }
+    const std::vector<M4> palette = skin_palette(scene, node, globals);
+    const M4* rigid_global = node.skin < 0 ? &globals[size_t(n)] : nullptr;
     const Mesh& mesh = scene.meshes[size_t(node.mesh)];
     for (size_t p = 0; p < mesh.primitives.size(); ++p) {
       const Primitive& prim = mesh.primitives[p];
@@ -298,80 +441,8 @@ std::vector<WorldPrimitive> float32_engine_vertices(const Scene& scene, int anim
       out.mesh = node.mesh;
       out.primitive = int(p);
       out.skinned = node.skin >= 0;
-      const size_t count = prim.vertex_count();
-      // Morph, targets in reverse order.
-      std::vector<V3> positions(count), normals(prim.normals.size()), tangents(prim.tangents.size());
-      for (size_t v = 0; v < count; ++v)
-        positions[v] = {float(prim.positions[v].x()), float(prim.positions[v].y()), float(prim.positions[v].z())};
-      for (size_t v = 0; v < normals.size(); ++v)
-        normals[v] = {float(prim.normals[v].x()), float(prim.normals[v].y()), float(prim.normals[v].z())};
-      for (size_t v = 0; v < tangents.size(); ++v)
-        tangents[v] = {float(prim.tangents[v].x()), float(prim.tangents[v].y()), float(prim.tangents[v].z())};
-      for (size_t t = prim.targets.size(); t-- > 0;) {
-        const float w = t < morph[size_t(n)].size() ? morph[size_t(n)][t] : 0.0f;
-        if (w == 0.0f) continue;
-        const MorphTarget& target = prim.targets[t];
-        for (size_t v = 0; v < target.position_deltas.size(); ++v)
-          for (int i = 0; i < 3; ++i) positions[v][size_t(i)] += w * float(target.position_deltas[v][i]);
-        for (size_t v = 0; v < target.normal_deltas.size() && v < normals.size(); ++v)
-          for (int i = 0; i < 3; ++i) normals[v][size_t(i)] += w * float(target.normal_deltas[v][i]);
-        for (size_t v = 0; v < target.tangent_deltas.size() && v < tangents.size(); ++v)
-          for (int i = 0; i < 3; ++i) tangents[v][size_t(i)] += w * float(target.tangent_deltas[v][i]);
-      }
-      const size_t k = size_t(prim.influences_per_vertex);
-      SkinnedVertices& sv = out.vertices;
-      sv.positions.resize(count);
-      sv.normals.resize(normals.size());
-      sv.tangents.resize(tangents.size());
-      for (size_t v = 0; v < count; ++v) {
-        M4 blended{};
-        V3 position{0, 0, 0};
-        float sum = 0.0f;
-        if (node.skin < 0) {
-          blended = globals[size_t(n)];
-          position = transform_point(blended, positions[v]);
-          sum = 1.0f;
-        } else {
-          for (size_t i = k; i-- > 0;) {  // influences in reverse order, positions blended
-            const float w = float(prim.weights[v * k + i]);
-            sum += w;
-            if (w == 0.0f) continue;
-            const M4& joint = palette[prim.joints[v * k + i]];
-            const V3 moved = transform_point(joint, positions[v]);
-            for (int e = 0; e < 3; ++e) position[size_t(e)] += w * moved[size_t(e)];
-            for (int e = 0; e < 16; ++e) blended[size_t(e)] += w * joint[size_t(e)];
-          }
-        }
-        if (sum == 0.0f) {  // no influence: the bind attributes
-          sv.positions[v] = Vec3(positions[v][0], positions[v][1], positions[v][2]);
-          if (!normals.empty()) sv.normals[v] = Vec3(normals[v][0], normals[v][1], normals[v][2]);
-          if (!tangents.empty())
-            sv.tangents[v] = Vec4(tangents[v][0], tangents[v][1], tangents[v][2], float(prim.tangents[v].w()));
-          continue;
-        }
-        sv.positions[v] = Vec3(position[0], position[1], position[2]);
-        const float* b = blended.data();
-        if (!normals.empty()) {
-          // The cofactor of the upper 3x3 (row-major), sign-corrected: det * inverse transpose.
-          const float c00 = b[5] * b[10] - b[6] * b[9], c01 = b[6] * b[8] - b[4] * b[10], c02 = b[4] * b[9] - b[5] * b[8];
-          const float c10 = b[2] * b[9] - b[1] * b[10], c11 = b[0] * b[10] - b[2] * b[8], c12 = b[1] * b[8] - b[0] * b[9];
-          const float c20 = b[1] * b[6] - b[2] * b[5], c21 = b[2] * b[4] - b[0] * b[6], c22 = b[0] * b[5] - b[1] * b[4];
-          const float det = b[0] * c00 + b[1] * c01 + b[2] * c02;
-          const V3& m = normals[v];
-          V3 r{c00 * m[0] + c01 * m[1] + c02 * m[2], c10 * m[0] + c11 * m[1] + c12 * m[2],
-               c20 * m[0] + c21 * m[1] + c22 * m[2]};
-          if (det < 0.0f) r = {-r[0], -r[1], -r[2]};
-          r = normalized(r);
-          sv.normals[v] = Vec3(r[0], r[1], r[2]);
-        }
-        if (!tangents.empty()) {
-          const V3& t = tangents[v];
-          V3 r{b[0] * t[0] + b[1] * t[1] + b[2] * t[2], b[4] * t[0] + b[5] * t[1] + b[6] * t[2],
-               b[8] * t[0] + b[9] * t[1] + b[10] * t[2]};
-          r = normalized(r);
-          sv.tangents[v] = Vec4(r[0], r[1], r[2], float(prim.tangents[v].w()));
-        }
-      }
+      const MorphedAttributes morphed = morphed_attributes(prim, pose.morph[size_t(n)]);
+      skin_primitive(prim, morphed, rigid_global, palette, out.vertices);
     }
   }
   return result;

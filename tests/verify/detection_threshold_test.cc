@@ -63,79 +63,92 @@ AnimationSampler* rotation_sampler(Scene& scene, int node) {
   return nullptr;
 }
 
-void check_model_under(const std::string& label, const Scene& scene, BoundsModel model) {
-  const Animation& clip = scene.animations[0];
-  const double time = double(float(0.5 * (clip.start_time + clip.end_time)));
-  const EvaluatedPose pose = evaluate_pose(scene, 0, time);
-  const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, {});
-  const PoseErrorBounds pose_bounds = pose_error_bounds(model, scene, 0, time);
-  const std::vector<PrimitiveErrorBounds> bounds = vertex_error_bounds(model, scene, pose, {}, &pose_bounds);
-  const double extent = positions_extent(reference);
-  ASSERT_GT(extent, 0.0);
-  double largest_bound = 0.0;
-  for (const PrimitiveErrorBounds& b : bounds)
-    for (double bound : b.position) largest_bound = std::max(largest_bound, bound);
-  auto caught = [&](const std::vector<WorldPrimitive>& test) {
-    return !compare_vertices(scene, reference, test::rounded_to_float32(test), bounds).passed();
-  };
-  ASSERT_FALSE(caught(reference)) << "the unperturbed run passes";
+// Whether a bound model catches a test run (the float32-rounded run against the reference and the bounds).
+using CaughtFn = std::function<bool(const std::vector<WorldPrimitive>&)>;
 
-  // The skinned primitive and the joint that carries the most weight in it.
-  size_t prim_index = 0;
-  while (prim_index < reference.size() && !reference[prim_index].skinned) ++prim_index;
-  ASSERT_LT(prim_index, reference.size());
-  const int node = reference[prim_index].node;
-  const int skin = scene.nodes[size_t(node)].skin;
-  const Primitive& prim = scene.meshes[size_t(reference[prim_index].mesh)].primitives[size_t(reference[prim_index].primitive)];
-  const size_t k = size_t(prim.influences_per_vertex);
-  std::vector<double> carried(scene.skins[size_t(skin)].joints.size(), 0.0);
+// One defect's measurement: the smallest size caught (+inf when none is, or when the defect does not apply) and
+// the largest vertex move of the last size tried, in model units.
+struct DefectThreshold {
+  double size = INFINITY;
+  double move = INFINITY;
+};
+
+// The joint that carries the most weight in the skinned primitive, with its skin and node.
+struct HeaviestJoint {
+  int skin = -1;
+  size_t joint = 0;  // index into the skin's joints (and its palette)
+  int node = -1;     // the joint's node
+};
+
+HeaviestJoint heaviest_joint(const Scene& scene, const WorldPrimitive& world, const Primitive& prim) {
+  HeaviestJoint out;
+  out.skin = scene.nodes[size_t(world.node)].skin;
+  std::vector<double> carried(scene.skins[size_t(out.skin)].joints.size(), 0.0);
   for (size_t i = 0; i < prim.joints.size(); ++i) carried[prim.joints[i]] += prim.weights[i];
-  const size_t joint = size_t(std::max_element(carried.begin(), carried.end()) - carried.begin());
-  const int joint_node = scene.skins[size_t(skin)].joints[joint];
+  out.joint = size_t(std::max_element(carried.begin(), carried.end()) - carried.begin());
+  out.node = scene.skins[size_t(out.skin)].joints[out.joint];
+  return out;
+}
 
-  // A joint turned by e rad about its own world position.
-  const Mat4& global = pose.model.global[size_t(joint_node)];
+// A joint turned by e rad about its own world position (its palette matrix pre-multiplied by the turn).
+DefectThreshold joint_turn_threshold(const Scene& scene, const EvaluatedPose& pose, const HeaviestJoint& hj,
+                                     const std::vector<WorldPrimitive>& reference, const CaughtFn& caught) {
+  const Mat4& global = pose.model.global[size_t(hj.node)];
   const Vec3 pivot = global.block<3, 1>(0, 3);
-  double rotation_move = 0.0;
-  const double rotation = threshold([&](double e) {
+  DefectThreshold out;
+  out.move = 0.0;
+  out.size = threshold([&](double e) {
     EvaluatedPose turned = pose;
     Mat4 about = Mat4::Identity();
     about.topLeftCorner<3, 3>() = Eigen::AngleAxisd(e, Vec3(1, 1, 1).normalized()).toRotationMatrix();
     about.block<3, 1>(0, 3) = pivot - about.topLeftCorner<3, 3>() * pivot;
-    Mat4& jm = turned.palettes[size_t(skin)].skinning[joint];
+    Mat4& jm = turned.palettes[size_t(hj.skin)].skinning[hj.joint];
     jm = (about * jm).eval();
-    turned.palettes[size_t(skin)].normal[joint] = normal_matrix(jm.topLeftCorner<3, 3>());
+    turned.palettes[size_t(hj.skin)].normal[hj.joint] = normal_matrix(jm.topLeftCorner<3, 3>());
     const std::vector<WorldPrimitive> test = evaluate_vertices(scene, turned, {});
-    rotation_move = largest_move(test, reference);
+    out.move = largest_move(test, reference);
     return caught(test);
   });
+  return out;
+}
 
-  // One rotation key of that joint's channel turned by e rad: the key the time samples from.
-  double key_move = INFINITY, key = INFINITY;
+// One rotation key of the joint's channel turned by e rad: the key the time samples from. Not applicable (both
+// +inf) when the joint has no rotation channel with more than one key.
+DefectThreshold key_turn_threshold(const Scene& scene, int joint_node, double time,
+                                   const std::vector<WorldPrimitive>& reference, const CaughtFn& caught) {
+  DefectThreshold out;
   Scene keyed = scene;
-  if (AnimationSampler* sampler = rotation_sampler(keyed, joint_node); sampler && sampler->times.size() > 1) {
-    const size_t after = size_t(std::upper_bound(sampler->times.begin(), sampler->times.end(), time) -
-                                sampler->times.begin());
-    const size_t key_index = after == 0 ? 0 : after - 1;
-    const bool cubic = sampler->interpolation == Interpolation::CubicSpline;
-    const size_t at = (cubic ? key_index * 3 + 1 : key_index) * 4;
-    const std::vector<double> original(sampler->values.begin() + std::ptrdiff_t(at), sampler->values.begin() + std::ptrdiff_t(at + 4));
-    key = threshold([&](double e) {
-      const Quat q = Quat(Eigen::AngleAxisd(e, Vec3(0, 0, 1))) *
-                     quat_from_xyzw(original[0], original[1], original[2], original[3]);
-      const auto xyzw = quat_to_xyzw(q);
-      for (size_t i = 0; i < 4; ++i) sampler->values[at + i] = xyzw[i];
-      finalize_scene(keyed);
-      const std::vector<WorldPrimitive> test = evaluate_vertices(keyed, evaluate_pose(keyed, 0, time), {});
-      key_move = largest_move(test, reference);
-      return caught(test);
-    });
-  }
+  AnimationSampler* sampler = rotation_sampler(keyed, joint_node);
+  if (!sampler || sampler->times.size() <= 1) return out;
+  const size_t after = size_t(std::upper_bound(sampler->times.begin(), sampler->times.end(), time) -
+                              sampler->times.begin());
+  const size_t key_index = after == 0 ? 0 : after - 1;
+  const bool cubic = sampler->interpolation == Interpolation::CubicSpline;
+  const size_t at = (cubic ? key_index * 3 + 1 : key_index) * 4;
+  const std::vector<double> original(sampler->values.begin() + std::ptrdiff_t(at),
+                                     sampler->values.begin() + std::ptrdiff_t(at + 4));
+  out.size = threshold([&](double e) {
+    const Quat q = Quat(Eigen::AngleAxisd(e, Vec3(0, 0, 1))) *
+                   quat_from_xyzw(original[0], original[1], original[2], original[3]);
+    const auto xyzw = quat_to_xyzw(q);
+    for (size_t i = 0; i < 4; ++i) sampler->values[at + i] = xyzw[i];
+    finalize_scene(keyed);
+    const std::vector<WorldPrimitive> test = evaluate_vertices(keyed, evaluate_pose(keyed, 0, time), {});
+    out.move = largest_move(test, reference);
+    return caught(test);
+  });
+  return out;
+}
 
-  // A weight moved between a vertex's two largest influences.
-  size_t vertex = 0, first = 0, second = 0;
-  double spread = -1.0;
-  const JointPalette& palette = pose.palettes[size_t(skin)];
+// The blended vertex whose two largest influences move it apart the most; spread -1 when there is none.
+struct SpreadVertex {
+  size_t vertex = 0, first = 0, second = 0;  // the vertex and its two largest influence slots
+  double spread = -1.0;                      // how far apart its two largest joints move it
+};
+
+SpreadVertex most_spread_vertex(const Primitive& prim, const JointPalette& palette) {
+  const size_t k = size_t(prim.influences_per_vertex);
+  SpreadVertex out;
   for (size_t v = 0; v < prim.vertex_count(); ++v) {
     std::vector<size_t> order(k);
     for (size_t i = 0; i < k; ++i) order[i] = i;
@@ -145,45 +158,68 @@ void check_model_under(const std::string& label, const Scene& scene, BoundsModel
     const Mat4& a = palette.skinning[prim.joints[v * k + order[0]]];
     const Mat4& b = palette.skinning[prim.joints[v * k + order[1]]];
     const double d = ((a.topLeftCorner<3, 3>() - b.topLeftCorner<3, 3>()) * p + a.block<3, 1>(0, 3) - b.block<3, 1>(0, 3)).norm();
-    if (d > spread) {
-      spread = d;
-      vertex = v;
-      first = order[0];
-      second = order[1];
+    if (d > out.spread) {
+      out.spread = d;
+      out.vertex = v;
+      out.first = order[0];
+      out.second = order[1];
     }
   }
-  double weight_move = INFINITY;
-  double weight = INFINITY;
-  if (spread > 0.0) {
-    weight = threshold([&](double d) {
-      Scene moved = scene;
-      Primitive& mp = moved.meshes[size_t(reference[prim_index].mesh)].primitives[size_t(reference[prim_index].primitive)];
-      const double amount = std::min(d, mp.weights[vertex * k + first]);
-      mp.weights[vertex * k + first] -= amount;
-      mp.weights[vertex * k + second] += amount;
-      const std::vector<WorldPrimitive> test = evaluate_vertices(moved, pose, {});
-      weight_move = largest_move(test, reference);
-      return caught(test);
-    });
-  }
-  std::printf("%s, %s bounds (largest position bound %.3g of the extent):\n  joint turned by %.3g rad caught (moves "
-              "vertices by %.3g of the extent)", label.c_str(), bounds_model_name(model), largest_bound / extent,
-              rotation, rotation_move / extent);
-  if (std::isfinite(key)) std::printf("; key turned by %.3g rad (%.3g)", key, key_move / extent);
-  else std::printf("; no rotation key on that joint");
-  if (spread > 0.0) std::printf("; weight moved by %.3g (%.3g)\n", weight, weight_move / extent);
-  else std::printf("; no blended vertex whose two joints move it apart at this time\n");
-  EXPECT_LT(rotation_move / extent, kRequiredDetection);
-  if (std::isfinite(key)) {
-    EXPECT_LT(key_move / extent, kRequiredDetection);
-  }
-  if (spread > 0.0) {
-    EXPECT_LT(weight_move / extent, kRequiredDetection);
-  }
+  return out;
+}
 
-  // Every convention diagnose knows, planted alone: its effect (the largest position move from a planted glTF
-  // engine's dump, both rounded to float32 alike) and the verdict. Conventions with no effect on this model at
-  // this time are left out.
+// A weight moved: d of the spread vertex's largest influence given to its second. Not applicable (both +inf)
+// without a spread vertex.
+DefectThreshold weight_move_threshold(const Scene& scene, const EvaluatedPose& pose, const WorldPrimitive& world,
+                                      const SpreadVertex& sv, const std::vector<WorldPrimitive>& reference,
+                                      const CaughtFn& caught) {
+  DefectThreshold out;
+  if (!(sv.spread > 0.0)) return out;
+  out.size = threshold([&](double d) {
+    Scene moved = scene;
+    Primitive& mp = moved.meshes[size_t(world.mesh)].primitives[size_t(world.primitive)];
+    const size_t k = size_t(mp.influences_per_vertex);
+    const double amount = std::min(d, mp.weights[sv.vertex * k + sv.first]);
+    mp.weights[sv.vertex * k + sv.first] -= amount;
+    mp.weights[sv.vertex * k + sv.second] += amount;
+    const std::vector<WorldPrimitive> test = evaluate_vertices(moved, pose, {});
+    out.move = largest_move(test, reference);
+    return caught(test);
+  });
+  return out;
+}
+
+// The three defects' thresholds, printed, and each applicable one's move required under kRequiredDetection.
+struct DefectReport {
+  const char* label;
+  BoundsModel model;
+  double extent, largest_bound;
+  DefectThreshold rotation, key, weight;
+  bool has_spread;  // a blended vertex exists, so the weight defect applies
+};
+
+void report_and_check_defects(const DefectReport& r) {
+  std::printf("%s, %s bounds (largest position bound %.3g of the extent):\n  joint turned by %.3g rad caught (moves "
+              "vertices by %.3g of the extent)", r.label, bounds_model_name(r.model), r.largest_bound / r.extent,
+              r.rotation.size, r.rotation.move / r.extent);
+  if (std::isfinite(r.key.size)) std::printf("; key turned by %.3g rad (%.3g)", r.key.size, r.key.move / r.extent);
+  else std::printf("; no rotation key on that joint");
+  if (r.has_spread) std::printf("; weight moved by %.3g (%.3g)\n", r.weight.size, r.weight.move / r.extent);
+  else std::printf("; no blended vertex whose two joints move it apart at this time\n");
+  EXPECT_LT(r.rotation.move / r.extent, kRequiredDetection);
+  if (std::isfinite(r.key.size)) {
+    EXPECT_LT(r.key.move / r.extent, kRequiredDetection);
+  }
+  if (r.has_spread) {
+    EXPECT_LT(r.weight.move / r.extent, kRequiredDetection);
+  }
+}
+
+// Every convention diagnose knows, planted alone: its effect (the largest position move from a planted glTF
+// engine's dump, both rounded to float32 alike) and the verdict. Conventions with no effect on this model at
+// this time are left out. One that moves a vertex past every bound must be caught.
+void check_conventions(const Scene& scene, double time, const std::vector<WorldPrimitive>& reference,
+                       const std::vector<PrimitiveErrorBounds>& bounds, double extent, double largest_bound) {
   std::string caught_list, passed_list;
   const std::vector<WorldPrimitive> planted_gltf = test::planted_engine_dump(scene, 0, time, {});
   for (const std::vector<std::string>& candidate : diagnose_candidates()) {
@@ -206,6 +242,42 @@ void check_model_under(const std::string& label, const Scene& scene, BoundsModel
   }
   std::printf("  conventions caught:%s\n  conventions within the bounds:%s\n", caught_list.c_str(),
               passed_list.empty() ? " none" : passed_list.c_str());
+}
+
+// The three defects' thresholds and the planted conventions on `scene` under one bound model, at the clip's mid
+// time (rounded to float32).
+void check_model_under(const std::string& label, const Scene& scene, BoundsModel model) {
+  const Animation& clip = scene.animations[0];
+  const double time = double(float(0.5 * (clip.start_time + clip.end_time)));
+  const EvaluatedPose pose = evaluate_pose(scene, 0, time);
+  const std::vector<WorldPrimitive> reference = evaluate_vertices(scene, pose, {});
+  const PoseErrorBounds pose_bounds = pose_error_bounds(model, scene, 0, time);
+  const std::vector<PrimitiveErrorBounds> bounds = vertex_error_bounds(model, scene, pose, {}, &pose_bounds);
+  const double extent = positions_extent(reference);
+  ASSERT_GT(extent, 0.0);
+  double largest_bound = 0.0;
+  for (const PrimitiveErrorBounds& b : bounds)
+    for (double bound : b.position) largest_bound = std::max(largest_bound, bound);
+  const CaughtFn caught = [&](const std::vector<WorldPrimitive>& test) {
+    return !compare_vertices(scene, reference, test::rounded_to_float32(test), bounds).passed();
+  };
+  ASSERT_FALSE(caught(reference)) << "the unperturbed run passes";
+
+  // The skinned primitive and the joint that carries the most weight in it.
+  size_t prim_index = 0;
+  while (prim_index < reference.size() && !reference[prim_index].skinned) ++prim_index;
+  ASSERT_LT(prim_index, reference.size());
+  const WorldPrimitive& world = reference[prim_index];
+  const Primitive& prim = scene.meshes[size_t(world.mesh)].primitives[size_t(world.primitive)];
+  const HeaviestJoint hj = heaviest_joint(scene, world, prim);
+
+  const DefectThreshold rotation = joint_turn_threshold(scene, pose, hj, reference, caught);
+  const DefectThreshold key = key_turn_threshold(scene, hj.node, time, reference, caught);
+  const SpreadVertex sv = most_spread_vertex(prim, pose.palettes[size_t(hj.skin)]);
+  const DefectThreshold weight = weight_move_threshold(scene, pose, world, sv, reference, caught);
+  report_and_check_defects({label.c_str(), model, extent, largest_bound, rotation, key, weight, sv.spread > 0.0});
+
+  check_conventions(scene, time, reference, bounds, extent, largest_bound);
 }
 
 void check_detection_threshold(const std::string& label, const Scene& scene) {

@@ -603,16 +603,8 @@ def matrix_rows(m):
     return [[round(v, 12) + 0.0 for v in row] for row in m]
 
 
-def main():
-    src, out_dir, name, source = parse_args()
-    os.makedirs(out_dir, exist_ok=True)
-    fbx_path = os.path.join(out_dir, name + ".fbx")
-    dae_path = os.path.join(out_dir, name + ".dae")
-    json_path = os.path.join(out_dir, name + ".roundtrip.json")
-
-    doc, read_scalar_floats = read_gltf(src)
-
-    # An empty scene at 24 fps, metric units of 1 m.
+def import_into_empty_scene(src):
+    """An empty scene at 24 fps, metric units of 1 m, with the glTF file imported into it."""
     bpy.ops.wm.read_factory_settings(use_empty=True)
     scene = bpy.context.scene
     scene.render.fps = FPS
@@ -625,10 +617,12 @@ def main():
     restore()
     if "FINISHED" not in res:
         fail("glTF import of %s failed: %s" % (src, res))
+    return scene
 
-    changes = []
-    gltf_nodes = doc.get("nodes", [])
-    vnodes = captured.get("vnodes", {})
+
+def map_nodes(gltf_nodes, vnodes, changes):
+    """Per glTF node, the Blender bone or object made of it; appends each rename, instanced mesh and new
+    armature object to changes."""
     node_map = []
     for i, n in enumerate(gltf_nodes):
         v = vnodes.get(str(i), {})
@@ -650,6 +644,11 @@ def main():
         if k == "root" and x.get("kind") == "armature_object":
             changes.append("new armature object '%s' (no glTF node) is the parent of the glTF scene roots"
                            % x.get("object"))
+    return node_map
+
+
+def note_skinned_mesh_moves(gltf_nodes, vnodes, changes):
+    """Appends to changes each skinned mesh the importer made a child of its armature object."""
     skinned_moves = []
     for k, x in vnodes.items():
         if "mesh_from_gltf_node" in x and x.get("kind") in ("object", None):
@@ -663,7 +662,10 @@ def main():
         changes.append("skinned mesh node %d is a child of armature object '%s' with an identity local transform "
                        "(glTF parent: %s)" % (m["gltf_node"], m["blender_parent"], m["gltf_parent"]))
 
-    # Animations: which clip becomes the exported one.
+
+def note_animation_changes(doc, read_scalar_floats, changes):
+    """(glTF animations, the exported clip's name, the first animation's key times, morph target count); appends
+    to changes what the export drops: later animations, morph targets and their weight channels."""
     anims = doc.get("animations", [])
     clip_name = anims[0].get("name") if anims else None
     if len(anims) > 1:
@@ -678,9 +680,12 @@ def main():
     weight_channels = sum(1 for a in anims[:1] for c in a.get("channels", []) if c["target"]["path"] == "weights")
     if weight_channels:
         changes.append("%d morph-weight channel(s) dropped" % weight_channels)
+    return anims, clip_name, src_key_times, morph_targets
 
-    actions = active_actions(scene)
-    frames_keys = key_frames(actions)
+
+def set_frame_range(scene, frames_keys):
+    """Sets the scene range to [min(0, first key), last key] in whole frames (see "Frame range and baking");
+    returns the frames the exporters bake."""
     if frames_keys:
         lo, hi = frames_keys[0], frames_keys[-1]
         f_start = min(0, snap(lo) if snap(lo) is not None else math.floor(lo))
@@ -690,7 +695,144 @@ def main():
     scene.frame_start = int(f_start)
     scene.frame_end = int(f_end)
     scene.frame_set(int(f_start))
-    baked_frames = list(range(int(f_start), int(f_end) + 1))
+    return list(range(int(f_start), int(f_end) + 1))
+
+
+def input_summary(src, source, doc, anims, morph_targets, src_key_times):
+    """The report's "input": the glTF file and what it holds."""
+    return {
+        "file": os.path.basename(src),
+        "source": source,
+        "sha256": file_sha256(src),
+        "nodes": len(doc.get("nodes", [])),
+        "skins": len(doc.get("skins", [])),
+        "animations": [{"name": a.get("name"), "channels": len(a.get("channels", []))} for a in anims],
+        "morph_targets": morph_targets,
+        "first_animation_key_times_s": src_key_times,
+    }
+
+
+def blender_summary(src, name, source):
+    """The report's "blender": the versions that ran and the command line that reproduces the run."""
+    return {
+        "version": bpy.app.version_string,
+        "gltf_importer_version": ".".join(map(str, __import__("io_scene_gltf2").bl_info["version"])),
+        "fbx_exporter_version": ".".join(map(str, __import__("io_scene_fbx").bl_info["version"])),
+        "python": sys.version.split()[0],
+        "numpy": numpy.__version__ if numpy else None,
+        "command": "blender -b --factory-startup -P tests/assimp/blender/roundtrip.py -- %s OUT_DIR --name %s%s"
+                   % (os.path.basename(src), name, " --source '%s'" % source if source else ""),
+    }
+
+
+def scene_summary(scene, frames_keys, off_grid, baked_frames, interp, actions):
+    """The report's "scene": frame rate, units, the frame range and what was baked over it."""
+    return {
+        "name": scene.name,
+        "fps": scene.render.fps,
+        "fps_base": scene.render.fps_base,
+        "unit_system": scene.unit_settings.system,
+        "unit_scale_length": scene.unit_settings.scale_length,
+        "frame_start": scene.frame_start,
+        "frame_end": scene.frame_end,
+        "imported_key_frames": frames_keys,
+        "imported_key_frames_off_whole_frames": off_grid,
+        "baked_frames": baked_frames,
+        "baked_frames_before_first_key": [f for f in baked_frames
+                                          if frames_keys and f < frames_keys[0] - ON_FRAME_EPS],
+        "baked_times_s": [f / FPS for f in baked_frames],
+        "rotation_nlerp_vs_slerp": interp,
+        "actions": [a.name for a in bpy.data.actions],
+        "active_actions": [a.name for a in actions],
+    }
+
+
+def conversions_summary(scene):
+    """The report's "conversions": the axes, units and times of the import and of each export, from the
+    operators' parameters."""
+    fbx_axis = axis_conversion(to_forward=FBX_OPTIONS["axis_forward"], to_up=FBX_OPTIONS["axis_up"]).to_4x4()
+    unit_factor = 100.0 * scene.unit_settings.scale_length  # Blender units -> cm (units_blender_to_fbx_factor)
+    if FBX_OPTIONS["apply_scale_options"] == "FBX_SCALE_UNITS":
+        fbx_root_scale = FBX_OPTIONS["global_scale"]
+        fbx_unit_scale_factor = unit_factor if FBX_OPTIONS["apply_unit_scale"] else 100.0
+    else:
+        fbx_root_scale = None
+        fbx_unit_scale_factor = None
+    gltf_to_blender = Matrix(((1, 0, 0, 0), (0, 0, -1, 0), (0, 1, 0, 0), (0, 0, 0, 1)))
+    return {
+        "gltf_import": {
+            "axes": "glTF Y-up (x, y, z) -> Blender Z-up (x, -z, y); rotations (x,y,z,w) -> (w, x, -z, y)",
+            "matrix": matrix_rows(gltf_to_blender),
+            "unit_scale": 1.0 / scene.unit_settings.scale_length,
+            "time": "frame = t * %d (no offset)" % FPS,
+        },
+        "fbx": {
+            "axis_forward": FBX_OPTIONS["axis_forward"],
+            "axis_up": FBX_OPTIONS["axis_up"],
+            "axes": "Blender (x, y, z) -> FBX (x, z, -y), applied to root objects' transforms only "
+                    "(bake_space_transform=False)",
+            "global_matrix": matrix_rows(Matrix.Scale(fbx_root_scale or 1.0, 4) @ fbx_axis),
+            "global_scale": FBX_OPTIONS["global_scale"],
+            "apply_unit_scale": FBX_OPTIONS["apply_unit_scale"],
+            "apply_scale_options": FBX_OPTIONS["apply_scale_options"],
+            "scale_on_root_transforms": fbx_root_scale,
+            "UnitScaleFactor_written": fbx_unit_scale_factor,
+            "net_from_gltf": "identity: glTF (x, y, z) -> Blender (x, -z, y) -> FBX (x, y, z); lengths in metres",
+            "time": "key time = frame / %d s (FBX ktime = frame * 46186158000 / %d)" % (FPS, FPS),
+            "rotations": "Lcl Rotation curves in Euler XYZ degrees (float32 key values)",
+        },
+        "collada": {
+            "export_global_forward_selection": COLLADA_OPTIONS["export_global_forward_selection"],
+            "export_global_up_selection": COLLADA_OPTIONS["export_global_up_selection"],
+            "apply_global_orientation": COLLADA_OPTIONS["apply_global_orientation"],
+            "axes": "none: data in Blender's Z-up space, <up_axis>Z_UP</up_axis>; a reader honouring Z_UP "
+                    "maps (x, y, z) -> (x, z, -y), which gives glTF's Y-up world back",
+            "unit_scale": 1.0,
+            "time": "sampled at each whole frame of the scene range; times written as frame / %d s with about "
+                    "7 significant digits (float32), see collada.written.key_times_s" % FPS,
+        },
+    }
+
+
+def written_notes(fbx_info, dae_info, baked_frames):
+    """What the written files say versus what was asked: key times off the baked frames, leaf bones."""
+    notes = []
+    if fbx_info:
+        exp = [round(f / FPS * 46186158000) for f in baked_frames]
+        if fbx_info["key_times_ktime"] != exp:
+            notes.append("FBX key times differ from frame/%d: %s" % (FPS, fbx_info["key_times_s"]))
+        if any(m["name"].endswith("_end") for m in fbx_info["models"]):
+            notes.append("FBX has leaf bones")
+    if dae_info:
+        exp = [f / FPS for f in baked_frames]
+        got = dae_info["key_times_s"]
+        if len(got) != len(exp) or any(abs(a - b) > 1e-6 for a, b in zip(got, exp)):
+            notes.append("Collada key times are not frame/%d over the scene range: %s" % (FPS, got))
+    return notes
+
+
+def main():
+    src, out_dir, name, source = parse_args()
+    os.makedirs(out_dir, exist_ok=True)
+    fbx_path = os.path.join(out_dir, name + ".fbx")
+    dae_path = os.path.join(out_dir, name + ".dae")
+    json_path = os.path.join(out_dir, name + ".roundtrip.json")
+
+    doc, read_scalar_floats = read_gltf(src)
+    scene = import_into_empty_scene(src)
+
+    changes = []
+    gltf_nodes = doc.get("nodes", [])
+    vnodes = captured.get("vnodes", {})
+    node_map = map_nodes(gltf_nodes, vnodes, changes)
+    note_skinned_mesh_moves(gltf_nodes, vnodes, changes)
+
+    # Animations: which clip becomes the exported one.
+    anims, clip_name, src_key_times, morph_targets = note_animation_changes(doc, read_scalar_floats, changes)
+
+    actions = active_actions(scene)
+    frames_keys = key_frames(actions)
+    baked_frames = set_frame_range(scene, frames_keys)
     off_grid = [f for f in frames_keys if snap(f) is None]
     if clip_name:
         scene.name = clip_name
@@ -706,115 +848,24 @@ def main():
     fbx_info = inspect_fbx(fbx_path) if os.path.exists(fbx_path) else None
     dae_info = inspect_dae(dae_path) if os.path.exists(dae_path) else None
 
-    # Conversions applied, from the operators' parameters.
-    fbx_axis = axis_conversion(to_forward=FBX_OPTIONS["axis_forward"], to_up=FBX_OPTIONS["axis_up"]).to_4x4()
-    unit_factor = 100.0 * scene.unit_settings.scale_length  # Blender units -> cm (units_blender_to_fbx_factor)
-    if FBX_OPTIONS["apply_scale_options"] == "FBX_SCALE_UNITS":
-        fbx_root_scale = FBX_OPTIONS["global_scale"]
-        fbx_unit_scale_factor = unit_factor if FBX_OPTIONS["apply_unit_scale"] else 100.0
-    else:
-        fbx_root_scale = None
-        fbx_unit_scale_factor = None
-    gltf_to_blender = Matrix(((1, 0, 0, 0), (0, 0, -1, 0), (0, 1, 0, 0), (0, 0, 0, 1)))
-
     report = {
-        "input": {
-            "file": os.path.basename(src),
-            "source": source,
-            "sha256": file_sha256(src),
-            "nodes": len(gltf_nodes),
-            "skins": len(doc.get("skins", [])),
-            "animations": [{"name": a.get("name"), "channels": len(a.get("channels", []))} for a in anims],
-            "morph_targets": morph_targets,
-            "first_animation_key_times_s": src_key_times,
-        },
-        "blender": {
-            "version": bpy.app.version_string,
-            "gltf_importer_version": ".".join(map(str, __import__("io_scene_gltf2").bl_info["version"])),
-            "fbx_exporter_version": ".".join(map(str, __import__("io_scene_fbx").bl_info["version"])),
-            "python": sys.version.split()[0],
-            "numpy": numpy.__version__ if numpy else None,
-            "command": "blender -b --factory-startup -P tests/assimp/blender/roundtrip.py -- %s OUT_DIR --name %s%s"
-                       % (os.path.basename(src), name, " --source '%s'" % source if source else ""),
-        },
+        "input": input_summary(src, source, doc, anims, morph_targets, src_key_times),
+        "blender": blender_summary(src, name, source),
         "workarounds": workarounds,
         "asked": {
             "import_scene.gltf": IMPORT_OPTIONS,
             "export_scene.fbx": dict(FBX_OPTIONS, object_types=sorted(FBX_OPTIONS["object_types"])),
             "wm.collada_export": COLLADA_OPTIONS,
         },
-        "scene": {
-            "name": scene.name,
-            "fps": scene.render.fps,
-            "fps_base": scene.render.fps_base,
-            "unit_system": scene.unit_settings.system,
-            "unit_scale_length": scene.unit_settings.scale_length,
-            "frame_start": scene.frame_start,
-            "frame_end": scene.frame_end,
-            "imported_key_frames": frames_keys,
-            "imported_key_frames_off_whole_frames": off_grid,
-            "baked_frames": baked_frames,
-            "baked_frames_before_first_key": [f for f in baked_frames
-                                              if frames_keys and f < frames_keys[0] - ON_FRAME_EPS],
-            "baked_times_s": [f / FPS for f in baked_frames],
-            "rotation_nlerp_vs_slerp": interp,
-            "actions": [a.name for a in bpy.data.actions],
-            "active_actions": [a.name for a in actions],
-        },
-        "conversions": {
-            "gltf_import": {
-                "axes": "glTF Y-up (x, y, z) -> Blender Z-up (x, -z, y); rotations (x,y,z,w) -> (w, x, -z, y)",
-                "matrix": matrix_rows(gltf_to_blender),
-                "unit_scale": 1.0 / scene.unit_settings.scale_length,
-                "time": "frame = t * %d (no offset)" % FPS,
-            },
-            "fbx": {
-                "axis_forward": FBX_OPTIONS["axis_forward"],
-                "axis_up": FBX_OPTIONS["axis_up"],
-                "axes": "Blender (x, y, z) -> FBX (x, z, -y), applied to root objects' transforms only "
-                        "(bake_space_transform=False)",
-                "global_matrix": matrix_rows(Matrix.Scale(fbx_root_scale or 1.0, 4) @ fbx_axis),
-                "global_scale": FBX_OPTIONS["global_scale"],
-                "apply_unit_scale": FBX_OPTIONS["apply_unit_scale"],
-                "apply_scale_options": FBX_OPTIONS["apply_scale_options"],
-                "scale_on_root_transforms": fbx_root_scale,
-                "UnitScaleFactor_written": fbx_unit_scale_factor,
-                "net_from_gltf": "identity: glTF (x, y, z) -> Blender (x, -z, y) -> FBX (x, y, z); lengths in metres",
-                "time": "key time = frame / %d s (FBX ktime = frame * 46186158000 / %d)" % (FPS, FPS),
-                "rotations": "Lcl Rotation curves in Euler XYZ degrees (float32 key values)",
-            },
-            "collada": {
-                "export_global_forward_selection": COLLADA_OPTIONS["export_global_forward_selection"],
-                "export_global_up_selection": COLLADA_OPTIONS["export_global_up_selection"],
-                "apply_global_orientation": COLLADA_OPTIONS["apply_global_orientation"],
-                "axes": "none: data in Blender's Z-up space, <up_axis>Z_UP</up_axis>; a reader honouring Z_UP "
-                        "maps (x, y, z) -> (x, z, -y), which gives glTF's Y-up world back",
-                "unit_scale": 1.0,
-                "time": "sampled at each whole frame of the scene range; times written as frame / %d s with about "
-                        "7 significant digits (float32), see collada.written.key_times_s" % FPS,
-            },
-        },
+        "scene": scene_summary(scene, frames_keys, off_grid, baked_frames, interp, actions),
+        "conversions": conversions_summary(scene),
         "changes": changes + collada_workarounds,
         "nodes": node_map,
         "blender_objects": objects_summary,
         "fbx": {"file": os.path.basename(fbx_path), "operator_result": sorted(fbx_res), "written": fbx_info},
         "collada": {"file": os.path.basename(dae_path), "operator_result": sorted(dae_res), "written": dae_info},
     }
-
-    # What the written files say versus what was asked.
-    notes = []
-    if fbx_info:
-        exp = [round(f / FPS * 46186158000) for f in baked_frames]
-        if fbx_info["key_times_ktime"] != exp:
-            notes.append("FBX key times differ from frame/%d: %s" % (FPS, fbx_info["key_times_s"]))
-        if any(m["name"].endswith("_end") for m in fbx_info["models"]):
-            notes.append("FBX has leaf bones")
-    if dae_info:
-        exp = [f / FPS for f in baked_frames]
-        got = dae_info["key_times_s"]
-        if len(got) != len(exp) or any(abs(a - b) > 1e-6 for a, b in zip(got, exp)):
-            notes.append("Collada key times are not frame/%d over the scene range: %s" % (FPS, got))
-    report["notes"] = notes
+    report["notes"] = written_notes(fbx_info, dae_info, baked_frames)
 
     with open(json_path, "w") as f:
         json.dump(report, f, indent=1, sort_keys=False)
@@ -822,6 +873,5 @@ def main():
     print("roundtrip.py: wrote %s, %s, %s" % (fbx_path, dae_path, json_path))
     if not (fbx_info and dae_info):
         fail("an export failed: fbx %s, collada %s" % (fbx_res, dae_res))
-
 
 main()
