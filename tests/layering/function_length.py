@@ -42,7 +42,7 @@ SKIPPED_FOLDERS = ("node_modules", "__pycache__")
 
 # A line that starts a declaration (not a comment, preprocessor line, brace, label, namespace or type).
 STARTS_DECLARATION = re.compile(
-    r"^(?!namespace\b|using\b|typedef\b|struct\b|class\b|enum\b|union\b|extern\b|//|#|\}|\{|template\s*<[^>]*>\s*$)"
+    r"^(?!(?:inline\s+)?namespace\b|using\b|typedef\b|struct\b|class\b|enum\b|union\b|extern\b|//|#|\}|\{|template\s*<[^>]*>\s*$)"
     r"[A-Za-z_:~<\[]")
 # Shaders also open interface blocks with a parameter-like list (layout(...)) or a qualifier.
 STARTS_SHADER_DECLARATION = re.compile(
@@ -66,7 +66,7 @@ def body_opening(lines, start, stop, indent, starts):
     The declaration starts at exactly `indent`; its continuation lines are indented deeper.
     """
     line = lines[start]
-    if not line.startswith(indent) or "(" not in line or ATTRIBUTE_LINE.match(line):
+    if not line.startswith(indent) or "(" not in code_of(line) or ATTRIBUTE_LINE.match(line):
         return None
     if not starts.match(line[len(indent):]):
         return None
