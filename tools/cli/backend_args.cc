@@ -1,4 +1,5 @@
 #include "cli/backend_args.h"
+#include "cli/choices.h"
 
 #include "anim/evaluate_pose.h"
 #include "skin/method.h"
@@ -37,8 +38,7 @@ BackendOptions parse_backend(const ParsedArgs& parsed, const PoseSelection& sele
     if (command == "pose") throw UsageError(command + ": --shader skins; pose computes no vertices (use skin or render)");
   }
   if (const std::optional<std::string> text = parsed.value("--palette")) {
-    static const std::vector<std::string> kChoices{"reference", "gpu"};
-    options.gpu_pose = parse_choice(*text, "--palette", kChoices) == 1;
+    options.gpu_pose = choice_value(kPalettes, *text, "--palette");
     if (options.gpu_pose && !vulkan) throw UsageError(command + ": --palette gpu needs --backend vulkan");
   }
   if (pose_command) options.gpu_pose = vulkan;

@@ -158,8 +158,7 @@ PoseSelection parse_pose_selection(const ParsedArgs& parsed, const std::string& 
     throw UsageError(command + ": --recipe and --anim cannot be used together (the recipe names its animations)");
   }
   if (const std::optional<std::string> text = parsed.value("--pose")) {
-    static const std::vector<std::string> kChoices{"rest", "bind"};
-    selection.still = parse_choice(*text, "--pose", kChoices) == 0 ? StillPose::Rest : StillPose::Bind;
+    selection.still = choice_value(kStillPoses, *text, "--pose");
     if (selection.recipe || selection.anim)
       throw UsageError(command + ": --pose " + *text + " is a pose without animation: not with --" +
                        (selection.recipe ? "recipe" : "anim"));
@@ -169,16 +168,6 @@ PoseSelection parse_pose_selection(const ParsedArgs& parsed, const std::string& 
 
 SkinningOptions parse_skinning_options(const ParsedArgs& parsed) {
   SkinningOptions options;
-  if (const std::optional<std::string> text = parsed.value("--weights")) {
-    static const std::vector<std::string> kChoices{"as-stored", "renormalize"};
-    options.weights =
-        parse_choice(*text, "--weights", kChoices) == 0 ? WeightPolicy::AsStored : WeightPolicy::Renormalize;
-  }
-  if (const std::optional<std::string> text = parsed.value("--normals")) {
-    static const std::vector<std::string> kChoices{"inverse-transpose", "blend-normal-matrices"};
-    options.normals = parse_choice(*text, "--normals", kChoices) == 0 ? NormalMode::InverseTransposeOfBlend
-                                                                      : NormalMode::BlendedNormalMatrices;
-  }
   if (const std::optional<std::string> text = parsed.value("--method")) {
     const std::optional<SkinningMethod> method = parse_skinning_method(*text);
     if (!method) throw UsageError("option --method: " + quoted(*text) + " is not one of " + skinning_method_choices(", "));
@@ -201,10 +190,9 @@ ImportOptions parse_import_options(const ParsedArgs& parsed) {
     }
   }
   if (const std::optional<std::string> text = parsed.value("--import-up")) {
-    static const std::vector<std::string> kChoices{"auto", "none", "y", "z"};
-    const size_t choice = parse_choice(*text, "--import-up", kChoices);
-    options.up_mode = choice == 0 ? ImportOptions::Mode::Auto : choice == 1 ? ImportOptions::Mode::None : ImportOptions::Mode::Given;
-    options.up = choice == 3 ? 'z' : 'y';
+    const ImportUp up = choice_value(kImportUps, *text, "--import-up");
+    options.up_mode = up.mode;
+    options.up = up.axis;
   }
   if (const std::optional<std::string> text = parsed.value("--import-limit-weights"))
     options.limit_weights = int(parse_integer(*text, "--import-limit-weights", 1, 16));
@@ -258,14 +246,10 @@ ConventionSelection parse_conventions(const ParsedArgs& parsed, const std::strin
       throw UsageError(command + ": --convention '" + assignment + "': expected NAME=VALUE");
     apply(assignment.substr(0, equals), assignment.substr(equals + 1), "--convention " + assignment);
   }
-  if (const std::optional<std::string> text = parsed.value("--weights")) {
-    static const std::vector<std::string> kChoices{"as-stored", "renormalize"};
-    apply("weights", parse_choice(*text, "--weights", kChoices) == 0 ? "as-stored" : "sum", "--weights " + *text);
-  }
-  if (const std::optional<std::string> text = parsed.value("--normals")) {
-    static const std::vector<std::string> kChoices{"inverse-transpose", "blend-normal-matrices"};
-    apply("normals", kChoices[parse_choice(*text, "--normals", kChoices)], "--normals " + *text);
-  }
+  if (const std::optional<std::string> text = parsed.value("--weights"))
+    apply("weights", choice_value(kWeightShorthands, *text, "--weights"), "--weights " + *text);
+  if (const std::optional<std::string> text = parsed.value("--normals"))
+    apply("normals", choice_value(kNormalShorthands, *text, "--normals"), "--normals " + *text);
   return selection;
 }
 

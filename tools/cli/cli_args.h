@@ -7,6 +7,8 @@
 #pragma once
 
 #include "anim/pose_selection.h"
+#include "cli/choices.h"
+#include "cli/usage_error.h"
 #include "ci_report/ci_reports.h"
 #include "core/conventions.h"
 #include "io/assimp_import.h"
@@ -22,11 +24,6 @@
 #include <vector>
 
 namespace skinref::cli {
-
-class UsageError : public std::runtime_error {
- public:
-  explicit UsageError(const std::string& message) : std::runtime_error(message) {}
-};
 
 struct ParsedArgs {
   bool help = false;
@@ -74,8 +71,9 @@ int resolve_animation(const Scene& scene, const std::optional<std::string>& spec
 void require_extension(const std::string& path, std::span<const std::string> extensions,
                        const std::string& option);
 
-// --method lbs|dqs, --weights as-stored|renormalize and --normals inverse-transpose|blend-normal-matrices
-// (each optional, defaults as SkinningOptions'), for the commands that skin or compare skinned vertices.
+// --method (optional, default SkinningOptions'), for the commands that skin or compare skinned vertices. The
+// weights and normals come from the conventions (parse_conventions(); --weights and --normals are shorthands
+// for two of them): skinning_options_under() (skin/evaluate_vertices.h) sets them.
 SkinningOptions parse_skinning_options(const ParsedArgs& parsed);
 
 // The engine conventions options (core/conventions.h) that pose, skin, compare, bisect and diagnose take:
@@ -94,9 +92,6 @@ ConventionSelection parse_conventions(const ParsedArgs& parsed, const std::strin
 // --import-limit-weights K (1 to 16). Bad values are UsageErrors.
 ImportOptions parse_import_options(const ParsedArgs& parsed);
 
-// A pose without animation, for triage ("is it the skinning or the animation?"): --pose rest, every node at its
-// own TRS; --pose bind, the skins' bind pose (anim/bind_pose.h).
-enum class StillPose { Rest, Bind };
 
 // What selects the pose of `pose`, `skin` and `render`: --recipe FILE, --pose rest|bind, or --anim NAME|INDEX at
 // --time SECONDS.

@@ -18,6 +18,7 @@
 // temporary file and all renamed into place once every one was written.
 #include "ci_report/ci_reports.h"
 #include "cli/cli_args.h"
+#include "cli/choices.h"
 #include "cli/commands.h"
 #include "cli/dump_records.h"
 #include "cli/option_groups.h"
@@ -232,8 +233,7 @@ RunFacts vertex_facts_of_options(const ParsedArgs& parsed) {
   const ConventionSelection given = parse_conventions(parsed, "compare");
   if (given.given) facts.conventions = given.conventions;
   if (const std::optional<std::string> text = parsed.value("--palette")) {
-    static const std::vector<std::string> kChoices{"reference", "gpu"};
-    facts.palette = parse_choice(*text, "--palette", kChoices) == 1 ? "own" : "reference";
+    facts.palette = choice_value(kPalettes, *text, "--palette") ? "own" : "reference";
   }
   return facts;
 }
@@ -563,7 +563,7 @@ std::vector<OptionDecl> compare_dump_options() {
                                      "float32, so the pose is evaluated at the float32 time and the palettes' own "
                                      "bounds are carried into the vertices (the default for a dump that does not "
                                      "record it, e.g. an engine's); reference, the test run used the reference's "
-                                     "palettes, rounded to float32.", {"reference", "gpu"}},
+                                     "palettes, rounded to float32.", choice_names(kPalettes)},
       bounds_option("For vertex and pose dumps."),
       {"--recipe", "FILE", "The runs played a recipe (blends, masks, additive layers, IK; default: what the dumps "
                            "record): its bounds carry each clip's, the blend's and IK's errors (docs/error_bounds.md, "

@@ -85,9 +85,12 @@ CommandDecl golden_update_command() {
 }
 
 CommandDecl golden_check_command() {
+  const std::vector<OptionDecl> backend = backend_options(BackendUse::Skinning);
+  OptionDecl backend_choice = backend.front();  // --backend, its choices from kBackendKinds
+  backend_choice.help = "The backend that computes every output; required.";
+  backend_choice.default_value.clear();
   std::vector<OptionDecl> own{
-      {"--backend", "reference|cpu|vulkan", "The backend that computes every output; required.",
-       {"reference", "cpu", "vulkan"}},
+      backend_choice,
       {"--report", "DIR", "Write DIR/index.html: golden, actual and difference images, metrics, the stage."},
       {"--junit", "FILE.xml", "Also write a JUnit XML report, one test case per golden case, for CI dashboards "
                               "(Jenkins, GitLab, GitHub, Azure)."},
@@ -96,12 +99,12 @@ CommandDecl golden_check_command() {
                          "TEST_SHARD_INDEX/TEST_TOTAL_SHARDS."},
   };
   std::vector<OptionDecl> vulkan;
-  for (const OptionDecl& option : backend_options(BackendUse::Skinning))
+  for (const OptionDecl& option : backend)
     if (option.name == "--device" || option.name == "--validate" || option.name == "--shader" || option.name == "--interface")
       vulkan.push_back(option);
   return {"golden check",
           "check every golden against a backend's outputs",
-          {"--backend reference|cpu|vulkan [--filter GLOB] [--golden-dir DIR] [--report DIR] [OPTIONS]"},
+          {"--backend " + backend_choice.value + " [--filter GLOB] [--golden-dir DIR] [--report DIR] [OPTIONS]"},
           "Computes every output with the backend and compares: reference bit for bit; vulkan the whole GPU "
           "pipeline (animation pass, skinning, rendering) with the image within the case's tolerance and the pose "
           "and vertices within their derived float32 bounds; cpu the fast float32 CPU backend's vertices (the "

@@ -2,6 +2,7 @@
 // reference pipeline and dumps the world-space vertices of every drawn primitive (vertex_dump.h).
 #include "cli/backend_args.h"
 #include "cli/cli_args.h"
+#include "cli/choices.h"
 #include "cli/commands.h"
 #include "cli/option_groups.h"
 #include "conformance/queries_file.h"
@@ -35,8 +36,7 @@ struct SkinSetup {
 SkinSetup parse_skin_setup(const ParsedArgs& parsed, const PoseSelection& selection) {
   SkinSetup setup;
   if (const std::optional<std::string> text = parsed.value("--precision")) {
-    static const std::vector<std::string> kChoices{"f32", "f64"};
-    setup.precision = parse_choice(*text, "--precision", kChoices) == 0 ? DumpPrecision::F32 : DumpPrecision::F64;
+    setup.precision = choice_value(kPrecisions, *text, "--precision");
   }
   setup.conventions = parse_conventions(parsed, "skin").conventions;
   setup.options = skinning_options_under(parse_skinning_options(parsed), setup.conventions.skinning);
@@ -137,7 +137,7 @@ CommandDecl skin_command() {
       {"--out", "FILE.json|FILE.skv|FILE.ply", "The dump: .json, .skv (binary) or .ply (for viewers); required "
                                                "(but with --queries); written atomically."},
       {"--precision", "f32|f64", "The values of a .json or .skv dump (.ply is always float); cpu and vulkan dumps "
-                                 "are f32, so f64 is refused there.", {"f32", "f64"}, "f64"},
+                                 "are f32, so f64 is refused there.", choice_names(kPrecisions), "f64"},
       method_option(),
       threads_option(),
       {"--queries", "FILE.json", "A conformance batch (docs/conformance.md): every query's model, animation and "

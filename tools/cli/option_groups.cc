@@ -1,6 +1,8 @@
 // The shared options' declarations (see option_groups.h).
 #include "cli/option_groups.h"
 
+#include "cli/choices.h"
+
 #include "backend/backend.h"
 #include "skin/method.h"
 #include "skin/options.h"
@@ -15,10 +17,22 @@ std::vector<OptionDecl> pose_selection_options() {
       {"--pose", "rest|bind", "A pose without animation, instead of --anim or --recipe: rest, every node at its own "
                               "TRS; bind, the skins' bind pose (each joint at the inverse of its inverse bind matrix, "
                               "every palette entry the identity): the first step of triage (skinning or animation?).",
-       {"rest", "bind"}},
+       choice_names(kStillPoses)},
       {"--time", "SECONDS", "The sampling time, a finite number; default 0, or the recipe's time (which it overrides)."},
   };
 }
+
+namespace {
+
+// "lbs": the methods to which --normals applies (SkinningMethodDescriptor::lbs_normals).
+std::string methods_with_lbs_normal_rule() {
+  std::string names;
+  for (const SkinningMethod method : kSkinningMethods)
+    if (skinning_method_descriptor(method).lbs_normals) names += (names.empty() ? "" : ", ") + std::string(skinning_method_name(method));
+  return names;
+}
+
+}  // namespace
 
 std::vector<OptionDecl> convention_options() {
   return {
@@ -28,9 +42,11 @@ std::vector<OptionDecl> convention_options() {
       {"--conventions", "FILE.json", "A JSON object {\"NAME\": \"VALUE\", ...} of conventions (or a report holding "
                                      "one as \"conventions\"), applied before --convention."},
       {"--weights", "as-stored|renormalize", "Shorthand for --convention weights=as-stored|sum.",
-       {"as-stored", "renormalize"}, "as-stored"},
-      {"--normals", "inverse-transpose|blend-normal-matrices", "Shorthand for --convention normals=...; lbs only.",
-       {"inverse-transpose", "blend-normal-matrices"}, "inverse-transpose"},
+       choice_names(kWeightShorthands), "as-stored"},
+      {"--normals", "inverse-transpose|blend-normal-matrices",
+       "Shorthand for --convention normals=...; for the methods whose normals follow LBS's rule (" +
+           methods_with_lbs_normal_rule() + ").",
+       choice_names(kNormalShorthands), "inverse-transpose"},
   };
 }
 
@@ -55,7 +71,7 @@ std::vector<OptionDecl> import_options() {
       {"--import-scale", "auto|none|FACTOR", "The scale of FBX, Collada and other files Assimp reads: auto (the file's unit to "
                                              "metres), none (as stored) or a positive factor.", {}, "auto"},
       {"--import-up", "auto|none|y|z", "The up axis: auto (the file's axis system to +Y up), none, y or z (the file is Y-up or "
-                                       "Z-up, right-handed).", {"auto", "none", "y", "z"}, "auto"},
+                                       "Z-up, right-handed).", choice_names(kImportUps), "auto"},
       {"--import-limit-weights", "K", "Assimp's LimitBoneWeights: the K (1 to 16) largest weights per vertex, "
                                       "renormalized (what an engine's importer does; diagnose names it "
                                       "influences=topK-renormalized)."},
@@ -99,7 +115,7 @@ std::vector<OptionDecl> backend_options(BackendUse use) {
   options.push_back({"--palette", "reference|gpu", "With --backend vulkan: reference (the reference's pose and "
                                                    "palettes, in float32) or gpu (sampling, local to model and "
                                                    "palettes in a compute pass too, at the float32 time; one clip: "
-                                                   "not with --recipe).", {"reference", "gpu"}, "reference"});
+                                                   "not with --recipe).", choice_names(kPalettes), "reference"});
   options.push_back({"--shader", "FILE", "With --backend vulkan: your own skinning shader in place of skinref's "
                                          "(SPIR-V, or GLSL/HLSL compiled with glslc), checked against --interface "
                                          "by SPIR-V reflection; compare and diagnose hold its dumps to the any-order "
