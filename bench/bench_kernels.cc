@@ -57,6 +57,17 @@ const cpu::CpuSkinningInputs& study_inputs(size_t vertices, SkinningMethod metho
   return *slot;
 }
 
+// Whether the case runs under a block schedule (cpu::DqsSchedule): the AVX-512 kernel's per-vertex blends of
+// dual quaternions, for a method whose palette holds them.
+bool has_block_schedules(SkinningMethod method, SkinningKernel kernel, cpu::WideBlends blends) {
+  if (kernel != SkinningKernel::Avx512 || blends != cpu::WideBlends::PerVertex) return false;
+  switch (skinning_method_descriptor(method).palette) {
+    case PaletteBlend::Matrices: return false;
+    case PaletteBlend::DualQuaternions: return true;
+  }
+  return false;
+}
+
 void run_kernel_case(benchmark::State& state, size_t vertices, SkinningKernel kernel, cpu::WideBlends blends,
                      cpu::DqsSchedule schedule, SkinningMethod method, bool normals) {
   if (!cpu::cpu_kernel_available(kernel)) {
@@ -89,11 +100,10 @@ void run_kernel_case(benchmark::State& state, size_t vertices, SkinningKernel ke
   }
   set_skinning_counters(state, double(vertices), cpu::cpu_skinning_traffic_bytes(*inputs), seconds,
                         copy_bandwidth);
-  const bool dqs_per_vertex = method == SkinningMethod::Dqs && blends == cpu::WideBlends::PerVertex &&
-                              kernel == SkinningKernel::Avx512;
+  const bool scheduled = has_block_schedules(method, kernel, blends);
   state.SetLabel(std::string(cpu::cpu_kernel_name(kernel)) +
                  (blends == cpu::WideBlends::Gathers ? ", gathered blends" : ", per-vertex blends") +
-                 (dqs_per_vertex ? std::string(" ") + cpu::dqs_schedule_name(schedule) : std::string()) +
+                 (scheduled ? std::string(" ") + cpu::dqs_schedule_name(schedule) : std::string()) +
                  (normals ? ", positions and normals" : ", positions only"));
 }
 
@@ -121,10 +131,9 @@ void register_kernel_study_benchmarks() {
           add(name, false, kernel, blends, cpu::DqsSchedule::Auto, method, normals);
           if (kernel != SkinningKernel::Scalar && blends == cpu::WideBlends::PerVertex)
             add(name, true, kernel, blends, cpu::DqsSchedule::Auto, method, normals);
-          // AVX-512 DQS with per-vertex blends: the schedule the CPU did not get, beside the one it did
+          // AVX-512 dual quaternion blends per vertex: the schedule the CPU did not get, beside the one it did
           // (cpu::DqsSchedule), so that each run measures the choice.
-          if (method == SkinningMethod::Dqs && kernel == SkinningKernel::Avx512 &&
-              blends == cpu::WideBlends::PerVertex) {
+          if (has_block_schedules(method, kernel, blends)) {
             const cpu::DqsSchedule other =
                 cpu::resolve_dqs_schedule(cpu::DqsSchedule::Auto) == cpu::DqsSchedule::Pipelined
                     ? cpu::DqsSchedule::InOrder

@@ -73,7 +73,7 @@ class SkinningBenchFixture {
   std::unique_ptr<SkinningBenchScene> scene_;
   std::unique_ptr<SkinningJob> job_;
   const Backend* job_backend_ = nullptr;
-  SkinningMethod job_method_ = SkinningMethod::Lbs;
+  SkinningMethod job_method_ = kDefaultSkinningMethod;
 };
 
 // The process's one fixture.

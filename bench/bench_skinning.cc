@@ -139,16 +139,17 @@ void run_backend_skinning(benchmark::State& state, Backend& backend, int threads
   state.SetLabel(label.empty() ? job->label() : label);
 }
 
-// The user's shader (skinref_bench --shader), LBS, after every case of skin.comp: on lavapipe (Mesa 22.3) the
-// timestamps of a compute dispatch that follows a transform feedback draw in the same process came out
-// implausibly short (0.02 ms for a million vertices), while skin.comp's cases run first read as they do alone.
+// The user's shader (skinref_bench --shader), run as the default method (LBS), after every case of skin.comp:
+// on lavapipe (Mesa 22.3) the timestamps of a compute dispatch that follows a transform feedback draw in the
+// same process came out implausibly short (0.02 ms for a million vertices), while skin.comp's cases run first
+// read as they do alone.
 static void register_user_shader_benchmarks() {
 #if SKINREF_HAVE_VULKAN
   if (user_shader().shader.empty()) return;
   for (const size_t vertices : kVertexCounts)
     for (const int influences : kInfluenceCounts) {
-      const std::string suffix =
-          "/lbs/vertices:" + std::to_string(vertices) + "/influences:" + std::to_string(influences);
+      const std::string suffix = std::string("/") + skinning_method_name(kDefaultSkinningMethod) + "/vertices:" +
+                                 std::to_string(vertices) + "/influences:" + std::to_string(influences);
       benchmark::RegisterBenchmark(
           ("BM_Skin/user_shader_device" + suffix).c_str(),
           [=](benchmark::State& state) { run_user_shader_skinning(state, vertices, influences); })

@@ -73,7 +73,7 @@ struct Segment {
   bool rigid = false;         // one implicit influence: entry rigid_entry with weight 1
   bool zero_weight_sum = false;  // some vertex's float weights sum ((w0 + w1) + ...) to 0
   uint32_t rigid_entry = 0;   // a float offset into the palette (entry index * kEntryFloats)
-  SkinningMethod method = SkinningMethod::Lbs;  // LBS for a rigid node under either method
+  SkinningMethod method = kRigidNodeMethod;  // kRigidNodeMethod for a rigid node under any method
   bool normals = false;
   bool tangents = false;
   size_t first_target = 0;

@@ -54,8 +54,9 @@ void append_zeros(Planes& planes, size_t count, bool with_w) {
 }
 
 // One palette entry in float32, rounded from the reference's doubles as the Vulkan path rounds them: JM's
-// columns, the normal matrix's rows and, for DQS, split_dqs_joint()'s quaternions and S.
-void append_entry(const Mat4& jm, const Mat3& normal, SkinningMethod method, PaletteFloats& palette) {
+// columns, the normal matrix's rows and, for a method that blends dual quaternions, split_dqs_joint()'s
+// quaternions and S.
+void append_entry(const Mat4& jm, const Mat3& normal, PaletteBlend blend, PaletteFloats& palette) {
   const size_t base = palette.size();
   palette.resize(base + kEntryFloats, 0.0f);
   float* entry = palette.data() + base;
@@ -63,9 +64,9 @@ void append_entry(const Mat4& jm, const Mat3& normal, SkinningMethod method, Pal
     for (int r = 0; r < 3; ++r) entry[kColumns + 3 * c + r] = static_cast<float>(jm(r, c));
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) entry[kNormalRows + 3 * r + c] = static_cast<float>(normal(r, c));
-  switch (method) {
-    case SkinningMethod::Lbs: return;  // the columns and normal rows are all it reads
-    case SkinningMethod::Dqs: break;
+  switch (blend) {
+    case PaletteBlend::Matrices: return;  // the columns and normal rows are all it reads
+    case PaletteBlend::DualQuaternions: break;
   }
   const DqsJointSplit split = split_dqs_joint(jm);
   for (int k = 0; k < 4; ++k) {
@@ -106,7 +107,8 @@ std::vector<size_t> append_skin_palettes(const Scene& scene, const EvaluatedPose
     const JointPalette& palette = pose.palettes.at(s);
     skin_first_entry[s] = entry_count;
     for (size_t j = 0; j < palette.skinning.size(); ++j)
-      append_entry(palette.skinning[j], palette.normal.at(j), options.method, in.palette);
+      append_entry(palette.skinning[j], palette.normal.at(j), skinning_method_descriptor(options.method).palette,
+                   in.palette);
     entry_count += palette.skinning.size();
   }
   return skin_first_entry;
@@ -144,7 +146,7 @@ Segment start_segment(const Primitive& prim, size_t count, bool skinned, size_t 
   seg.count = count;
   seg.rigid = !skinned;
   seg.rigid_entry = uint32_t(first_entry * kEntryFloats);
-  seg.method = skinned ? options.method : SkinningMethod::Lbs;
+  seg.method = skinned ? options.method : kRigidNodeMethod;
   seg.normals = !prim.normals.empty();
   seg.tangents = !prim.tangents.empty();
   return seg;
@@ -250,7 +252,8 @@ CpuSkinningInputs prepare_cpu_skinning(const Scene& scene, const EvaluatedPose& 
       // A rigid node: its global matrix as a one-entry palette, with weight 1 (as evaluate_vertices does).
       const Mat4& global = pose.model.global.at(size_t(n));
       first_entry = entry_count++;
-      append_entry(global, normal_matrix(global.topLeftCorner<3, 3>()), SkinningMethod::Lbs, in.palette);
+      append_entry(global, normal_matrix(global.topLeftCorner<3, 3>()),
+                   skinning_method_descriptor(kRigidNodeMethod).palette, in.palette);
     }
     // The wide kernels read palette offsets as signed 32-bit values (entry_at in cpu_kernel.inc).
     if (in.palette.size() > size_t(std::numeric_limits<int32_t>::max()))

@@ -1,6 +1,7 @@
 #include "gpu/interface_draft.h"
 
 #include "core/input_error.h"
+#include "skin/method.h"
 
 #include <spirv_cross/spirv_cross.hpp>
 
@@ -238,6 +239,18 @@ Json draft_specialization(spirv_cross::Compiler& compiler) {
   return list;
 }
 
+// The drafted palette holds matrices (draft_blocks): the draft names the first method that blends them.
+const char* matrix_method_name() {
+  for (const SkinningMethod method : kSkinningMethods) {
+    const SkinningMethodDescriptor d = skinning_method_descriptor(method);
+    switch (d.palette) {
+      case PaletteBlend::Matrices: return d.name;
+      case PaletteBlend::DualQuaternions: break;
+    }
+  }
+  return skinning_method_name(kDefaultSkinningMethod);
+}
+
 Json draft_outputs(const spirv_cross::Compiler& compiler, const spirv_cross::ShaderResources& resources) {
   Json outputs = {{"position", "gl_Position"}};
   for (const spirv_cross::Resource& r : resources.stage_outputs) {
@@ -269,7 +282,7 @@ Json draft_vertex_interface(const std::vector<uint32_t>& spirv, const std::strin
     if (entry_point != "main") draft["entry_point"] = entry_point;
     uint32_t stride = 4;
     Json inputs = draft_inputs(compiler, resources, guesses, influences, stride);
-    draft["method"] = "lbs";
+    draft["method"] = matrix_method_name();
     draft["influences"] = influences;
     draft["vertex_buffers"] = Json::array({Json{{"binding", 0}, {"stride", stride}}});
     draft["inputs"] = inputs;

@@ -234,7 +234,7 @@ ShaderInterface parse_shader_interface(const std::string& path) {
   }
 
   // What every skinning shader needs, and what its method needs.
-  auto require = [&](ShaderAttribute attribute, const char* why) {
+  auto require = [&](ShaderAttribute attribute, const std::string& why) {
     if (!result.buffer_of(attribute))
       reader.fail("/buffers", std::string("a buffer holding ") + shader_attribute_name(attribute) + " (" + why + ")");
   };
@@ -242,10 +242,13 @@ ShaderInterface parse_shader_interface(const std::string& path) {
   require(ShaderAttribute::Joints, "the influences' joints");
   require(ShaderAttribute::Weights, "the influences' weights");
   require(ShaderAttribute::SkinnedPosition, "the result");
-  switch (result.method) {
-    case SkinningMethod::Lbs: require(ShaderAttribute::Palette, "LBS blends the palette's matrices"); break;
-    case SkinningMethod::Dqs:
-      require(ShaderAttribute::DualQuaternion, "DQS blends the palette's dual quaternions");
+  const SkinningMethodDescriptor method = skinning_method_descriptor(result.method);
+  switch (method.palette) {
+    case PaletteBlend::Matrices:
+      require(ShaderAttribute::Palette, std::string(method.label) + " blends the palette's matrices");
+      break;
+    case PaletteBlend::DualQuaternions:
+      require(ShaderAttribute::DualQuaternion, std::string(method.label) + " blends the palette's dual quaternions");
       break;
   }
   if (result.buffer_of(ShaderAttribute::SkinnedNormal)) require(ShaderAttribute::Normal, "skinned normals need them");

@@ -76,7 +76,7 @@ struct ShaderInterface {
   std::string name;                     // "name", else the file name: the dumps' writer says "user shader NAME"
   std::string entry_point = "main";
   std::optional<uint32_t> workgroup_size;  // local size x the shader must declare, when given
-  SkinningMethod method = SkinningMethod::Lbs;
+  SkinningMethod method = kDefaultSkinningMethod;
   uint32_t influences = 4;              // per vertex, 1 to 16
   std::vector<InterfaceBuffer> buffers;
   std::vector<InterfacePush> push_constants;

@@ -76,16 +76,14 @@ struct PushConstants {
 
 // skin.comp's specialization constant 0: which method its pipeline runs.
 uint32_t shader_variant(SkinningMethod method) {
-  switch (method) {
-    case SkinningMethod::Lbs: return 0u;
-    case SkinningMethod::Dqs: return 1u;
-  }
-  throw std::invalid_argument("gpu skinning: not a SkinningMethod");
+  const SkinningMethodDescriptor descriptor = skinning_method_descriptor(method);
+  if (!descriptor.name) throw std::invalid_argument("gpu skinning: not a SkinningMethod");
+  return descriptor.shader_method;
 }
 
 // One primitive's run of skin.comp.
 struct Dispatch {
-  SkinningMethod method = SkinningMethod::Lbs;
+  SkinningMethod method = kRigidNodeMethod;
   PushConstants push;
 };
 
@@ -189,13 +187,15 @@ class PlanBuilder {
 
  private:
   HostInputs& in() { return plan_.inputs; }
-  // The DQS array is filled only when the method reads it.
+  // The dual quaternion array is filled only when the method blends dual quaternions.
   bool needs_dual_quaternions() const {
-    switch (options_.method) {
-      case SkinningMethod::Lbs: return false;
-      case SkinningMethod::Dqs: return true;
+    const SkinningMethodDescriptor method = skinning_method_descriptor(options_.method);
+    if (!method.name) throw std::invalid_argument("gpu skinning: not a SkinningMethod");
+    switch (method.palette) {
+      case PaletteBlend::Matrices: return false;
+      case PaletteBlend::DualQuaternions: return true;
     }
-    throw std::invalid_argument("gpu skinning: not a SkinningMethod");
+    return false;
   }
 
   // Every skin's palette, converted from the reference's doubles.
@@ -247,7 +247,7 @@ class PlanBuilder {
     const Mat4& global = pose_.model.global[size_t(n)];
     const uint32_t offset = checked_u32(palette_entries_, scene_, "palette entries");
     push_palette_entry(global, normal_matrix(global.topLeftCorner<3, 3>()), in());
-    if (needs_dual_quaternions())  // unused (rigid nodes use LBS) but keeps the DQS array indexed like the palette
+    if (needs_dual_quaternions())  // unused (rigid nodes: kRigidNodeMethod, LBS) but indexes it like the palette
       for (int e = 0; e < 5; ++e) in().push_vec4(kDualQuaternions, 0.0, 0.0, 0.0, 0.0);
     ++palette_entries_;
     return offset;
@@ -262,7 +262,7 @@ class PlanBuilder {
         OutputPrimitive{n, node.mesh, p, skinned, count, !prim.normals.empty(), !prim.tangents.empty()});
 
     Dispatch d;
-    d.method = skinned ? options_.method : SkinningMethod::Lbs;  // rigid nodes are always LBS
+    d.method = skinned ? options_.method : kRigidNodeMethod;
     d.push.vertex_offset = checked_u32(plan_.vertex_total, scene_, "vertices");
     d.push.vertex_count = checked_u32(count, scene_, "vertices");
     d.push.palette_offset = palette_offset;

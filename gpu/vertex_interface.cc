@@ -425,14 +425,20 @@ VertexInterface parse_vertex_interface(const std::string& path) {
   for (size_t i = 0; i < inputs.size(); ++i)
     result.inputs.push_back(parse_input(path, inputs[i], "/inputs/" + std::to_string(i)));
   result.palette = parse_palette(path, reader.need("palette"));
-  // A vertex shader blends what the palette holds: matrices for LBS, dual quaternions for DQS.
+  // A vertex shader blends what the palette holds: matrices, or dual quaternions (the method's PaletteBlend).
   const bool dual_quaternions = result.palette.layout == PaletteLayout::DualQuaternion;
-  if (dual_quaternions != (result.method == SkinningMethod::Dqs))
-    reader.fail("/palette/layout", result.method == SkinningMethod::Dqs
-                                       ? std::string("dual-quaternion for method dqs, got ") +
+  const SkinningMethodDescriptor method = skinning_method_descriptor(result.method);
+  bool wants_dual_quaternions = false;
+  switch (method.palette) {
+    case PaletteBlend::Matrices: wants_dual_quaternions = false; break;
+    case PaletteBlend::DualQuaternions: wants_dual_quaternions = true; break;
+  }
+  if (dual_quaternions != wants_dual_quaternions)
+    reader.fail("/palette/layout", wants_dual_quaternions
+                                       ? std::string("dual-quaternion for method ") + method.name + ", got " +
                                              palette_layout_name(result.palette.layout)
-                                       : std::string("mat4, mat4-row-major or mat3x4-rows for method lbs, got "
-                                                     "dual-quaternion"));
+                                       : std::string("mat4, mat4-row-major or mat3x4-rows for method ") +
+                                             method.name + ", got dual-quaternion");
   if (const Json* identities = reader.find("identity_matrices")) {
     if (!identities->is_array()) reader.fail("/identity_matrices", "an array");
     for (size_t m = 0; m < identities->size(); ++m)

@@ -138,7 +138,7 @@ struct VertexInterface {
   std::string path;
   std::string name;
   std::string entry_point = "main";
-  SkinningMethod method = SkinningMethod::Lbs;
+  SkinningMethod method = kDefaultSkinningMethod;
   uint32_t influences = 4;
   std::vector<VertexBufferBinding> vertex_buffers;
   std::vector<VertexInput> inputs;

@@ -7,8 +7,11 @@
 
 layout(local_size_x = 64) in;
 
-// 0: LBS (also every rigid node), 1: DQS.
+// The method's kernel: SkinningMethodDescriptor::shader_method (reference/skin/method.h), one constant per
+// method below; rigid nodes run kRigidNodeMethod's (LBS).
 layout(constant_id = 0) const uint kMethod = 0;
+const uint kMethodLbs = 0u;
+const uint kMethodDqs = 1u;
 
 const uint kHasNormals = 1u;
 const uint kHasTangents = 2u;
@@ -218,25 +221,30 @@ void main() {
   for (uint i = 1u; i < count; ++i) sum = sum + weight_of(base, i);
   bool renormalize = (pc.flags & kRenormalize) != 0u;
 
-  if (kMethod == 0u) {
-    if (sum == 0.0) {  // no influence: the (morphed) bind attributes, as the reference keeps them
-      write_unskinned(v, p, n, t, has_normals, has_tangents);
-      return;
+  switch (kMethod) {  // one case per method, no default (a new method adds its case and its constant above)
+    case kMethodLbs: {
+      if (sum == 0.0) {  // no influence: the (morphed) bind attributes, as the reference keeps them
+        write_unskinned(v, p, n, t, has_normals, has_tangents);
+        return;
+      }
+      skin_lbs(v, base, count, sum, renormalize, p, n, t, has_normals, has_tangents);
+      break;
     }
-    skin_lbs(v, base, count, sum, renormalize, p, n, t, has_normals, has_tangents);
-  } else {
-    if (sum == 0.0) {
-      write_unskinned(v, p, n, t, has_normals, has_tangents);
-      return;
+    case kMethodDqs: {
+      if (sum == 0.0) {
+        write_unskinned(v, p, n, t, has_normals, has_tangents);
+        return;
+      }
+      vec4 real, dual;
+      vec3 s0, s1, s2;
+      blend_dual_quaternions(base, count, sum, renormalize, real, dual, s0, s1, s2);
+      float norm2 = dot(real, real);
+      if (norm2 == 0.0) {  // only with negative weights: no rotation to normalize
+        write_unskinned(v, p, n, t, has_normals, has_tangents);
+        return;
+      }
+      skin_dqs(v, real, dual, norm2, s0, s1, s2, p, n, t, has_normals, has_tangents);
+      break;
     }
-    vec4 real, dual;
-    vec3 s0, s1, s2;
-    blend_dual_quaternions(base, count, sum, renormalize, real, dual, s0, s1, s2);
-    float norm2 = dot(real, real);
-    if (norm2 == 0.0) {  // only with negative weights: no rotation to normalize
-      write_unskinned(v, p, n, t, has_normals, has_tangents);
-      return;
-    }
-    skin_dqs(v, real, dual, norm2, s0, s1, s2, p, n, t, has_normals, has_tangents);
   }
 }

@@ -48,7 +48,7 @@ struct ProfileModel {
   std::string label;  // e.g. the case's id
   const Scene* scene = nullptr;
   int animation = -1;
-  SkinningMethod method = SkinningMethod::Lbs;
+  SkinningMethod method = kDefaultSkinningMethod;
   std::vector<DiagnoseObservation> observations;
   std::function<Scene(const LoadConventions& reading)> reload;
 };

@@ -1,6 +1,5 @@
 #include "skin/evaluate_vertices.h"
 
-#include "skin/dqs.h"
 #include "skin/lbs.h"
 #include "skin/morph.h"
 #include "skin/skinning_conventions.h"
@@ -8,6 +7,7 @@
 #include <algorithm>
 #include <deque>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 namespace skinref {
@@ -16,11 +16,9 @@ namespace skinref {
 static_assert(std::is_nothrow_move_constructible_v<PreparedPrimitive>);
 
 void skin_primitive(const SkinningInput& input, const SkinningOptions& options, SkinnedVertices& output) {
-  switch (options.method) {
-    case SkinningMethod::Lbs: skin_lbs(input, options, output); return;
-    case SkinningMethod::Dqs: skin_dqs(input, options, output); return;
-  }
-  throw std::invalid_argument("skin_primitive: not a SkinningMethod");
+  const SkinningStage stage = skinning_method_descriptor(options.method).stage;
+  if (!stage) throw std::invalid_argument("skin_primitive: not a SkinningMethod");
+  stage(input, options, output);
 }
 
 PreparedVertices prepare_vertices(const Scene& scene, const EvaluatedPose& pose, const SkinningOptions& options) {
@@ -78,9 +76,9 @@ void skin_prepared(const PreparedVertices& prepared, std::vector<WorldPrimitive>
     out.mesh = prim.mesh;
     out.primitive = prim.primitive;
     out.skinned = prim.skinned;
-    // The method applies to skinned nodes only; a rigid node's one-joint palette is LBS's single influence.
+    // The method applies to skinned nodes only; a rigid node's one-joint palette is kRigidNodeMethod's.
     if (prim.skinned) skin_primitive(prim.input, prepared.options, out.vertices);
-    else skin_lbs(prim.input, prepared.options, out.vertices);
+    else skinning_method_descriptor(kRigidNodeMethod).stage(prim.input, prepared.options, out.vertices);
   }
 }
 
@@ -106,6 +104,18 @@ void offset_joints(std::vector<uint32_t>& joints, int offset, size_t entries) {
   for (uint32_t& joint : joints) joint = uint32_t(std::min<size_t>(size_t(joint) + size_t(offset), entries - 1));
 }
 
+// The methods whose normals follow LBS's rule, for a message: "LBS (--method lbs)".
+std::string methods_with_lbs_normals() {
+  std::string labels, names;
+  for (const SkinningMethod method : kSkinningMethods) {
+    const SkinningMethodDescriptor d = skinning_method_descriptor(method);
+    if (!d.lbs_normals) continue;
+    labels += std::string(labels.empty() ? "" : ", ") + d.label;
+    names += std::string(names.empty() ? "" : "|") + d.name;
+  }
+  return labels + " (--method " + names + ")";
+}
+
 // skinning=skipped: the vertex as it entered skinning (morphed, in bind space).
 void keep_bind_space(const SkinningInput& input, SkinnedVertices& vertices) {
   vertices.positions.assign(input.positions.begin(), input.positions.end());
@@ -127,9 +137,9 @@ std::vector<WorldPrimitive> evaluate_vertices(const Scene& scene, const Evaluate
   const SkinningConventions& skinning = conventions.skinning;
   const SkinningOptions options = skinning_options_under(base_options, skinning);
   const bool normal_variant = needs_normal_variant(skinning);
-  if (normal_variant && options.method != SkinningMethod::Lbs)
-    throw std::invalid_argument(
-        "the conventions normals=blend-upper3x3|as-point and normalize=no apply to LBS (--method lbs)");
+  if (normal_variant && !skinning_method_descriptor(options.method).lbs_normals)
+    throw std::invalid_argument("the conventions normals=blend-upper3x3|as-point and normalize=no apply to " +
+                                methods_with_lbs_normals());
   const bool morph_after = conventions.morph.order == MorphOrder::AfterSkinning;
   const bool adjust = influences_need_adjusting(skinning);
 

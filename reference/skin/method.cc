@@ -7,19 +7,15 @@
 namespace skinref {
 
 const char* skinning_method_name(SkinningMethod method) {
-  switch (method) {
-    case SkinningMethod::Lbs: return "lbs";
-    case SkinningMethod::Dqs: return "dqs";
-  }
-  throw std::invalid_argument("skinning_method_name: not a SkinningMethod");
+  const char* name = skinning_method_descriptor(method).name;
+  if (!name) throw std::invalid_argument("skinning_method_name: not a SkinningMethod");
+  return name;
 }
 
 const char* skinning_method_summary(SkinningMethod method) {
-  switch (method) {
-    case SkinningMethod::Lbs: return "linear blend skinning";
-    case SkinningMethod::Dqs: return "dual quaternion skinning";
-  }
-  throw std::invalid_argument("skinning_method_summary: not a SkinningMethod");
+  const char* summary = skinning_method_descriptor(method).summary;
+  if (!summary) throw std::invalid_argument("skinning_method_summary: not a SkinningMethod");
+  return summary;
 }
 
 std::optional<SkinningMethod> parse_skinning_method(std::string_view name) {

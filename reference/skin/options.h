@@ -25,7 +25,7 @@ enum class SkinningKernel { Auto, Scalar, Avx2, Avx512 };
 enum class NormalMode { InverseTransposeOfBlend, BlendedNormalMatrices };
 
 struct SkinningOptions {
-  SkinningMethod method = SkinningMethod::Lbs;  // evaluate_vertices() dispatches on it; skin_lbs ignores it
+  SkinningMethod method = kDefaultSkinningMethod;  // evaluate_vertices() dispatches on it; a stage ignores it
   WeightPolicy weights = WeightPolicy::AsStored;
   NormalMode normals = NormalMode::InverseTransposeOfBlend;
   int threads = 1;  // >= 1; vertex ranges are split evenly, results do not depend on it

@@ -3,6 +3,7 @@
 #include "verify/any_order_vertex_bounds.h"
 
 #include "verify/any_order_arithmetic.h"
+#include "verify/method_vertex_bounds.h"
 #include "verify/vertex_bounds_walk.h"
 
 #include <algorithm>
@@ -18,29 +19,14 @@ using any_order::input;
 using any_order::kInfinity;
 using any_order::MonomialSum;
 
-using GVec3 = std::array<Gauged, 3>;
-
-double length_of(const GVec3& v) { return any_order::euclidean_value(v.data(), 3); }
-double error_of(const GVec3& v) { return any_order::euclidean_error(v.data(), 3); }
-
-// What an engine's joint matrix JM^ = fl(G^ * IBM^) is made of, for its positions: JM^ = JM' + (G^ - G) IBM^,
-// where JM' = G IBM^ + (the product's rounding) is within `rounded` of JM, and the global's own error reaches a
-// vertex p through IBM^ p, the vertex in the joint's frame: the lever arm from the joint, not from the origin
-// (docs/error_bounds.md, "Vertices").
-struct JointLever {
-  detail::JointLeverArm arm;
-  Gauged rounded[3][4];  // JM' (rows 0..2)
-};
-
-// One palette entry as an engine holds it.
-struct Entry {
-  Gauged m[3][4];       // JM rows 0..2
-  Gauged normal[3][3];  // the joint's normal matrix, for blended normal matrices
-  bool dq_bounded = true;
-  std::array<Gauged, 4> real, dual;
-  Gauged s[3][3];
-  JointLever lever;
-};
+// One palette entry as an engine holds it, and what a method's bound is given (method_vertex_bounds.h).
+using any_order_vertex::Entry;
+using any_order_vertex::error_of;
+using any_order_vertex::GVec3;
+using any_order_vertex::Influence;
+using any_order_vertex::JointLever;
+using any_order_vertex::PrimitiveJob;
+using any_order_vertex::set_infinite;
 
 // JM' = G IBM^ + rounding, as the pose's palette product (any_order_pose_bounds.cc, multiply()) forms it: each
 // entry sum_k G[r][k] IBM^[k][c] (+ G[r][3] in the translation column) in any order, its rounding charged on the
@@ -68,7 +54,7 @@ JointLever joint_lever(const detail::PaletteEntrySource& source, const Mat4& jm)
 }
 
 Entry make_entry(const Mat4& jm, const Mat3& normal, const std::array<double, 16>* palette_error,
-                 const std::array<double, 9>* normal_error, SkinningMethod method,
+                 const std::array<double, 9>* normal_error, PaletteBlend blend,
                  const detail::PaletteEntrySource& source) {
   Entry e;
   e.lever = joint_lever(source, jm);
@@ -92,7 +78,10 @@ Entry make_entry(const Mat4& jm, const Mat3& normal, const std::array<double, 16
         e.normal[r][c] = normal_error ? any_order::known(normal(r, c), (*normal_error)[size_t(c * 3 + r)])
                                       : input(normal(r, c));
   }
-  if (method != SkinningMethod::Dqs) return e;
+  switch (blend) {
+    case PaletteBlend::Matrices: return e;
+    case PaletteBlend::DualQuaternions: break;
+  }
   // The engine splits its own float matrix: the palette's error (or its rounding to float) carried through
   // the polar decomposition, plus the split's own accuracy.
   double linear_error[9], translation_error[3];
@@ -114,13 +103,7 @@ Entry make_entry(const Mat4& jm, const Mat3& normal, const std::array<double, 16
   return e;
 }
 
-using PrimitiveJob = detail::PrimitiveWalk<Entry, Gauged>;
 using ActiveTarget = detail::ActiveTarget<Gauged>;
-
-struct Influence {
-  Gauged weight;
-  const Entry* entry;
-};
 
 // A bind attribute after the morph targets: base + sum_t w_t delta_t, in any order.
 GVec3 morphed(const Vec3& base, const std::vector<ActiveTarget>& targets,
@@ -136,209 +119,6 @@ GVec3 morphed(const Vec3& base, const std::vector<ActiveTarget>& targets,
     out[size_t(k)] = m.result();
   }
   return out;
-}
-
-// Applying a rotation from a float quaternion within e_q (Euclidean) of the exact unit one to a vector within
-// e_v of v, by any usual formula (a matrix of any form, or the sandwich product): the matrix moves by at most
-// 2 sqrt(2) e_q (1 + e_q) (unit quaternions: ||R(p) - R(q)||_F <= 2 sqrt(2) |p - q|, which also bounds the
-// spectral norm, with the normalization's distance) + 2 (2 e_q + e_q^2) (a form that assumes |q| = 1 at |q| = 1 + e_q) in the spectral norm; its
-// roundings (Frobenius at most sqrt(33) gamma_11 for monomial magnitudes 3 on the diagonal and 1 off it) and
-// the product's (sqrt(3) gamma_3 of |v| for rotation rows of length 1).
-double rotated_error(double e_q, double v_length, double e_v) {
-  const double spectral = 2.0 * std::sqrt(2.0) * e_q * (1.0 + e_q) + 2.0 * (2.0 * e_q + e_q * e_q);
-  const double rounding = std::sqrt(33.0) * any_order::gamma(tol::kAnyOrderQuaternionMatrixRoundings) +
-                          std::sqrt(3.0) * any_order::gamma(3);
-  return (spectral + rounding) * (v_length + e_v) + e_v;
-}
-
-void set_infinite(const PrimitiveJob& job, size_t v) {
-  job.out->position[v] = kInfinity;
-  if (!job.out->normal.empty()) job.out->normal[v] = kInfinity;
-  if (!job.out->tangent.empty()) job.out->tangent[v] = kInfinity;
-}
-
-// The normal by the cofactors of the blended 3x3 B = sum_i w_i M_i (M_i = (entry.*matrix), the linear part
-// for LBS, the non-rigid part for DQS) applied to n, with the determinant's sign: false where that sign is not
-// certain (the engine may negate). An engine that forms the inverse transpose divides each cofactor by the
-// determinant: a common positive factor (normalized away) and a rounding of 2.5 ulp per entry, charged.
-template <class Matrix>
-bool blended_cofactor_normal(const std::vector<Influence>& influences, Matrix Entry::*matrix, const GVec3& n,
-                             GVec3& out) {
-  Gauged blended[3][3], cof[3][3], det;
-  for (int j = 0; j < 3; ++j)
-    for (int k = 0; k < 3; ++k) {
-      MonomialSum m;
-      for (const Influence& in : influences) m.add({in.weight, (in.entry->*matrix)[j][k]});
-      blended[j][k] = m.result();
-    }
-  any_order::cofactors(blended, cof, det);
-  if (!any_order::sign_certain(det)) return false;
-  for (int j = 0; j < 3; ++j) {
-    MonomialSum m;
-    for (int k = 0; k < 3; ++k) {
-      Gauged divided = cof[j][k];
-      divided.error += tol::kFloatDivideUlps * tol::kFloatUlp * (std::abs(divided.value) + divided.error);
-      m.add({divided, n[size_t(k)]});
-    }
-    out[size_t(j)] = m.result();
-  }
-  return true;
-}
-
-// The LBS normal: blended normal matrices applied to n, or the cofactors of the blended matrix (the inverse
-// transpose up to a positive factor, which the normalization removes) with the determinant's sign.
-double lbs_normal_bound(const PrimitiveJob& job, const std::vector<Influence>& influences, const GVec3& n) {
-  GVec3 normal;
-  if (job.blend_normal_matrices) {
-    for (int j = 0; j < 3; ++j) {
-      MonomialSum m;
-      for (const Influence& in : influences)
-        for (int k = 0; k < 3; ++k) m.add({in.weight, in.entry->normal[j][k], n[size_t(k)]});
-      normal[size_t(j)] = m.result();
-    }
-  } else if (!blended_cofactor_normal(influences, &Entry::m, n, normal)) {
-    return tol::kUnitVectorDifferenceCap;
-  }
-  return any_order::unit_vector_difference(length_of(normal), error_of(normal));
-}
-
-// The LBS position sum_i sum_k w_i JM_i[j][k] p_k (+ w_i JM_i[j][3]), any grouping.
-GVec3 lbs_position(const std::vector<Influence>& influences, const GVec3& p) {
-  GVec3 position;
-  for (int j = 0; j < 3; ++j) {
-    MonomialSum m;
-    for (const Influence& in : influences) {
-      for (int k = 0; k < 3; ++k) m.add({in.weight, in.entry->m[j][k], p[size_t(k)]});
-      m.add({in.weight, in.entry->m[j][3]});
-    }
-    position[size_t(j)] = m.result();
-  }
-  return position;
-}
-
-// The same sum with each JM^ split as JM' + (G^ - G) IBM^ (JointLever): the MonomialSum of JM' (its rounding
-// charged on the float factors, JM^'s magnitude, hence the global's part times gamma_K as well), plus
-// sum_i (|w_i| + e_w) |G^ - G| |IBM^ p^|, the global's error at the vertex's position in the joint's frame.
-// Every influence's lever must be known.
-GVec3 lbs_position_by_lever(const std::vector<Influence>& influences, const GVec3& p) {
-  const int roundings = 2 + 4 * int(influences.size()) - 1;  // the MonomialSum's K, at most
-  double value[3], error[3], float_magnitude[3];
-  for (int k = 0; k < 3; ++k) {
-    value[k] = p[size_t(k)].value;
-    error[k] = p[size_t(k)].error;
-    float_magnitude[k] = p[size_t(k)].gauge + p[size_t(k)].error;
-  }
-  double lever[3] = {}, lever_magnitude[3] = {};
-  for (const Influence& in : influences) {
-    double at_vertex[3], magnitude[3];
-    detail::lever_at_vertex(in.entry->lever.arm, value, error, float_magnitude, at_vertex, magnitude);
-    for (int j = 0; j < 3; ++j) {
-      lever[j] += (std::abs(in.weight.value) + in.weight.error) * at_vertex[j];
-      lever_magnitude[j] += (in.weight.gauge + in.weight.error) * magnitude[j];
-    }
-  }
-  GVec3 position;
-  for (int j = 0; j < 3; ++j) {
-    MonomialSum m;
-    for (const Influence& in : influences) {
-      for (int k = 0; k < 3; ++k) m.add({in.weight, in.entry->lever.rounded[j][k], p[size_t(k)]});
-      m.add({in.weight, in.entry->lever.rounded[j][3]});
-    }
-    position[size_t(j)] = m.result();
-    position[size_t(j)].error += lever[j] + any_order::gamma(roundings) * lever_magnitude[j];
-  }
-  return position;
-}
-
-void bound_lbs_vertex(const PrimitiveJob& job, size_t v, const std::vector<Influence>& influences, const GVec3& p,
-                      const GVec3* n, const GVec3* t) {
-  const bool by_lever = std::all_of(influences.begin(), influences.end(),
-                                    [](const Influence& in) { return in.entry->lever.arm.known; });
-  job.out->position[v] = error_of(by_lever ? lbs_position_by_lever(influences, p) : lbs_position(influences, p));
-  if (n) job.out->normal[v] = lbs_normal_bound(job, influences, *n);
-  if (t) {
-    GVec3 tangent;
-    for (int j = 0; j < 3; ++j) {
-      MonomialSum m;
-      for (const Influence& in : influences)
-        for (int k = 0; k < 3; ++k) m.add({in.weight, in.entry->m[j][k], (*t)[size_t(k)]});
-      tangent[size_t(j)] = m.result();
-    }
-    job.out->tangent[v] = any_order::unit_vector_difference(length_of(tangent), error_of(tangent));
-  }
-}
-
-void bound_dqs_vertex(const PrimitiveJob& job, size_t v, const std::vector<Influence>& influences, const GVec3& p,
-                      const GVec3* n, const GVec3* t) {
-  // The pivot is the first influence of non-zero weight, the same slot on both sides (unless the first
-  // non-zero weight rounds to a float zero); the hemisphere tests against it must come out as the reference's.
-  if (static_cast<float>(influences.front().weight.value) == 0.0f) return set_infinite(job, v);
-  const Entry& pivot = *influences.front().entry;
-  std::array<MonomialSum, 4> real_sum, dual_sum;
-  for (const Influence& in : influences) {
-    if (!in.entry->dq_bounded) return set_infinite(job, v);
-    MonomialSum hemisphere;
-    for (size_t k = 0; k < 4; ++k) hemisphere.add({in.entry->real[k], pivot.real[k]});
-    const Gauged dot = hemisphere.result();
-    if (!any_order::sign_certain(dot)) return set_infinite(job, v);
-    const double sign = dot.value < 0.0 ? -1.0 : 1.0;
-    for (size_t k = 0; k < 4; ++k) {
-      real_sum[k].add({in.weight, in.entry->real[k]}, sign);
-      dual_sum[k].add({in.weight, in.entry->dual[k]}, sign);
-    }
-  }
-  std::array<Gauged, 4> real, dual;
-  for (size_t k = 0; k < 4; ++k) {
-    real[k] = real_sum[k].result();
-    dual[k] = dual_sum[k].result();
-  }
-  const double real_length = any_order::euclidean_value(real.data(), 4);
-  const double real_error = any_order::euclidean_error(real.data(), 4);
-  if (!(real_error < real_length)) return set_infinite(job, v);
-  // The blend normalized by |real| (or the rotation and translation divided by |real|^2: the same function).
-  const double e_q = any_order::unit_vector_difference(real_length, real_error);
-  const double dual_length = any_order::euclidean_value(dual.data(), 4);
-  const double dual_unit = dual_length / real_length;
-  const double e_dual = (any_order::euclidean_error(dual.data(), 4) + dual_length * real_error / real_length) /
-                            (real_length - real_error) +
-                        tol::kAnyOrderNormalizeUlps * tol::kFloatUlp * dual_unit;
-  // translation = 2 vec(dual conj(real)): |ab - a'b'| <= |a - a'| |b| + |a'| |b - b'| for quaternions, and
-  // each component four products (gamma_4 of |dual| |real|).
-  const double translation_length = 2.0 * dual_unit;
-  const double translation_error = 2.0 * (e_dual * (1.0 + e_q) + dual_unit * e_q) +
-                                   2.0 * std::sqrt(3.0) * any_order::gamma(4) * (dual_unit + e_dual) * (1.0 + e_q);
-
-  // The non-rigid phase: S(v) = sum_i w_i S_i applied to p (any grouping), its cofactors to n.
-  auto non_rigid = [&](const GVec3& x) {
-    GVec3 out;
-    for (int j = 0; j < 3; ++j) {
-      MonomialSum m;
-      for (const Influence& in : influences)
-        for (int k = 0; k < 3; ++k) m.add({in.weight, in.entry->s[j][k], x[size_t(k)]});
-      out[size_t(j)] = m.result();
-    }
-    return out;
-  };
-  const GVec3 scaled = non_rigid(p);
-  const double scaled_length = length_of(scaled);
-  const double rotated = rotated_error(e_q, scaled_length, error_of(scaled));
-  // The last addition of rotation and translation: one rounding of each component.
-  job.out->position[v] = rotated + translation_error +
-                         std::sqrt(3.0) * any_order::gamma(1) * (scaled_length + translation_length + rotated + translation_error);
-  if (n) {
-    GVec3 ns;
-    if (!blended_cofactor_normal(influences, &Entry::s, *n, ns)) {
-      job.out->normal[v] = tol::kUnitVectorDifferenceCap;
-    } else {
-      const double length = length_of(ns);
-      job.out->normal[v] = any_order::unit_vector_difference(length, rotated_error(e_q, length, error_of(ns)));
-    }
-  }
-  if (t) {
-    const GVec3 ts = non_rigid(*t);
-    const double length = length_of(ts);
-    job.out->tangent[v] = any_order::unit_vector_difference(length, rotated_error(e_q, length, error_of(ts)));
-  }
 }
 
 void bound_vertex(const PrimitiveJob& job, size_t v, std::vector<Influence>& scratch) {
@@ -382,12 +162,7 @@ void bound_vertex(const PrimitiveJob& job, size_t v, std::vector<Influence>& scr
       in.weight = any_order::known(value, propagated + rounding * (std::abs(value) + propagated));
     }
   }
-  switch (job.method) {
-    case SkinningMethod::Lbs:
-      return bound_lbs_vertex(job, v, influences, p, normals ? &n : nullptr, tangents ? &t : nullptr);
-    case SkinningMethod::Dqs:
-      return bound_dqs_vertex(job, v, influences, p, normals ? &n : nullptr, tangents ? &t : nullptr);
-  }
+  any_order_vertex::bound_method_vertex(job, v, influences, p, normals ? &n : nullptr, tangents ? &t : nullptr);
 }
 
 }  // namespace
@@ -399,7 +174,7 @@ std::vector<PrimitiveErrorBounds> any_order_vertex_error_bounds(const Scene& sce
   // The scratch: a vertex's influences, one allocation per thread range rather than per vertex.
   return detail::walk_vertex_bounds<Entry, Gauged, std::vector<Influence>>(
       "any_order_vertex_error_bounds", scene, reference_pose, options, palette_bounds, make_entry,
-      [](double value, double error) { return error < 0.0 ? input(value) : any_order::known(value, error); },
+      [](double value, double error) { return error < 0.0 ? any_order::input(value) : any_order::known(value, error); },
       [](const Gauged& weight) { return any_order::is_exact_zero(weight); }, bound_vertex);
 }
 

@@ -113,7 +113,7 @@ struct DiagnoseObservation {
 };
 struct DiagnoseSettings {
   int animation = -1;
-  SkinningMethod method = SkinningMethod::Lbs;
+  SkinningMethod method = kDefaultSkinningMethod;
   Conventions base;       // what is known of the engine (glTF 2.0 by default); candidates add to it
   int max_settings = 3;   // conventions combined at most
   size_t beam = 6;

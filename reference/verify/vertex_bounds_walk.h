@@ -4,12 +4,12 @@
 // threads (parallel_ranges.h), the result independent of the count.
 //
 // Contract:
-// - make_entry(jm, normal, palette_error, normal_error, method, source) -> Entry: one palette entry as the
-//   model's engine holds it; the error pointers are null for the reference's palette rounded to float32. A
-//   rigid node's one entry is its global matrix, with no normal bound (the engine derives its normal rows) and
-//   LBS. `source` (PaletteEntrySource) says what a skin's entry JM = G * IBM was made of, for a model that
-//   bounds it through its joint's global matrix (any order: the lever arm); empty for a rigid node and for
-//   the reference's palette.
+// - make_entry(jm, normal, palette_error, normal_error, blend, source) -> Entry: one palette entry as the
+//   model's engine holds it, with what the method's PaletteBlend (skin/method.h) needs; the error pointers are
+//   null for the reference's palette rounded to float32. A rigid node's one entry is its global matrix, with no
+//   normal bound (the engine derives its normal rows), for kRigidNodeMethod. `source` (PaletteEntrySource) says
+//   what a skin's entry JM = G * IBM was made of, for a model that bounds it through its joint's global matrix
+//   (any order: the lever arm); empty for a rigid node and for the reference's palette.
 // - make_weight(value, error) -> Weight: a morph target's weight, `error` < 0 for the reference's weight
 //   rounded to float32, else the engine's own weight within `error`; is_zero(weight): an exact zero, whose
 //   target is skipped.
@@ -112,7 +112,7 @@ struct PrimitiveWalk {
   const Primitive* prim = nullptr;
   const Entry* entries = nullptr;  // the skin's palette, or the rigid node's one entry
   bool rigid = false;
-  SkinningMethod method = SkinningMethod::Lbs;  // rigid nodes: always LBS
+  SkinningMethod method = kRigidNodeMethod;  // rigid nodes: always kRigidNodeMethod
   bool renormalize = false;
   bool blend_normal_matrices = false;
   std::vector<ActiveTarget<Weight>> targets;
@@ -138,7 +138,8 @@ std::vector<PrimitiveErrorBounds> walk_vertex_bounds(const std::string& who, con
     fail("the palette bounds do not belong to the scene");
   if (options.threads < 1) fail("threads must be >= 1");
 
-  // Every skin's palette entries once (the polar decompositions of DQS included).
+  // Every skin's palette entries once (the polar decompositions of dual quaternion blends included).
+  const PaletteBlend blend = skinning_method_descriptor(options.method).palette;
   std::vector<std::vector<Entry>> skin_entries(scene.skins.size());
   for (size_t s = 0; s < scene.skins.size(); ++s) {
     const JointPalette& palette = reference_pose.palettes[s];
@@ -156,7 +157,7 @@ std::vector<PrimitiveErrorBounds> walk_vertex_bounds(const std::string& who, con
       skin_entries[s].push_back(make_entry(palette.skinning[j], palette.normal[j],
                                            palette_bounds ? &palette_bounds->palettes[s].skinning[j] : nullptr,
                                            palette_bounds ? &palette_bounds->palettes[s].normal[j] : nullptr,
-                                           options.method, source));
+                                           blend, source));
     }
   }
 
@@ -166,11 +167,11 @@ std::vector<PrimitiveErrorBounds> walk_vertex_bounds(const std::string& who, con
     const bool rigid = node.skin < 0;
     Entry rigid_entry{};
     if (rigid) {
-      // One palette entry, the node's global matrix, with weight 1; DQS does not apply (as the reference).
+      // One palette entry, the node's global matrix, with weight 1, for kRigidNodeMethod (as the reference).
       const Mat4& global = reference_pose.model.global[size_t(n)];
       rigid_entry = make_entry(global, normal_matrix(global.topLeftCorner<3, 3>()),
                                palette_bounds ? &palette_bounds->global[size_t(n)] : nullptr, nullptr,
-                               SkinningMethod::Lbs, PaletteEntrySource{});
+                               skinning_method_descriptor(kRigidNodeMethod).palette, PaletteEntrySource{});
     }
     const std::vector<double>& morph_weights = reference_pose.local.morph_weights[size_t(n)];
     for (const Primitive& prim : scene.meshes[size_t(node.mesh)].primitives) {
@@ -179,7 +180,7 @@ std::vector<PrimitiveErrorBounds> walk_vertex_bounds(const std::string& who, con
       walk.prim = &prim;
       walk.rigid = rigid;
       walk.entries = rigid ? &rigid_entry : skin_entries[size_t(node.skin)].data();
-      walk.method = rigid ? SkinningMethod::Lbs : options.method;
+      walk.method = rigid ? kRigidNodeMethod : options.method;
       walk.renormalize = options.weights == WeightPolicy::Renormalize;
       walk.blend_normal_matrices = options.normals == NormalMode::BlendedNormalMatrices;
       for (size_t t = 0; t < prim.targets.size() && t < morph_weights.size(); ++t) {

@@ -225,7 +225,7 @@ TEST_F(GpuAnimationTest, PaletteFeedsGpuSkinning) {
     }
     EXPECT_LE(worst, tol::kGpuVertexRelative);
     std::printf("[ measured ] bend %s with the GPU palette: position/extent %.2e\n",
-                method == SkinningMethod::Dqs ? "dqs" : "lbs", worst);
+                skinning_method_name(method), worst);
   }
 }
 

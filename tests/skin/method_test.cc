@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +44,31 @@ TEST(SkinningMethod, EveryMethodPrintsAndParsesBackToItself) {
 TEST(SkinningMethod, OnlyExactNamesParse) {
   for (const char* text : {"", "LBS", "Dqs", "lbs ", " dqs", "lb", "dqss", "linear"})
     EXPECT_FALSE(parse_skinning_method(text).has_value()) << "'" << text << "'";
+}
+
+TEST(SkinningMethod, EveryMethodHasAWholeDescriptor) {
+  std::set<uint32_t> shader_methods;
+  for (const SkinningMethod method : kSkinningMethods) {
+    const SkinningMethodDescriptor d = skinning_method_descriptor(method);
+    SCOPED_TRACE(skinning_method_name(method));
+    EXPECT_STREQ(d.name, skinning_method_name(method));
+    EXPECT_STREQ(d.summary, skinning_method_summary(method));
+    ASSERT_NE(d.label, nullptr);
+    EXPECT_NE(std::string(d.label), "");
+    EXPECT_NE(d.stage, nullptr);
+    ASSERT_NE(d.kernel_name, nullptr);
+    EXPECT_STREQ(d.kernel_name(SkinningKernel::Scalar), "scalar");
+    // skin.comp picks the method's kernel by it: each method its own value.
+    EXPECT_TRUE(shader_methods.insert(d.shader_method).second) << d.shader_method << " is used twice";
+  }
+  // A value past the last method has none, and naming it throws.
+  const auto past = static_cast<SkinningMethod>(kSkinningMethods.size());
+  EXPECT_EQ(skinning_method_descriptor(past).name, nullptr);
+  EXPECT_THROW(skinning_method_name(past), std::invalid_argument);
+  // The default and the rigid nodes' method are methods; rigid nodes blend the palette's matrices.
+  EXPECT_NE(skinning_method_descriptor(kDefaultSkinningMethod).name, nullptr);
+  EXPECT_EQ(skinning_method_descriptor(kRigidNodeMethod).palette, PaletteBlend::Matrices);
+  EXPECT_EQ(skinning_method_descriptor(kRigidNodeMethod).stage, &skin_lbs);
 }
 
 TEST(SkinningMethod, SkinPrimitiveRunsTheMethodsStage) {

@@ -6,9 +6,7 @@
 #include "backend/backend.h"
 #include "backend/backend_kinds.h"
 
-#include "skin/dqs.h"
 #include "skin/evaluate_vertices.h"
-#include "skin/lbs.h"
 
 #include <chrono>
 
@@ -49,11 +47,8 @@ class ReferenceSkinningJob final : public SkinningJob {
  private:
   // Each method runs the kernel its options name (Auto: the widest this CPU has for it).
   const char* kernel_name() const {
-    switch (prepared_.options.method) {
-      case SkinningMethod::Lbs: return skinning_kernel_name(prepared_.options.kernel);
-      case SkinningMethod::Dqs: return dqs_kernel_name(prepared_.options.kernel);
-    }
-    return "unknown";
+    const SkinningKernelName name = skinning_method_descriptor(prepared_.options.method).kernel_name;
+    return name ? name(prepared_.options.kernel) : "unknown";
   }
 
   PreparedVertices prepared_;

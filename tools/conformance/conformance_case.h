@@ -62,7 +62,7 @@ struct ConformanceCase {
   bool rule_covers_normals = false;  // normals and tangents are in the specification's tier too
   std::vector<DepartureTarget> targets;
   std::vector<double> times;
-  SkinningMethod method = SkinningMethod::Lbs;
+  SkinningMethod method = kDefaultSkinningMethod;
   std::function<void(GltfBuilder&)> build;
 };
 

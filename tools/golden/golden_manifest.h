@@ -51,7 +51,7 @@ struct GoldenCase {
   std::optional<std::string> animation;  // name, or an index as decimal text; default the first
   std::optional<std::string> recipe;     // path relative to the golden folder
   std::vector<double> times;
-  SkinningMethod method = SkinningMethod::Lbs;
+  SkinningMethod method = kDefaultSkinningMethod;
   int width = 256;
   int height = 256;
   std::string camera = "auto";      // as --camera
