@@ -104,7 +104,7 @@ struct Job {
   bool blend_normal_matrices;
   bool stream_outputs;  // non-temporal stores for the wide lanes' outputs; the caller fences after the kernel
   bool gather_blends;   // wide lanes gather the blends' palette fields instead of blending per vertex (WideBlends)
-  bool pipeline_dqs;    // AVX-512 DQS: the next block's blends before this block's lanes (DqsSchedule)
+  bool pipeline_dqs;    // wide DQS: the next block's blends before this block's lanes (DqsSchedule)
   float *out_px, *out_py, *out_pz;
   float *out_nx, *out_ny, *out_nz;
   float *out_tx, *out_ty, *out_tz, *out_tw;

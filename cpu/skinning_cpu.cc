@@ -3,6 +3,8 @@
 // available over vertex ranges, one range per thread across every primitive of the scene.
 #include "cpu/skinning_cpu.h"
 
+#include "cpu/kernel_choice.h"
+
 #include "core/input_error.h"
 #include "core/parallel_ranges.h"
 #include "skin/dqs.h"
@@ -89,13 +91,8 @@ SegmentKernel find_kernel(SkinningKernel which) {
   return nullptr;
 }
 
-// Auto: the widest kernel available (the scalar one always is).
-SkinningKernel resolve(SkinningKernel which) {
-  if (which != SkinningKernel::Auto) return which;
-  for (SkinningKernel k : {SkinningKernel::Avx512, SkinningKernel::Avx2})
-    if (find_kernel(k) != nullptr) return k;
-  return SkinningKernel::Scalar;
-}
+// Auto: the kernel measured fastest on this CPU, or the widest before a job has measured (kernel_choice.h).
+SkinningKernel resolve(SkinningKernel which) { return which == SkinningKernel::Auto ? chosen_kernel() : which; }
 
 // The steps of prepare_cpu_skinning.
 
@@ -298,11 +295,30 @@ const char* dqs_schedule_name(DqsSchedule schedule) {
   return "in order";
 }
 
+namespace {
+
+// The kernels' view of one skin_cpu() call: the inputs' and outputs' planes and the switches.
+Job make_job(const CpuSkinningInputs& in, CpuSkinningOutputs& out, bool stream_outputs, WideBlends blends,
+             DqsSchedule dqs_schedule) {
+  return Job{in.positions.x.data(), in.positions.y.data(), in.positions.z.data(),
+             in.normals.x.data(),   in.normals.y.data(),   in.normals.z.data(),
+             in.tangents.x.data(),  in.tangents.y.data(),  in.tangents.z.data(),
+             in.tangents.w.data(),  in.entries.data(),     in.weights.data(),
+             in.palette.data(),     in.targets.data(),     in.deltas.x.data(),
+             in.deltas.y.data(),    in.deltas.z.data(),    in.renormalize,
+             in.blend_normal_matrices, stream_outputs, blends == WideBlends::Gathers,
+             resolve_dqs_schedule(dqs_schedule) == DqsSchedule::Pipelined, out.positions.x.data(), out.positions.y.data(),
+             out.positions.z.data(),   out.normals.x.data(),   out.normals.y.data(),
+             out.normals.z.data(),     out.tangents.x.data(),  out.tangents.y.data(),
+             out.tangents.z.data(),    out.tangents.w.data()};
+}
+
+}  // namespace
+
 void skin_cpu(const CpuSkinningInputs& in, CpuSkinningOutputs& out, int threads, SkinningKernel kernel,
               OutputStores stores, WideBlends blends, DqsSchedule dqs_schedule) {
   if (threads < 1) throw std::invalid_argument("skin_cpu: threads must be >= 1");
-  const SegmentKernel run = find_kernel(resolve(kernel));
-  if (run == nullptr)
+  if (kernel != SkinningKernel::Auto && find_kernel(kernel) == nullptr)
     throw std::invalid_argument(std::string("skin_cpu: the ") + cpu_kernel_name(kernel) +
                                 " kernel is not available on this CPU or build");
   const size_t n = in.plane_size;
@@ -321,17 +337,9 @@ void skin_cpu(const CpuSkinningInputs& in, CpuSkinningOutputs& out, int threads,
                                      (out.tangents.x.empty() ? 0 : 4));
   const bool stream_outputs = stores == OutputStores::Streaming ||
                               (stores == OutputStores::Auto && output_bytes >= kStreamOutputBytes);
-  const Job job{in.positions.x.data(), in.positions.y.data(), in.positions.z.data(),
-                in.normals.x.data(),   in.normals.y.data(),   in.normals.z.data(),
-                in.tangents.x.data(),  in.tangents.y.data(),  in.tangents.z.data(),
-                in.tangents.w.data(),  in.entries.data(),     in.weights.data(),
-                in.palette.data(),     in.targets.data(),     in.deltas.x.data(),
-                in.deltas.y.data(),    in.deltas.z.data(),    in.renormalize,
-                in.blend_normal_matrices, stream_outputs, blends == WideBlends::Gathers,
-                resolve_dqs_schedule(dqs_schedule) == DqsSchedule::Pipelined, out.positions.x.data(), out.positions.y.data(),
-                out.positions.z.data(),   out.normals.x.data(),   out.normals.y.data(),
-                out.normals.z.data(),     out.tangents.x.data(),  out.tangents.y.data(),
-                out.tangents.z.data(),    out.tangents.w.data()};
+  const Job job = make_job(in, out, stream_outputs, blends, dqs_schedule);
+  if (kernel == SkinningKernel::Auto) measure_kernel_choice(job, in.segments);
+  const SegmentKernel run = find_kernel(resolve(kernel));
   // Ranges of the whole scene's vertices; each range skins the parts of the primitives it covers.
   detail::for_each_range(n, threads, kVerticesPerThread, [&](size_t begin, size_t end) {
     // Streaming stores are weakly ordered: fenced before the range counts as done.

@@ -19,8 +19,9 @@
 namespace skinref {
 
 enum class WeightPolicy { AsStored, Renormalize };
-// Which kernel runs. Auto picks the widest the CPU has. All give identical bits; the choice exists for
-// benchmarks and for the test that proves the bits identical.
+// Which kernel runs. Auto: the reference's stages take the widest the CPU has; the CPU backend measures the
+// fastest (cpu/kernel_choice.h). All give identical bits; a forced one exists for benchmarks, for `skin
+// --cpu-kernel` and for the test that proves the bits identical.
 enum class SkinningKernel { Auto, Scalar, Avx2, Avx512 };
 enum class NormalMode { InverseTransposeOfBlend, BlendedNormalMatrices };
 

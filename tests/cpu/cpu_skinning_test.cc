@@ -5,6 +5,7 @@
 // kernel this CPU has gives the scalar kernel's bits, and 1, 2 and 3 threads give the same bits. The other
 // normal convention must be caught by the bounds. The command line: `skin --backend cpu` and `compare`.
 #include "anim/evaluate_pose.h"
+#include "cpu/kernel_choice.h"
 #include "cpu/skinning_cpu.h"
 #include "io/builtin_scenes.h"
 #include "io/load_model.h"
@@ -453,6 +454,45 @@ TEST(CpuSkinningBits, EveryKernelGivesTheScalarBitsWhereRoundingDecidesTheHemisp
               compared, near_orthogonal);
 }
 
+// Auto measures its kernel on the first job with a skinned primitive of kTrialVertices vertices where the CPU has
+// two wide kernels (cpu/kernel_choice.h): the kernel chosen is one of them, the description says how, and the
+// job's bits are the scalar kernel's whichever it is.
+TEST(CpuKernelChoice, AutoIsMeasuredOnTheFirstJobAndGivesTheScalarBits) {
+  // chain64's vertices three times over (the indices still draw the first copy): one skinned primitive of
+  // more than kTrialVertices vertices, and small enough for the sanitizer build.
+  Scene scene = make_builtin_scene("chain64");
+  Primitive& prim = scene.meshes[0].primitives[0];
+  ASSERT_TRUE(prim.tangents.empty() && prim.texcoords0.empty() && prim.other_attributes.empty() && prim.targets.empty());
+  for (auto* values : {&prim.positions, &prim.normals}) {
+    const std::vector<Vec3> copy = *values;
+    for (int k = 0; k < 2; ++k) values->insert(values->end(), copy.begin(), copy.end());
+  }
+  const std::vector<uint32_t> joints = prim.joints;
+  const std::vector<double> weights = prim.weights;
+  for (int k = 0; k < 2; ++k) {
+    prim.joints.insert(prim.joints.end(), joints.begin(), joints.end());
+    prim.weights.insert(prim.weights.end(), weights.begin(), weights.end());
+  }
+  ASSERT_GE(prim.vertex_count(), cpu::kTrialVertices);
+  const CpuSkinningInputs in = cpu::prepare_cpu_skinning(scene, evaluate_pose(scene, 0, 0.25), SkinningOptions{});
+  CpuSkinningOutputs automatic, scalar;
+  cpu::skin_cpu(in, automatic, 1, SkinningKernel::Auto);
+  cpu::skin_cpu(in, scalar, 1, SkinningKernel::Scalar);
+  EXPECT_TRUE(same_bits(scalar, automatic));
+  const std::string chosen = cpu::cpu_kernel_name(SkinningKernel::Auto);
+  const std::string description = cpu::kernel_choice_description();
+  std::printf("[ measured ] Auto chose the %s kernel: %s\n", chosen.c_str(), description.c_str());
+  const bool two_wide = cpu::cpu_kernel_available(SkinningKernel::Avx2) && cpu::cpu_kernel_available(SkinningKernel::Avx512);
+  if (two_wide) {
+    EXPECT_TRUE(chosen == "avx2" || chosen == "avx512") << chosen;
+    EXPECT_NE(description.find("measured at start-up"), std::string::npos) << description;
+    EXPECT_NE(description.find("avx512 "), std::string::npos) << description;
+    EXPECT_NE(description.find("avx2 "), std::string::npos) << description;
+  } else {
+    EXPECT_EQ(chosen, skinning_kernel_name(cpu::widest_kernel()));
+  }
+}
+
 TEST(CpuSkinningBits, StreamingAndCachedStoresGiveTheSameBits) {
   // builtin:million's outputs (24 MB) are below OutputStores::Auto's threshold: both kinds forced, 1 and 3
   // threads (ranges that start inside a segment, so scalar heads before aligned streaming lanes).
@@ -535,6 +575,29 @@ TEST(CpuSkinningCli, SkinDumpComparesWithinBoundsAndOptionsAreChecked) {
     EXPECT_EQ(run.exit_code, 2) << args[0] << " " << args[4] << ": " << run.out << run.err;
     EXPECT_FALSE(run.err.empty());
   }
+}
+
+// skin --cpu-kernel forces the CPU backend's kernel, names it, and writes the bits of any other; it needs
+// --backend cpu.
+TEST(CpuSkinningCli, CpuKernelForcesTheKernelAndKeepsTheBits) {
+  const test::TempDir dir;
+  std::vector<std::string> dumps;
+  for (const char* kernel : {"scalar", "avx2", "avx512", "auto"}) {
+    if (std::string(kernel) != "auto" && std::string(kernel) != "scalar" &&
+        !cpu::cpu_kernel_available(std::string(kernel) == "avx2" ? SkinningKernel::Avx2 : SkinningKernel::Avx512)) {
+      std::printf("[ skipped  ] the %s kernel: not on this CPU or build\n", kernel);
+      continue;
+    }
+    dumps.push_back(dir.file(std::string(kernel) + ".skv"));
+    const test::CliRun run = test::run_cli(dir, {"skin", "builtin:bend", "--time", "0.625", "--method", "dqs",
+                                                 "--backend", "cpu", "--cpu-kernel", kernel, "--out", dumps.back()});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    if (std::string(kernel) != "auto") EXPECT_NE(run.out.find(std::string("cpu backend (") + kernel + ")"), std::string::npos) << run.out;
+  }
+  for (const std::string& dump : dumps) EXPECT_EQ(test::read_bytes(dump), test::read_bytes(dumps.front())) << dump;
+  const test::CliRun reference = test::run_cli(dir, {"skin", "builtin:bend", "--cpu-kernel", "avx2", "--out", dir.file("r.skv")});
+  EXPECT_EQ(reference.exit_code, 2);
+  EXPECT_NE(reference.err.find("--cpu-kernel needs --backend cpu"), std::string::npos) << reference.err;
 }
 
 }  // namespace

@@ -42,14 +42,14 @@ class CpuBackend final : public Backend {
   BackendKind kind() const override { return BackendKind::Cpu; }
   std::unique_ptr<SkinningJob> prepare_skinning(const Scene& scene, const EvaluatedPose& pose,
                                                 const SkinningOptions& options) override {
+    kernel_ = options.kernel;
     return std::make_unique<CpuSkinningJob>(scene, pose, options);
   }
-  std::string summary() const override {
-    return std::string(", cpu backend (") + cpu::cpu_kernel_name(SkinningKernel::Auto) + ")";
-  }
-  std::string description() const override {
-    return std::string("cpu (") + cpu::cpu_kernel_name(SkinningKernel::Auto) + ")";
-  }
+  std::string summary() const override { return std::string(", cpu backend (") + cpu::cpu_kernel_name(kernel_) + ")"; }
+  std::string description() const override { return std::string("cpu (") + cpu::cpu_kernel_name(kernel_) + ")"; }
+
+ private:
+  SkinningKernel kernel_ = SkinningKernel::Auto;  // the last job's: what summary() names
 };
 
 }  // namespace

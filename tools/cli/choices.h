@@ -10,6 +10,7 @@
 #include "cli/usage_error.h"
 #include "io/assimp_import.h"
 #include "io/vertex_dump.h"
+#include "skin/options.h"
 
 #include <array>
 #include <string>
@@ -51,6 +52,11 @@ inline constexpr std::array<Choice<bool>, 2> kPalettes{{{"reference", false}, {"
 inline constexpr std::array<Choice<const char*>, 2> kWeightShorthands{{{"as-stored", "as-stored"}, {"renormalize", "sum"}}};
 inline constexpr std::array<Choice<const char*>, 2> kNormalShorthands{
     {{"inverse-transpose", "inverse-transpose"}, {"blend-normal-matrices", "blend-normal-matrices"}}};
+// --cpu-kernel: the CPU backend's instruction set (auto: measured, cpu/kernel_choice.h).
+inline constexpr std::array<Choice<SkinningKernel>, 4> kCpuKernels{{{"auto", SkinningKernel::Auto},
+                                                                    {"scalar", SkinningKernel::Scalar},
+                                                                    {"avx2", SkinningKernel::Avx2},
+                                                                    {"avx512", SkinningKernel::Avx512}}};
 // --import-up: the up axis of a file Assimp reads.
 struct ImportUp {
   ImportOptions::Mode mode;

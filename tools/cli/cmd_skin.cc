@@ -43,6 +43,10 @@ SkinSetup parse_skin_setup(const ParsedArgs& parsed, const PoseSelection& select
   if (const std::optional<std::string> text = parsed.value("--threads")) {
     setup.options.threads = static_cast<int>(parse_integer(*text, "--threads", 1, kMaxThreads));
   }
+  if (const std::optional<std::string> text = parsed.value("--cpu-kernel")) {
+    setup.options.kernel = choice_value(kCpuKernels, *text, "--cpu-kernel");
+    if (parsed.value("--backend").value_or("") != "cpu") throw UsageError("skin: --cpu-kernel needs --backend cpu");
+  }
   setup.backend_options = parse_backend(parsed, selection, "skin", false);
   if (setup.backend_options.kind != BackendKind::Reference) {
     // Both compute in float32: an f64 dump would only widen those floats and suggest a precision they lack.
@@ -140,6 +144,10 @@ CommandDecl skin_command() {
                                  "are f32, so f64 is refused there.", choice_names(kPrecisions), "f64"},
       method_option(),
       threads_option(),
+      {"--cpu-kernel", "auto|scalar|avx2|avx512", "With --backend cpu: the instruction set of its kernel; auto "
+                                                  "times AVX-512 and AVX2 on the first 4,096 vertices and keeps "
+                                                  "the faster (docs/cpu.md). Every kernel gives the same bits.",
+       choice_names(kCpuKernels), "auto"},
       {"--queries", "FILE.json", "A conformance batch (docs/conformance.md): every query's model, animation and "
                                  "time with one backend, each dump to the query's out, a line per query; exit 2 if "
                                  "one failed (its line says why), the others written. For `conformance run "
