@@ -3,12 +3,17 @@
 # ozz::geometry::SkinningJob, on the same mesh, in alternating rounds.
 #
 # Usage:
-#   bench/peers/ozz_compare.sh OZZ_SOURCE_DIR [--rounds N] [--vertices N] [--skinref-bench PATH]
+#   bench/peers/ozz_compare.sh OZZ_SOURCE_DIR [--rounds N] [--vertices N] [--kernel avx2|avx512|scalar]
+#                              [--skinref-bench PATH]
 #
 #   OZZ_SOURCE_DIR        an ozz-animation source tree (a checkout or an extracted archive; tested with 0.16.0):
 #                         its include/ and src/geometry/runtime/skinning_job.cc are all that is compiled.
 #   --rounds N            rounds, each one skinref run then one ozz run (default 5).
 #   --vertices N          vertices, one of skinref_bench's BM_Skin sizes: 100000, 1000000 (default), 16000000.
+#   --kernel K            skinref's kernel forced (BM_SkinKernel/K/per_vertex/lbs/normals, 1M vertices only) in
+#                         place of the one it chooses (BM_Skin/cpu_1t); with avx2, ozz is built with
+#                         -march=haswell, so that neither side uses AVX-512: an AVX2 machine's comparison on an
+#                         AVX-512 one.
 #   --skinref-bench PATH  the skinref_bench binary (default: build/skinref_bench or build/bench/skinref_bench
 #                         under the repository). The script never builds it: build it first (./run bench, or
 #                         cmake --build build --target skinref_bench).
@@ -44,11 +49,13 @@ shift
 rounds=5
 vertices=1000000
 skinref_bench=""
+forced_kernel=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --rounds) rounds=${2:?--rounds needs a value}; shift 2 ;;
     --vertices) vertices=${2:?--vertices needs a value}; shift 2 ;;
     --skinref-bench) skinref_bench=${2:?--skinref-bench needs a value}; shift 2 ;;
+    --kernel) forced_kernel=${2:?--kernel needs a value}; shift 2 ;;
     -h | --help) usage ;;
     *) echo "ozz_compare.sh: unknown argument: $1" >&2; usage ;;
   esac
@@ -58,6 +65,16 @@ case "$vertices" in
   100000 | 1000000 | 16000000) ;;
   *) echo "ozz_compare.sh: --vertices must be one of skinref_bench's sizes: 100000, 1000000, 16000000" >&2; exit 2 ;;
 esac
+
+case "$forced_kernel" in
+  "" | avx512 | scalar) march=native ;;
+  avx2) march=haswell ;;
+  *) echo "ozz_compare.sh: --kernel must be avx2, avx512 or scalar" >&2; exit 2 ;;
+esac
+if [[ -n $forced_kernel && $vertices != 1000000 ]]; then
+  echo "ozz_compare.sh: --kernel measures 1M vertices (BM_SkinKernel); leave --vertices at 1000000" >&2
+  exit 2
+fi
 
 skinning_job="$ozz_dir/src/geometry/runtime/skinning_job.cc"
 if [[ ! -f $skinning_job || ! -f $ozz_dir/include/ozz/geometry/runtime/skinning_job.h ]]; then
@@ -76,7 +93,13 @@ if [[ -z $skinref_bench || ! -x $skinref_bench ]]; then
   exit 1
 fi
 
-filter="^BM_Skin/cpu_1t/lbs/vertices:${vertices}/influences:4(/|\$)"
+if [[ -n $forced_kernel ]]; then
+  case_name="BM_SkinKernel/$forced_kernel/per_vertex/lbs/normals"
+  filter="^$case_name/manual_time\$"
+else
+  case_name="BM_Skin/cpu_1t/lbs/vertices:$vertices/influences:4"
+  filter="^$case_name(/|\$)"
+fi
 listed=$("$skinref_bench" --benchmark_list_tests --benchmark_filter="$filter" 2>/dev/null || true)
 if [[ -z $listed ]]; then
   echo "ozz_compare.sh: $skinref_bench has no case matching $filter" >&2
@@ -86,8 +109,8 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/ozz_compare.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cxx=${CXX:-c++}
-echo "building ozz_skinning_bench: $cxx -std=c++17 -O3 -march=native -DNDEBUG ($("$cxx" --version | head -n 1))"
-"$cxx" -std=c++17 -O3 -march=native -DNDEBUG -I"$ozz_dir/include" \
+echo "building ozz_skinning_bench: $cxx -std=c++17 -O3 -march=$march -DNDEBUG ($("$cxx" --version | head -n 1))"
+"$cxx" -std=c++17 -O3 -march="$march" -DNDEBUG -I"$ozz_dir/include" \
   "$script_dir/ozz_skinning_bench.cc" "$skinning_job" -o "$work/ozz_skinning_bench"
 
 # A field of the pretty-printed JSON Google Benchmark writes: "key": value, one per line.
@@ -126,7 +149,7 @@ for ((round = 1; round <= rounds; ++round)); do
   fi
   skinref_rate=$(json_field 'vertices\/s' "$json")
   [[ -n $skinref_rate ]] || { echo "ozz_compare.sh: no vertices/s in skinref_bench's output ($json)" >&2; exit 1; }
-  kernel=$(json_field skinref_cpu_kernel "$json")
+  kernel=${forced_kernel:-$(json_field skinref_cpu_kernel "$json")}
   label=$(json_field label "$json")
   source_revision=$(json_field skinref_source "$json")
 
@@ -145,9 +168,9 @@ skinref_median=$(printf '%s\n' "${skinref_rates[@]}" | median)
 ozz_median=$(printf '%s\n' "${ozz_rates[@]}" | median)
 echo
 echo "cpu: $cpu_model (family $cpu_family, model $cpu_model_number)"
-echo "skinref: $skinref_bench (source ${source_revision:-unknown}), BM_Skin/cpu_1t/lbs/vertices:$vertices/influences:4"
+echo "skinref: $skinref_bench (source ${source_revision:-unknown}), $case_name"
 echo "skinref kernel: ${kernel:-unknown} ($label)"
-echo "ozz: $ozz_dir; $ozz_header"
+echo "ozz: $ozz_dir, -march=$march; $ozz_header"
 awk -v n="$rounds" -v s="$skinref_median" -v o="$ozz_median" 'BEGIN {
   printf "median of %d rounds: skinref %.1f M vertices/s, ozz %.1f M vertices/s\n", n, s / 1e6, o / 1e6
   printf "skinref/ozz: %.2f\n", s / o }'
