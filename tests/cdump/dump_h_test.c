@@ -12,18 +12,9 @@
 
 #include "skinref/dump.h"
 
-static int failures = 0;
-static int checks = 0;
-static const char *directory = ".";
+#include "cdump_test_support.h"
 
-#define CHECK(condition)                                                            \
-  do {                                                                              \
-    ++checks;                                                                       \
-    if (!(condition)) {                                                             \
-      ++failures;                                                                   \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #condition); \
-    }                                                                               \
-  } while (0)
+static const char *directory = ".";
 
 /* The code is `code` and the message contains `part`. */
 #define CHECK_ERROR(error, expected_code, part)                                                             \
@@ -42,25 +33,6 @@ static const char *path_of(const char *name) {
   next = (next + 1) % 8;
   snprintf(path, sizeof paths[0], "%s/%s", directory, name);
   return path;
-}
-
-static unsigned char *read_all(const char *path, size_t *size) {
-  FILE *in = fopen(path, "rb");
-  unsigned char *bytes = NULL;
-  long end;
-  *size = 0;
-  if (!in) return NULL;
-  if (fseek(in, 0, SEEK_END) == 0 && (end = ftell(in)) >= 0 && fseek(in, 0, SEEK_SET) == 0) {
-    bytes = (unsigned char *)malloc((size_t)end + 1);
-    if (bytes && fread(bytes, 1, (size_t)end, in) == (size_t)end) {
-      *size = (size_t)end;
-    } else {
-      free(bytes);
-      bytes = NULL;
-    }
-  }
-  fclose(in);
-  return bytes;
 }
 
 static int write_all(const char *path, const void *bytes, size_t size) {

@@ -9,21 +9,12 @@
 
 #include "skinref/dump_read.h"
 
+#include "cdump_test_support.h"
+
 #if defined(SKINREF_DUMP_WRITE_H) || defined(SKINREF_DUMP_H)
 #error "skinref/dump_read.h must not include the writer or the umbrella header"
 #endif
 
-static int failures = 0;
-static int checks = 0;
-
-#define CHECK(condition)                                                            \
-  do {                                                                              \
-    ++checks;                                                                       \
-    if (!(condition)) {                                                             \
-      ++failures;                                                                   \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #condition); \
-    }                                                                               \
-  } while (0)
 
 /* A file's bytes, built field by field (little-endian, as docs/formats.md lays them out). */
 typedef struct bytes {

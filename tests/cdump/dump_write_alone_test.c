@@ -10,40 +10,12 @@
 
 #include "skinref/dump_write.h"
 
+#include "cdump_test_support.h"
+
 #if defined(SKINREF_DUMP_READ_H) || defined(SKINREF_DUMP_H)
 #error "skinref/dump_write.h must not include the reader or the umbrella header"
 #endif
 
-static int failures = 0;
-static int checks = 0;
-
-#define CHECK(condition)                                                            \
-  do {                                                                              \
-    ++checks;                                                                       \
-    if (!(condition)) {                                                             \
-      ++failures;                                                                   \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #condition); \
-    }                                                                               \
-  } while (0)
-
-static unsigned char *read_all(const char *path, size_t *size) {
-  FILE *in = fopen(path, "rb");
-  unsigned char *bytes = NULL;
-  long end;
-  *size = 0;
-  if (!in) return NULL;
-  if (fseek(in, 0, SEEK_END) == 0 && (end = ftell(in)) >= 0 && fseek(in, 0, SEEK_SET) == 0) {
-    bytes = (unsigned char *)malloc((size_t)end + 1);
-    if (bytes && fread(bytes, 1, (size_t)end, in) == (size_t)end) {
-      *size = (size_t)end;
-    } else {
-      free(bytes);
-      bytes = NULL;
-    }
-  }
-  fclose(in);
-  return bytes;
-}
 
 /* The file at `path` holds exactly `expected_size` bytes, equal to `expected`. */
 static void check_file(const char *path, const unsigned char *expected, size_t expected_size) {
