@@ -250,7 +250,7 @@ int run_conformance_history(const ParsedArgs& parsed) {
 }
 
 OptionDecl suite_option() {
-  return {"--suite", "DIR", "The suite's folder.", {}, SKINREF_CONFORMANCE_DIR};
+  return {"--suite", "DIR", "The suite's folder; default: the source tree's conformance/ (where skinref was built)."};
 }
 
 // What run and report judge against: expectations to hold the engine to, or to write, and its profile.

@@ -69,7 +69,7 @@ int run_golden_check(const ParsedArgs& parsed) {
 std::vector<OptionDecl> golden_selection_options() {
   return {
       {"--filter", "GLOB", "Only the cases whose names match (a shell pattern, e.g. 'twist-*'); it must match one."},
-      {"--golden-dir", "DIR", "The golden folder.", {}, SKINREF_GOLDEN_DIR},
+      {"--golden-dir", "DIR", "The golden folder; default: the source tree's golden/ (where skinref was built)."},
       {"--threads", "N", "Cases run at once, 1 to 1024; default: the hardware threads (vulkan: 1)."},
   };
 }
@@ -113,7 +113,8 @@ CommandDecl golden_check_command() {
           "With --shader, the user shader's vertices are held to the any-order bounds; cases of another method or "
           "with more influences than it reads are skipped, each with its reason.\n"
           "On a terminal a progress line shows the cases done. Corpus cases (model corpus:PATH, the corpus from "
-          "SKINREF_CORPUS_DIR or " SKINREF_CORPUS_DIR ") are skipped with a line 'SKIPPED: corpus not found ...' "
+          "SKINREF_CORPUS_DIR, else the corpus folder CMake was configured with, ../shared/corpus beside the source "
+          "tree by default) are skipped with a line 'SKIPPED: corpus not found ...' "
           "when it is absent.\n"
           "Exit status: 0 every output passed (skips allowed), 1 any failed or is missing, 2 bad manifest or usage.",
           joined(std::move(own), {golden_selection_options(), vulkan}),
