@@ -258,9 +258,7 @@ int run_bisect(const ParsedArgs& parsed) {
 }  // namespace
 
 CommandDecl bisect_command() {
-  OptionDecl method = method_option();
-  method.help += " What both runs used; default: what the .skv dumps record, else " + method.default_value + ".";
-  method.default_value.clear();
+  const OptionDecl method = recorded_method_option("What both runs used", "the .skv dumps");
   std::vector<OptionDecl> own{
       {"--model", "MODEL", "The model both runs used; default: the reference pose dump's \"source\"."},
       method,

@@ -549,9 +549,7 @@ std::vector<OptionDecl> compare_image_options() {
 
 // The options of a vertex or pose dump comparison: what the runs were, and the bounds they are held to.
 std::vector<OptionDecl> compare_dump_options() {
-  OptionDecl method = method_option();
-  method.help += " Vertex dumps: what the runs used; default: what the dumps record, else " + method.default_value + ".";
-  method.default_value.clear();
+  const OptionDecl method = recorded_method_option("Vertex dumps: what the runs used", "the dumps");
   return {
       {"--model", "MODEL", "The model both runs used (.gltf/.glb or builtin:NAME). Vertex dumps: required unless "
                            "the dumps record it. Pose dumps: default, the reference dump's \"source\"."},

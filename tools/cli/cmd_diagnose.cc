@@ -329,9 +329,7 @@ int run_diagnose(const ParsedArgs& parsed) {
 
 // diagnose's own options: what the engine played and what is known of it, and the search's limits.
 std::vector<OptionDecl> diagnose_options() {
-  OptionDecl method = method_option();
-  method.help += " What the engine used; default: what the dumps record, else " + method.default_value + ".";
-  method.default_value.clear();
+  const OptionDecl method = recorded_method_option("What the engine used", "the dumps");
   return {
       {"--anim", "NAME|INDEX", "The clip the engine played (an integer is an index); default: what the dumps "
                                "record, else the first. Not with --recipe."},

@@ -62,6 +62,13 @@ OptionDecl method_option() {
   return {"--method", skinning_method_choices(), help + ".", names, skinning_method_name(SkinningOptions{}.method)};
 }
 
+OptionDecl recorded_method_option(const std::string& whose, const std::string& dumps) {
+  OptionDecl method = method_option();
+  method.help += " " + whose + "; default: what " + dumps + " record, else " + method.default_value + ".";
+  method.default_value.clear();
+  return method;
+}
+
 OptionDecl threads_option() {
   return {"--threads", "N", "Worker threads, 1 to 1024; the output does not depend on it.", {}, "1"};
 }

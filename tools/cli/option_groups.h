@@ -8,6 +8,7 @@
 
 #include "cli/command_decl.h"
 
+#include <string>
 #include <vector>
 
 namespace skinref::cli {
@@ -18,6 +19,9 @@ std::vector<OptionDecl> pose_selection_options();
 std::vector<OptionDecl> convention_options();
 // --method, with every method of kSkinningMethods and its summary.
 OptionDecl method_option();
+// --method for a command that checks runs already made: `whose` says whose method it is ("What both runs
+// used"), and the default is what `dumps` record, else the default method.
+OptionDecl recorded_method_option(const std::string& whose, const std::string& dumps);
 // --threads N for a command whose output does not depend on it.
 OptionDecl threads_option();
 // --import-scale, --import-up, --import-limit-weights (FBX, Collada, ... through Assimp).
