@@ -105,8 +105,9 @@ def regions(assembly_path):
     """[(region name, influences, method value, shape value, [instructions] or None)] of the file, in order.
     A loop body is not one run of lines (the compiler lays out its branches' blocks elsewhere), so each region
     is traced from its BEGIN marker to its END: every unconditional jump followed to its label, every
-    conditional branch left to fall through (with the kernels' branches: the prefetches issued, the normals'
-    planes present), the branches themselves kept. Directives, labels and comments are left out."""
+    conditional branch left to fall through (the way the compiler laid out straight, for the kernels' branches
+    on prefetching, normals and streaming stores), the branches themselves kept. Directives, labels and
+    comments are left out."""
     with open(assembly_path, encoding="utf-8") as f:
         lines = [normalized(raw) for raw in f]
     labels = {line[:-1]: i for i, line in enumerate(lines) if re.match(r"^\.?\w+:$", line)}
