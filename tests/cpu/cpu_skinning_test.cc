@@ -183,20 +183,29 @@ TEST(CpuSkinningBounds, WeightPoliciesNormalModesAndUnspecializedInfluenceCounts
   }
 }
 
+// Built-in scene `name` with every 7th vertex from the 4th (so that wide blocks mix both kinds) stripped of all
+// its weights; *unweighted counts them.
+Scene with_unweighted_vertices(const std::string& name, size_t* unweighted = nullptr) {
+  Scene scene = make_builtin_scene(name);
+  size_t count = 0;
+  for (Mesh& mesh : scene.meshes)
+    for (Primitive& prim : mesh.primitives) {
+      const size_t k = size_t(prim.influences_per_vertex);
+      for (size_t v = 3; v < prim.vertex_count() && k > 0; v += 7, ++count)
+        std::fill_n(prim.weights.begin() + long(v * k), k, 0.0);
+    }
+  finalize_scene(scene);
+  if (unweighted != nullptr) *unweighted = count;
+  return scene;
+}
+
 TEST(CpuSkinningBounds, VerticesWhoseWeightsSumToZeroKeepTheirBindAttributes) {
-  // Every 7th vertex (so wide blocks mix both kinds) of scenes with 4 and 8 influences (the kernels' per-vertex
-  // blend) and 2 (builtin:bend) loses all its weights: it keeps its bind position and normal, as the reference
-  // does, under both weight policies, and everything stays within the bounds.
+  // Every 7th vertex of scenes with 4 and 8 influences (the kernels' per-vertex blend) and 2 (builtin:bend)
+  // loses all its weights: it keeps its bind position and normal, as the reference does, under both weight
+  // policies, and everything stays within the bounds.
   for (const std::string name : {"bend", "million", "eight-influences"}) {
-    Scene scene = make_builtin_scene(name);
     size_t unweighted = 0;
-    for (Mesh& mesh : scene.meshes)
-      for (Primitive& prim : mesh.primitives) {
-        const size_t k = size_t(prim.influences_per_vertex);
-        for (size_t v = 3; v < prim.vertex_count() && k > 0; v += 7, ++unweighted)
-          std::fill_n(prim.weights.begin() + long(v * k), k, 0.0);
-      }
-    finalize_scene(scene);
+    const Scene scene = with_unweighted_vertices(name, &unweighted);
     ASSERT_GT(unweighted, 0u) << name;
     const double time = 0.4 * scene.animations[0].end_time;
     size_t checks = 0;
@@ -305,6 +314,8 @@ TEST(CpuSkinningBits, EveryKernelGivesTheScalarBits) {
   for (const std::string& name : builtin_scene_names()) scenes.emplace_back(name, make_builtin_scene(name));
   scenes.emplace_back("bend+morph+rigid", decorated_bend());
   scenes.emplace_back("eight +4 zero slots", with_leading_zero_influences("eight-influences"));
+  scenes.emplace_back("bend 1/7 unweighted", with_unweighted_vertices("bend"));  // lanes that keep their bind
+  scenes.emplace_back("eight-influences 1/7 unweighted", with_unweighted_vertices("eight-influences"));
   size_t compared = 0;
   for (const auto& [name, scene] : scenes)
     for (SkinningMethod method : {SkinningMethod::Lbs, SkinningMethod::Dqs})
@@ -592,10 +603,13 @@ TEST(CpuSkinningCli, CpuKernelForcesTheKernelAndKeepsTheBits) {
     const test::CliRun run = test::run_cli(dir, {"skin", "builtin:bend", "--time", "0.625", "--method", "dqs",
                                                  "--backend", "cpu", "--cpu-kernel", kernel, "--out", dumps.back()});
     ASSERT_EQ(run.exit_code, 0) << run.err;
-    if (std::string(kernel) != "auto") EXPECT_NE(run.out.find(std::string("cpu backend (") + kernel + ")"), std::string::npos) << run.out;
+    if (std::string(kernel) != "auto") {
+      EXPECT_NE(run.out.find(std::string("cpu backend (") + kernel + ")"), std::string::npos) << run.out;
+    }
   }
   for (const std::string& dump : dumps) EXPECT_EQ(test::read_bytes(dump), test::read_bytes(dumps.front())) << dump;
-  const test::CliRun reference = test::run_cli(dir, {"skin", "builtin:bend", "--cpu-kernel", "avx2", "--out", dir.file("r.skv")});
+  const test::CliRun reference =
+      test::run_cli(dir, {"skin", "builtin:bend", "--cpu-kernel", "avx2", "--out", dir.file("r.skv")});
   EXPECT_EQ(reference.exit_code, 2);
   EXPECT_NE(reference.err.find("--cpu-kernel needs --backend cpu"), std::string::npos) << reference.err;
 }
